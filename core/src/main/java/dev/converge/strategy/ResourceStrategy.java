@@ -1,0 +1,41 @@
+package dev.converge.strategy;
+
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+
+/**
+ * How the desired state of one kind is written to the API server.
+ *
+ * <p>A strategy makes one live object match one desired object. Implementations must send no write
+ * request at all when live already matches desired, even though the API server has filled in
+ * defaults the desired object does not mention: a reconcile loop calls {@code apply} on every event
+ * and resync, and a write that changes nothing still costs an etcd write, a new resourceVersion and
+ * a watch event for every informer on that kind.
+ *
+ * <p>Strategies are stateless and thread-safe; per-call state lives in the {@link StrategyContext}.
+ * They are discovered through {@link StrategyPlugin} and selected per kind by {@link
+ * StrategySelector}.
+ */
+public interface ResourceStrategy {
+
+  /** The name used in configuration, for example {@code "ssa"}; unique among installed strategies. */
+  String name();
+
+  /**
+   * Makes the live object named by {@code desired} match it, creating it when absent.
+   *
+   * @throws ResourceWriteException when the API server rejects the write (naming the resource and,
+   *     where the server reports them, the offending fields) or conflicts persist
+   */
+  <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context);
+
+  /**
+   * Deletes the object named by {@code resource} with the given propagation policy.
+   *
+   * @return true when a delete request was accepted, false when the object was already gone
+   */
+  default boolean delete(
+      HasMetadata resource, DeletionPropagation propagation, StrategyContext context) {
+    return !context.client().resource(resource).withPropagationPolicy(propagation).delete().isEmpty();
+  }
+}

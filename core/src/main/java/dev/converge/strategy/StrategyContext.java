@@ -1,0 +1,47 @@
+package dev.converge.strategy;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Optional;
+
+/**
+ * What a {@link ResourceStrategy} may use during one apply: the client for writes, the field
+ * manager to write as, and a read path for live objects.
+ *
+ * <p>The reconcile runtime implements {@link #cached} with its informer caches so that a steady
+ * state apply issues no request at all; {@link DirectStrategyContext} reads from the API server for
+ * use without a runtime (tools, tests, one-off jobs).
+ */
+public interface StrategyContext {
+
+  /** The client used for writes and for fresh reads after a conflict. */
+  KubernetesClient client();
+
+  /** The field manager name this controller writes as (server-side apply, patches). */
+  String fieldManager();
+
+  /**
+   * The current object of {@code type} named {@code namespace/name}, as the runtime last saw it;
+   * empty when it does not exist. May be slightly stale: strategies must tolerate conflicts.
+   *
+   * @param namespace the namespace, or null for a cluster-scoped kind
+   */
+  <R extends HasMetadata> Optional<R> cached(Class<R> type, String namespace, String name);
+
+  /**
+   * The current object with the same kind, namespace and name as {@code desired}. Typed resources go
+   * through {@link #cached}; {@link GenericKubernetesResource}s, whose class does not name a kind,
+   * are read from the API server unless the implementation overrides this.
+   */
+  @SuppressWarnings("unchecked")
+  default <R extends HasMetadata> Optional<R> current(R desired) {
+    if (desired instanceof GenericKubernetesResource) {
+      return Optional.ofNullable((R) client().resource(desired).get());
+    }
+    return cached(
+        (Class<R>) desired.getClass(),
+        desired.getMetadata().getNamespace(),
+        desired.getMetadata().getName());
+  }
+}
