@@ -1,0 +1,63 @@
+package dev.converge.testing;
+
+import dev.converge.testing.internal.ExistingCluster;
+import dev.converge.testing.internal.ProcessCluster;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A real Kubernetes control plane for tests and demos.
+ *
+ * <p>{@link #start()} launches etcd, kube-apiserver (RBAC on, generated certificates),
+ * kube-controller-manager (deployments, replica sets, garbage collector, namespaces, ...),
+ * kube-scheduler and kwok with one fake Ready node on free loopback ports. With
+ * {@code USE_EXISTING_CLUSTER=true} it uses the cluster of the current kubeconfig instead and
+ * starts nothing, as envtest does.
+ */
+public interface LocalCluster extends AutoCloseable {
+
+  /** Starts a local control plane, or connects to the kubeconfig's cluster when asked to. */
+  static LocalCluster start() {
+    if (Boolean.parseBoolean(System.getenv("USE_EXISTING_CLUSTER"))) {
+      return ExistingCluster.fromKubeconfig();
+    }
+    return ProcessCluster.start(ControlPlaneBinaries.locate());
+  }
+
+  /** Client configuration of a cluster administrator. */
+  Config config();
+
+  /** A kubeconfig file for the administrator, usable by kubectl and by the operator. */
+  Path kubeconfig();
+
+  /** How long {@link #start()} took until every component was ready. */
+  Duration startupTime();
+
+  /** A client builder already holding {@link #config()}; add interceptors before {@code build()}. */
+  default KubernetesClientBuilder clientBuilder() {
+    return new KubernetesClientBuilder().withConfig(new ConfigBuilder(config()).build());
+  }
+
+  /** A new administrator client; the caller closes it. */
+  default KubernetesClient newClient() {
+    return clientBuilder().build();
+  }
+
+  /**
+   * A client that impersonates {@code user} in {@code groups}, for checking RBAC rules: the API
+   * server authorizes its requests as that user. The caller closes it.
+   */
+  default KubernetesClient clientAs(String user, String... groups) {
+    Config impersonating =
+        new ConfigBuilder(config()).withImpersonateUsername(user).withImpersonateGroups(groups).build();
+    return new KubernetesClientBuilder().withConfig(impersonating).build();
+  }
+
+  /** Stops every component this cluster started and removes its files. */
+  @Override
+  void close();
+}

@@ -1,0 +1,382 @@
+package dev.converge.testing.internal;
+
+import dev.converge.testing.ControlPlaneBinaries;
+import dev.converge.testing.LocalCluster;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A control plane made of child processes: etcd, kube-apiserver, kube-controller-manager,
+ * kube-scheduler and kwok, with flags after envtest's and kwokctl's, on free loopback ports.
+ */
+public final class ProcessCluster implements LocalCluster {
+
+  private static final Logger log = LoggerFactory.getLogger(ProcessCluster.class);
+  /** The one fake node kwok keeps Ready. */
+  public static final String NODE_NAME = "kwok-node-0";
+
+  private static final Duration COMPONENT_TIMEOUT = Duration.ofSeconds(90);
+  private static final String SERVICE_CIDR = "10.0.0.0/24";
+
+  private final Path workDir;
+  private final List<ComponentProcess> components = new ArrayList<>();
+  private final boolean keepFiles = Boolean.parseBoolean(System.getenv("CONVERGE_KEEP_CLUSTER_FILES"));
+  private Config config;
+  private Path kubeconfig;
+  private Duration startupTime = Duration.ZERO;
+  private Thread shutdownHook;
+
+  private ProcessCluster(Path workDir) {
+    this.workDir = workDir;
+  }
+
+  /** Starts every component and waits until the cluster serves, schedules and runs pods. */
+  public static ProcessCluster start(ControlPlaneBinaries binaries) {
+    long began = System.nanoTime();
+    ProcessCluster cluster = new ProcessCluster(newWorkDir());
+    try {
+      cluster.launch(binaries);
+    } catch (RuntimeException | Error e) {
+      log.error("local cluster failed to start; its files are kept in {}", cluster.workDir);
+      cluster.stopComponents();
+      throw e;
+    }
+    cluster.startupTime = Duration.ofNanos(System.nanoTime() - began);
+    cluster.shutdownHook = new Thread(cluster::close, "converge-local-cluster-stop");
+    Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
+    log.info(
+        "local cluster ready in {} ms at {} (kubeconfig {})",
+        cluster.startupTime.toMillis(),
+        cluster.config.getMasterUrl(),
+        cluster.kubeconfig);
+    return cluster;
+  }
+
+  private void launch(ControlPlaneBinaries bin) {
+    Pki pki = new Pki();
+    Path ca = Pki.write(workDir.resolve("ca.crt"), pki.caPem());
+    Path caKey = Pki.write(workDir.resolve("ca.key"), pki.caKeyPem());
+    Pki.Issued serving =
+        pki.serving(
+            "kube-apiserver",
+            List.of(
+                "localhost",
+                "kubernetes",
+                "kubernetes.default",
+                "kubernetes.default.svc",
+                "kubernetes.default.svc.cluster.local"),
+            List.of("127.0.0.1", "10.0.0.1"));
+    Path servingCert = Pki.write(workDir.resolve("apiserver.crt"), serving.certificatePem());
+    Path servingKey = Pki.write(workDir.resolve("apiserver.key"), serving.privateKeyPem());
+    Path saKey = Pki.write(workDir.resolve("sa.key"), pki.serviceAccountPrivateKeyPem());
+    Path saPub = Pki.write(workDir.resolve("sa.pub"), pki.serviceAccountPublicKeyPem());
+    Pki.Issued admin = pki.client("converge-admin", List.of("system:masters"));
+
+    int etcdPort = FreePort.pick();
+    int etcdPeerPort = FreePort.pick();
+    int apiPort = FreePort.pick();
+    String apiUrl = "https://127.0.0.1:" + apiPort;
+    String kubeconfigText = KubeconfigText.of(apiUrl, pki.caPem(), admin);
+    kubeconfig = write(workDir.resolve("admin.kubeconfig"), kubeconfigText);
+    config = Config.fromKubeconfig(kubeconfigText);
+    config.setClientKeyAlgo("EC");
+
+    // etcd
+    String etcdUrl = "http://127.0.0.1:" + etcdPort;
+    String peerUrl = "http://127.0.0.1:" + etcdPeerPort;
+    ComponentProcess etcd =
+        launch(
+            "etcd",
+            bin.etcd(),
+            List.of(
+                "--name=default",
+                "--data-dir=" + workDir.resolve("etcd"),
+                "--listen-client-urls=" + etcdUrl,
+                "--advertise-client-urls=" + etcdUrl,
+                "--listen-peer-urls=" + peerUrl,
+                "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=default=" + peerUrl,
+                "--unsafe-no-fsync=true",
+                "--log-level=warn"));
+    HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    await(etcd, "etcd /health", () -> ok(plain, etcdUrl + "/health"));
+
+    // kube-apiserver
+    ComponentProcess apiserver =
+        launch(
+            "kube-apiserver",
+            bin.kubeApiserver(),
+            List.of(
+                "--etcd-servers=" + etcdUrl,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                "--secure-port=" + apiPort,
+                "--cert-dir=" + workDir.resolve("apiserver-certs"),
+                "--tls-cert-file=" + servingCert,
+                "--tls-private-key-file=" + servingKey,
+                "--client-ca-file=" + ca,
+                "--authorization-mode=RBAC",
+                "--service-cluster-ip-range=" + SERVICE_CIDR,
+                "--allow-privileged=true",
+                "--disable-admission-plugins=ServiceAccount",
+                "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+                "--service-account-key-file=" + saPub,
+                "--service-account-signing-key-file=" + saKey,
+                "--profiling=false",
+                "--v=0"));
+    HttpClient mtls = TlsClients.mutual(pki.caPem(), admin);
+    await(apiserver, "kube-apiserver /readyz", () -> ok(mtls, apiUrl + "/readyz"));
+
+    // the rest start together
+    Path kc = kubeconfig;
+    int kcmPort = FreePort.pick();
+    int schedulerPort = FreePort.pick();
+    ComponentProcess kcm =
+        launch(
+            "kube-controller-manager",
+            bin.kubeControllerManager(),
+            List.of(
+                "--kubeconfig=" + kc,
+                "--authentication-kubeconfig=" + kc,
+                "--authorization-kubeconfig=" + kc,
+                "--leader-elect=false",
+                "--controllers=*",
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + kcmPort,
+                "--root-ca-file=" + ca,
+                "--service-account-private-key-file=" + saKey,
+                "--cluster-signing-cert-file=" + ca,
+                "--cluster-signing-key-file=" + caKey,
+                "--use-service-account-credentials=false",
+                "--v=0"));
+    ComponentProcess scheduler =
+        launch(
+            "kube-scheduler",
+            bin.kubeScheduler(),
+            List.of(
+                "--kubeconfig=" + kc,
+                "--authentication-kubeconfig=" + kc,
+                "--authorization-kubeconfig=" + kc,
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + schedulerPort,
+                "--v=0"));
+    List<String> stages;
+    try (Stream<Path> files = Files.list(bin.kwokStages())) {
+      stages = files.filter(p -> p.toString().endsWith(".yaml")).map(Path::toString).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list kwok stages in " + bin.kwokStages(), e);
+    }
+    ComponentProcess kwok =
+        launch(
+            "kwok",
+            bin.kwok(),
+            List.of(
+                "--kubeconfig=" + kc,
+                "--config=" + String.join(",", stages),
+                "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+                "--node-lease-duration-seconds=40",
+                "--cidr=10.244.0.1/16",
+                "--node-ip=127.0.0.1",
+                "--server-address=127.0.0.1:" + FreePort.pick()));
+
+    HttpClient insecure = TlsClients.trustingLoopback();
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      client.nodes().resource(fakeNode()).create();
+      await(kcm, "kube-controller-manager /healthz", () -> ok(insecure, "https://127.0.0.1:" + kcmPort + "/healthz"));
+      await(scheduler, "kube-scheduler /healthz", () -> ok(insecure, "https://127.0.0.1:" + schedulerPort + "/healthz"));
+      await(kwok, "node " + NODE_NAME + " Ready", () -> nodeReady(client));
+      await(kcm, "the default ServiceAccount", () ->
+          client.serviceAccounts().inNamespace("default").withName("default").get() != null);
+    }
+  }
+
+  private ComponentProcess launch(String name, Path binary, List<String> args) {
+    ComponentProcess process = ComponentProcess.start(name, binary, args, workDir.resolve(name + ".log"));
+    components.add(process);
+    return process;
+  }
+
+  /** Waits for {@code ready}, failing fast with the component's log when it exits. */
+  private void await(ComponentProcess component, String what, BooleanSupplier ready) {
+    long deadline = System.nanoTime() + COMPONENT_TIMEOUT.toNanos();
+    long pause = 20;
+    while (true) {
+      if (!component.isAlive()) {
+        throw new IllegalStateException(
+            component.name() + " exited while waiting for " + what + "; last log lines ("
+                + component.log() + "):\n" + component.logTail(30));
+      }
+      boolean done;
+      try {
+        done = ready.getAsBoolean();
+      } catch (RuntimeException notYet) {
+        done = false;
+      }
+      if (done) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "timed out after " + COMPONENT_TIMEOUT.toSeconds() + " s waiting for " + what
+                + "; last log lines of " + component.name() + " (" + component.log() + "):\n"
+                + component.logTail(30));
+      }
+      try {
+        Thread.sleep(pause); // start-up polling on the launching thread, never on a reconcile worker
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for " + what, e);
+      }
+      pause = Math.min(pause * 2, 250);
+    }
+  }
+
+  private static boolean ok(HttpClient http, String url) {
+    try {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static boolean nodeReady(KubernetesClient client) {
+    Node node = client.nodes().withName(NODE_NAME).get();
+    return node != null
+        && node.getStatus() != null
+        && node.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static Node fakeNode() {
+    Map<String, Quantity> resources =
+        Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("250"));
+    return new NodeBuilder()
+        .withNewMetadata()
+        .withName(NODE_NAME)
+        .addToAnnotations("kwok.x-k8s.io/node", "fake")
+        .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
+        .addToLabels("kubernetes.io/hostname", NODE_NAME)
+        .addToLabels("kubernetes.io/os", "linux")
+        .addToLabels("kubernetes.io/arch", "amd64")
+        .addToLabels("type", "kwok")
+        .endMetadata()
+        .withNewStatus()
+        .withAllocatable(resources)
+        .withCapacity(resources)
+        .withNewNodeInfo()
+        .withArchitecture("amd64")
+        .withOperatingSystem("linux")
+        .withKubeletVersion("fake")
+        .withKubeProxyVersion("fake")
+        .withContainerRuntimeVersion("kwok")
+        .withOsImage("kwok")
+        .withKernelVersion("kwok")
+        .withBootID("")
+        .withMachineID("")
+        .withSystemUUID("")
+        .endNodeInfo()
+        .endStatus()
+        .build();
+  }
+
+  @Override
+  public Config config() {
+    return config;
+  }
+
+  @Override
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  @Override
+  public Duration startupTime() {
+    return startupTime;
+  }
+
+  /** The folder holding certificates, kubeconfig, etcd data and each component's log. */
+  public Path workDir() {
+    return workDir;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // the hook is running or about to; stopping twice is harmless
+      }
+    }
+    stopComponents();
+    if (!keepFiles) {
+      deleteTree(workDir);
+    }
+  }
+
+  private void stopComponents() {
+    // reverse order: kwok and controllers first, etcd last
+    for (int i = components.size() - 1; i >= 0; i--) {
+      components.get(i).close();
+    }
+    components.clear();
+  }
+
+  private static Path newWorkDir() {
+    Path shm = Path.of("/dev/shm");
+    Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+    try {
+      return Files.createTempDirectory(base, "converge-cluster-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a work folder in " + base, e);
+    }
+  }
+
+  private static Path write(Path file, String text) {
+    try {
+      return Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static void deleteTree(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      log.warn("could not remove {}: {}", root, e.toString());
+    }
+  }
+}
