@@ -1,0 +1,36 @@
+package dev.converge.event;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * Records core/v1 Events about an object, the way {@code kubectl describe} shows them.
+ *
+ * <p>Recording never throws into the reconcile: a failure to write an Event is logged and dropped,
+ * since an Event is a courtesy to humans and must not turn a successful reconcile into a failed one.
+ * Repeats of the same (object, type, reason, message) are folded into one Event whose {@code count}
+ * and {@code lastTimestamp} go up, rather than flooding the namespace.
+ */
+public interface EventRecorder {
+
+  /** Records an Event about {@code involved}. */
+  void record(HasMetadata involved, EventType type, String reason, String message);
+
+  default void normal(HasMetadata involved, String reason, String message) {
+    record(involved, EventType.NORMAL, reason, message);
+  }
+
+  default void warning(HasMetadata involved, String reason, String message) {
+    record(involved, EventType.WARNING, reason, message);
+  }
+
+  /** Starts a recorder that writes Events with {@code client}. */
+  static EventRecorderBuilder builder(KubernetesClient client) {
+    return new EventRecorderBuilder(client);
+  }
+
+  /** A recorder that discards everything; for tests and for running without Events. */
+  static EventRecorder discarding() {
+    return (involved, type, reason, message) -> { };
+  }
+}

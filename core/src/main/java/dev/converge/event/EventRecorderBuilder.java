@@ -1,0 +1,96 @@
+package dev.converge.event;
+
+import dev.converge.event.internal.AggregatingEventRecorder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Configures an {@link EventRecorder}. Only the component is required.
+ *
+ * <pre>{@code
+ * EventRecorder events = EventRecorder.builder(client)
+ *     .component("app-operator")          // source.component and reportingComponent
+ *     .instance(podName)                  // reportingInstance; defaults to the host name
+ *     .build();
+ * }</pre>
+ */
+public final class EventRecorderBuilder {
+
+  /** Default number of distinct (object, type, reason, message) keys remembered for aggregation. */
+  public static final int DEFAULT_CACHE_SIZE = 4096;
+
+  private static final Pattern QUALIFIED =
+      Pattern.compile("^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$");
+
+  private final KubernetesClient client;
+  private String component;
+  private String instance;
+  private int cacheSize = DEFAULT_CACHE_SIZE;
+  private Clock clock = Clock.systemUTC();
+
+  EventRecorderBuilder(KubernetesClient client) {
+    this.client = Objects.requireNonNull(client, "client");
+  }
+
+  /**
+   * The controller writing the Events, e.g. {@code app-operator} or {@code example.com/app-operator}:
+   * {@code source.component} and {@code reportingComponent}.
+   */
+  public EventRecorderBuilder component(String name) {
+    if (name == null || name.length() > 128 || !QUALIFIED.matcher(name).matches()) {
+      throw new IllegalArgumentException("event component \"" + name + "\" must be a qualified name"
+          + " of at most 128 characters such as \"app-operator\" or \"example.com/app-operator\"");
+    }
+    this.component = name;
+    return this;
+  }
+
+  /** This replica of the controller ({@code reportingInstance}), e.g. the pod name. */
+  public EventRecorderBuilder instance(String name) {
+    if (name == null || name.isBlank() || name.length() > 128) {
+      throw new IllegalArgumentException("event reporting instance must be 1 to 128 characters,"
+          + " was \"" + name + "\"");
+    }
+    this.instance = name;
+    return this;
+  }
+
+  /** How many distinct event keys to remember for aggregation (least recently used are dropped). */
+  public EventRecorderBuilder cacheSize(int entries) {
+    if (entries < 1) {
+      throw new IllegalArgumentException("event cache size must be at least 1, was " + entries);
+    }
+    this.cacheSize = entries;
+    return this;
+  }
+
+  /** Source of event timestamps; tests pass a fixed clock. */
+  public EventRecorderBuilder clock(Clock eventClock) {
+    this.clock = Objects.requireNonNull(eventClock, "clock");
+    return this;
+  }
+
+  public EventRecorder build() {
+    if (component == null) {
+      throw new IllegalStateException("EventRecorder needs a component: call"
+          + " .component(\"your-operator\") before build()");
+    }
+    String reportingInstance = instance != null ? instance : defaultInstance();
+    return new AggregatingEventRecorder(client, component, reportingInstance, cacheSize, clock);
+  }
+
+  private static String defaultInstance() {
+    String host = System.getenv("HOSTNAME");
+    if (host == null || host.isBlank()) {
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.net.UnknownHostException e) {
+        // No resolvable host name: Events still work, only reportingInstance is less telling.
+        host = "unknown";
+      }
+    }
+    return host.length() > 128 ? host.substring(0, 128) : host;
+  }
+}

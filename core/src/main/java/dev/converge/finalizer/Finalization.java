@@ -1,0 +1,75 @@
+package dev.converge.finalizer;
+
+import dev.converge.retry.internal.ResourceText;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The finalizer protocol for one primary kind, run at the start of every reconcile:
+ *
+ * <ol>
+ *   <li>not being deleted: make sure the finalizer is on the primary, then reconcile as usual;</li>
+ *   <li>being deleted ({@code deletionTimestamp} set) with our finalizer: run the cleanup hook; only
+ *       when it reports done, remove the finalizer so the API server can finish the deletion;
+ *       a failing hook keeps the finalizer and throws, so the reconcile is retried with backoff;</li>
+ *   <li>being deleted without our finalizer: nothing to do.</li>
+ * </ol>
+ */
+public final class Finalization<P extends HasMetadata> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Finalization.class);
+
+  private final Finalizers finalizers;
+  private final String finalizer;
+  private final FinalizerHook<P> hook;
+
+  public Finalization(Finalizers finalizers, String finalizer, FinalizerHook<P> hook) {
+    this.finalizers = Objects.requireNonNull(finalizers, "finalizers");
+    this.finalizer = Objects.requireNonNull(finalizer, "finalizer");
+    this.hook = Objects.requireNonNull(hook, "hook");
+  }
+
+  public String finalizer() {
+    return finalizer;
+  }
+
+  /**
+   * Runs the protocol for {@code primary} (which is not modified).
+   *
+   * @throws FinalizerCleanupException when the hook throws; the finalizer is kept
+   */
+  public FinalizationOutcome<P> apply(P primary) {
+    Objects.requireNonNull(primary, "primary");
+    String resource = ResourceText.describe(primary);
+    boolean deleting = primary.getMetadata() != null
+        && primary.getMetadata().getDeletionTimestamp() != null;
+    if (!deleting) {
+      return new FinalizationOutcome.Proceed<>(finalizers.add(primary, finalizer));
+    }
+    if (!Finalizers.contains(primary, finalizer)) {
+      return new FinalizationOutcome.NotOurs<>();
+    }
+    CleanupResult result;
+    try {
+      result = hook.cleanup(primary);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FinalizerCleanupException("cleanup of " + resource + " for finalizer " + finalizer
+          + " was interrupted; the finalizer stays and cleanup will be retried", e);
+    } catch (Exception e) {
+      throw new FinalizerCleanupException("cleanup of " + resource + " for finalizer " + finalizer
+          + " failed: " + e.getMessage() + "; the finalizer stays and cleanup will be retried", e);
+    }
+    if (result instanceof CleanupResult.RetryAfter retryAfter) {
+      LOG.debug("{}: cleanup for {} still in progress, again in {}", resource, finalizer,
+          retryAfter.delay());
+      return new FinalizationOutcome.CleanupPending<>(retryAfter.delay());
+    }
+    Objects.requireNonNull(result, "cleanup hook for " + resource + " returned null");
+    finalizers.remove(primary, finalizer);
+    LOG.info("{}: cleanup done, finalizer {} removed", resource, finalizer);
+    return new FinalizationOutcome.Finalized<>();
+  }
+}

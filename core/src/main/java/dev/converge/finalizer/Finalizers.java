@@ -1,0 +1,134 @@
+package dev.converge.finalizer;
+
+import dev.converge.retry.ConflictRetry;
+import dev.converge.retry.internal.ResourceText;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Adds and removes one finalizer on an object without disturbing the finalizers of others.
+ *
+ * <p>Each write is a JSON merge patch of {@code metadata.finalizers} that carries the
+ * resourceVersion of the object it was computed from, so it can only replace the list it has seen:
+ * when someone else changed the object in between, the API server answers 409 and the change is
+ * recomputed on a fresh read (bounded by a {@link ConflictRetry}). Merge patch works for custom
+ * resources too, unlike strategic merge patch. Both operations are idempotent and send nothing when
+ * there is nothing to do. The object passed in is never modified.
+ */
+public final class Finalizers {
+
+  private final KubernetesClient client;
+  private final ConflictRetry retry;
+
+  public Finalizers(KubernetesClient client) {
+    this(client, ConflictRetry.defaults());
+  }
+
+  public Finalizers(KubernetesClient client, ConflictRetry retry) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.retry = Objects.requireNonNull(retry, "retry");
+  }
+
+  public static boolean contains(HasMetadata object, String finalizer) {
+    return object != null && object.getMetadata() != null
+        && object.getMetadata().getFinalizers() != null
+        && object.getMetadata().getFinalizers().contains(finalizer);
+  }
+
+  /**
+   * Adds {@code finalizer} to {@code object} on the API server.
+   *
+   * @return the object as stored, or {@code object} itself when the finalizer was already there
+   * @throws IllegalArgumentException when {@code finalizer} is not a qualified name such as
+   *     {@code example.com/cleanup}
+   * @throws IllegalStateException when the object is already being deleted (the API server accepts
+   *     no new finalizers then)
+   */
+  public <T extends HasMetadata> T add(T object, String finalizer) {
+    validate(object, finalizer);
+    if (contains(object, finalizer)) {
+      return object;
+    }
+    String resource = ResourceText.describe(object);
+    return retry.call(resource, attempt -> {
+      T current = attempt == 1 ? object : client.resource(object).require();
+      if (contains(current, finalizer)) {
+        return current;
+      }
+      if (current.getMetadata().getDeletionTimestamp() != null) {
+        throw new IllegalStateException("cannot add finalizer " + finalizer + " to " + resource
+            + ": it is being deleted, and the API server accepts no new finalizers then");
+      }
+      List<String> finalizers = new ArrayList<>(listOf(current));
+      finalizers.add(finalizer);
+      return patch(current, finalizers);
+    });
+  }
+
+  /**
+   * Removes {@code finalizer} from {@code object} on the API server. Removing the last finalizer of
+   * an object that is being deleted lets the deletion complete.
+   *
+   * @return the object as stored after the removal, or {@code object} itself when the finalizer was
+   *     not there or the object is already gone
+   */
+  public <T extends HasMetadata> T remove(T object, String finalizer) {
+    validate(object, finalizer);
+    if (!contains(object, finalizer)) {
+      return object;
+    }
+    String resource = ResourceText.describe(object);
+    return retry.call(resource, attempt -> {
+      T current = attempt == 1 ? object : client.resource(object).get();
+      if (current == null || !contains(current, finalizer)) {
+        return current == null ? object : current;
+      }
+      List<String> finalizers = new ArrayList<>(listOf(current));
+      finalizers.removeIf(finalizer::equals);
+      return patch(current, finalizers);
+    });
+  }
+
+  private <T extends HasMetadata> T patch(T current, List<String> finalizers) {
+    String resourceVersion = current.getMetadata().getResourceVersion();
+    if (resourceVersion == null || resourceVersion.isBlank()) {
+      throw new IllegalArgumentException(ResourceText.describe(current) + " has no"
+          + " metadata.resourceVersion; pass the object as read from the API server or a cache");
+    }
+    JsonNodeFactory json = JsonNodeFactory.instance;
+    ArrayNode list = json.arrayNode();
+    finalizers.forEach(list::add);
+    ObjectNode metadata = json.objectNode().put("resourceVersion", resourceVersion);
+    metadata.set("finalizers", list);
+    ObjectNode body = json.objectNode();
+    body.set("metadata", metadata);
+    return client.resource(current)
+        .patch(PatchContext.of(PatchType.JSON_MERGE),
+            client.getKubernetesSerialization().asJson(body));
+  }
+
+  private static List<String> listOf(HasMetadata object) {
+    List<String> list = object.getMetadata().getFinalizers();
+    return list == null ? List.of() : list;
+  }
+
+  private static void validate(HasMetadata object, String finalizer) {
+    Objects.requireNonNull(object, "object");
+    if (object.getMetadata() == null) {
+      throw new IllegalArgumentException("object has no metadata: " + object);
+    }
+    if (finalizer == null || !HasMetadata.validateFinalizer(finalizer) || !finalizer.contains("/")) {
+      throw new IllegalArgumentException("finalizer \"" + finalizer + "\" for "
+          + ResourceText.describe(object) + " must be a domain-qualified name such as"
+          + " \"example.com/cleanup\"");
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package dev.converge.status;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Maintains a status' list of conditions ({@link io.fabric8.kubernetes.api.model.Condition}, the
+ * wire type of {@code metav1.Condition}) with the API conventions' semantics:
+ * {@code lastTransitionTime} is set when a condition appears and when its {@code status} flips, and is
+ * kept when only reason, message or observedGeneration change. That is what makes "Ready since 10:02"
+ * meaningful and what keeps an unchanged status from being rewritten every reconcile.
+ *
+ * <p>Lists are never modified in place: {@link #set} returns a new list, because the list may belong
+ * to an object from an informer cache. Time comes from the injected {@link Clock}, truncated to
+ * seconds (the API server stores RFC 3339 seconds).
+ */
+public final class Conditions {
+
+  /** metav1.Condition's validation of {@code reason}: CamelCase, starts with a letter. */
+  private static final Pattern REASON = Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+  private static final int MAX_MESSAGE = 32768;
+  private static final int MAX_REASON = 1024;
+
+  private final Clock clock;
+
+  public Conditions(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Conditions stamped with the system clock (UTC). */
+  public static Conditions systemClock() {
+    return new Conditions(Clock.systemUTC());
+  }
+
+  /**
+   * Returns {@code current} with the condition of {@code type} set to the given values and
+   * {@code observedGeneration} taken from {@code primary}'s {@code metadata.generation}.
+   */
+  public List<Condition> set(List<Condition> current, HasMetadata primary, String type,
+      ConditionStatus status, String reason, String message) {
+    Long generation = primary == null || primary.getMetadata() == null
+        ? null : primary.getMetadata().getGeneration();
+    return put(current, type, status, reason, message, generation);
+  }
+
+  /**
+   * Returns {@code current} with the condition of {@code type} set to the given values.
+   * {@code lastTransitionTime} is now when the condition is new or its status differs from the
+   * current one, else the current one is kept. Order of the other conditions is preserved.
+   *
+   * @param observedGeneration the primary's generation the condition was computed from
+   */
+  public List<Condition> set(List<Condition> current, String type, ConditionStatus status,
+      String reason, String message, long observedGeneration) {
+    return put(current, type, status, reason, message, observedGeneration);
+  }
+
+  /** As {@link #set(List, String, ConditionStatus, String, String, long)} without observedGeneration. */
+  public List<Condition> set(List<Condition> current, String type, ConditionStatus status,
+      String reason, String message) {
+    return put(current, type, status, reason, message, null);
+  }
+
+  /** Returns {@code current} without the condition of {@code type}. */
+  public static List<Condition> remove(List<Condition> current, String type) {
+    List<Condition> result = new ArrayList<>();
+    for (Condition c : nullToEmpty(current)) {
+      if (!Objects.equals(c.getType(), type)) {
+        result.add(c);
+      }
+    }
+    return result;
+  }
+
+  /** The condition of {@code type}, if present. */
+  public static Optional<Condition> find(List<Condition> conditions, String type) {
+    return nullToEmpty(conditions).stream()
+        .filter(c -> Objects.equals(c.getType(), type))
+        .findFirst();
+  }
+
+  /** The status of the condition of {@code type}; empty when absent or not a valid status. */
+  public static Optional<ConditionStatus> statusOf(List<Condition> conditions, String type) {
+    return find(conditions, type).flatMap(c -> ConditionStatus.parse(c.getStatus()));
+  }
+
+  public static boolean isTrue(List<Condition> conditions, String type) {
+    return statusOf(conditions, type).filter(ConditionStatus.TRUE::equals).isPresent();
+  }
+
+  public static boolean isFalse(List<Condition> conditions, String type) {
+    return statusOf(conditions, type).filter(ConditionStatus.FALSE::equals).isPresent();
+  }
+
+  /** {@code lastTransitionTime} of the condition of {@code type}, parsed. */
+  public static Optional<Instant> lastTransitionTime(List<Condition> conditions, String type) {
+    return find(conditions, type)
+        .map(Condition::getLastTransitionTime)
+        .filter(t -> t != null && !t.isBlank())
+        .map(t -> Instant.from(DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(t)));
+  }
+
+  private List<Condition> put(List<Condition> current, String type, ConditionStatus status,
+      String reason, String message, Long observedGeneration) {
+    validate(type, status, reason, message);
+    Optional<Condition> existing = find(current, type);
+    String transition = existing
+        .filter(c -> status.wireValue().equals(c.getStatus()))
+        .map(Condition::getLastTransitionTime)
+        .filter(t -> t != null && !t.isBlank())
+        .orElseGet(this::now);
+    Condition updated = new ConditionBuilder()
+        .withType(type)
+        .withStatus(status.wireValue())
+        .withReason(reason)
+        .withMessage(message == null ? "" : message)
+        .withLastTransitionTime(transition)
+        .withObservedGeneration(observedGeneration)
+        .build();
+    List<Condition> result = new ArrayList<>();
+    boolean replaced = false;
+    for (Condition c : nullToEmpty(current)) {
+      if (!replaced && Objects.equals(c.getType(), type)) {
+        result.add(updated);
+        replaced = true;
+      } else if (!Objects.equals(c.getType(), type)) {
+        result.add(c);
+      }
+    }
+    if (!replaced) {
+      result.add(updated);
+    }
+    return result;
+  }
+
+  private String now() {
+    return DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  private static void validate(String type, ConditionStatus status, String reason, String message) {
+    if (type == null || type.isBlank()) {
+      throw new IllegalArgumentException("condition type must not be blank (e.g. \"Ready\")");
+    }
+    Objects.requireNonNull(status, "status of condition " + type);
+    if (reason == null || reason.length() > MAX_REASON || !REASON.matcher(reason).matches()) {
+      throw new IllegalArgumentException("reason of condition " + type + " must be a CamelCase word"
+          + " of at most " + MAX_REASON + " characters matching " + REASON.pattern()
+          + " (the API server rejects anything else), was \"" + reason + "\"");
+    }
+    if (message != null && message.length() > MAX_MESSAGE) {
+      throw new IllegalArgumentException("message of condition " + type + " is longer than "
+          + MAX_MESSAGE + " characters (" + message.length() + "); shorten it");
+    }
+  }
+
+  private static List<Condition> nullToEmpty(List<Condition> conditions) {
+    return conditions == null ? List.of() : conditions;
+  }
+}

@@ -1,0 +1,43 @@
+package dev.converge.status;
+
+import dev.converge.status.internal.MergePatchStatusWriter;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.function.Consumer;
+
+/**
+ * Writes an object's status through its {@code status} subresource with a JSON merge patch computed
+ * from the object as read and the object with its new status.
+ *
+ * <ul>
+ *   <li>No request at all when the status did not change, so a steady-state reconcile writes
+ *       nothing and triggers no watch event.</li>
+ *   <li>Only status is sent (and only to {@code /status}); spec or metadata changes on the object
+ *       passed in are not written.</li>
+ *   <li>By default the patch is last-write-wins for the fields it names. {@link #withOptimisticLock()}
+ *       adds {@code metadata.resourceVersion} so that a write based on a stale read fails with
+ *       409 Conflict instead.</li>
+ * </ul>
+ */
+public interface StatusWriter {
+
+  /**
+   * Copies {@code asRead}, applies {@code change} to the copy's status and writes the difference.
+   * {@code asRead} itself is never modified (it may belong to an informer cache).
+   */
+  <T extends HasMetadata> StatusOutcome<T> update(T asRead, Consumer<T> change);
+
+  /**
+   * Writes the difference between {@code asRead}'s status and {@code withNewStatus}'s status.
+   * Neither object is modified.
+   */
+  <T extends HasMetadata> StatusOutcome<T> write(T asRead, T withNewStatus);
+
+  /** A writer that also sends {@code asRead}'s resourceVersion, so a stale write gets 409. */
+  StatusWriter withOptimisticLock();
+
+  /** The standard writer on {@code client}, without optimistic lock. */
+  static StatusWriter create(KubernetesClient client) {
+    return new MergePatchStatusWriter(client, false);
+  }
+}
