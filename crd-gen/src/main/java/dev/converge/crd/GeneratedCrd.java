@@ -1,0 +1,27 @@
+package dev.converge.crd;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+
+/**
+ * One generated CustomResourceDefinition, as a fabric8 object (to install with a client) and as YAML
+ * (to write to a file).
+ *
+ * @param name the CRD name, {@code <plural>.<group>}
+ * @param definition the CRD; callers get their own copy each time they call {@link CrdGenerator}
+ * @param yaml the CRD as a YAML document
+ */
+public record GeneratedCrd(String name, CustomResourceDefinition definition, String yaml) {
+
+  /** Folder inside a jar (and under {@code target/classes}) where the build step writes CRDs. */
+  public static final String RESOURCE_FOLDER = "META-INF/converge/crds";
+
+  /** The file name the build step uses, {@code <plural>.<group>.yaml}. */
+  public String fileName() {
+    return name + ".yaml";
+  }
+
+  /** The class-path resource the build step writes, {@code META-INF/converge/crds/<plural>.<group>.yaml}. */
+  public String resourcePath() {
+    return RESOURCE_FOLDER + "/" + fileName();
+  }
+}

@@ -1,0 +1,33 @@
+package dev.converge.crd.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.lang.annotation.Repeatable;
+
+/**
+ * A CEL validation rule ({@code x-kubernetes-validations}) on a property or, on a class, on every object
+ * of that type. {@code self} is the value; {@code oldSelf} the previous value on update.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE, ElementType.TYPE_USE})
+@Repeatable(Rules.class)
+public @interface Rule {
+  /** The CEL expression, true when the value is valid. */
+  String value();
+
+  /** The message returned when the rule fails; empty for the server's generic message. */
+  String message() default "";
+
+  /** A CEL expression that builds the message; empty for none. */
+  String messageExpression() default "";
+
+  /** A machine-readable reason: FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate; empty for the server's default. */
+  String reason() default "";
+
+  /** The JSON path, relative to this property, of the field the error is reported on; empty for this property. */
+  String fieldPath() default "";
+}

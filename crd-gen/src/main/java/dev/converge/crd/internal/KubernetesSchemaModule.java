@@ -1,0 +1,383 @@
+package dev.converge.crd.internal;
+
+import com.fasterxml.classmate.ResolvedType;
+import com.github.victools.jsonschema.generator.CustomDefinition;
+import com.github.victools.jsonschema.generator.MemberScope;
+import com.github.victools.jsonschema.generator.MethodScope;
+import com.github.victools.jsonschema.generator.Module;
+import com.github.victools.jsonschema.generator.SchemaGenerationContext;
+import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import com.github.victools.jsonschema.generator.SchemaGeneratorConfigPart;
+import com.github.victools.jsonschema.generator.TypeScope;
+import dev.converge.crd.CrdGenerationException;
+import dev.converge.crd.annotation.AllowedValues;
+import dev.converge.crd.annotation.Default;
+import dev.converge.crd.annotation.Description;
+import dev.converge.crd.annotation.ExactlyOneOf;
+import dev.converge.crd.annotation.Format;
+import dev.converge.crd.annotation.IntegerOrString;
+import dev.converge.crd.annotation.Items;
+import dev.converge.crd.annotation.Length;
+import dev.converge.crd.annotation.ListType;
+import dev.converge.crd.annotation.MapType;
+import dev.converge.crd.annotation.Matches;
+import dev.converge.crd.annotation.Maximum;
+import dev.converge.crd.annotation.Minimum;
+import dev.converge.crd.annotation.Nullable;
+import dev.converge.crd.annotation.PreserveUnknownFields;
+import dev.converge.crd.annotation.RecursionLimit;
+import dev.converge.crd.annotation.Required;
+import dev.converge.crd.annotation.Rule;
+import dev.converge.crd.annotation.Rules;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.lang.annotation.Annotation;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
+
+/**
+ * The victools module that teaches the generator Kubernetes: fixed mappings for Java and fabric8 types,
+ * and Converge's annotations turned into schema keywords. Keywords that the later structural pass needs
+ * but Kubernetes must never see are written under {@link StructuralSchema#JAVA_FIELD} and
+ * {@link StructuralSchema#RECURSION_LIMIT} and removed there.
+ */
+public final class KubernetesSchemaModule implements Module {
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+  private final Class<?> rootResource;
+
+  /** @param rootResource the custom resource class being generated; never treated as an embedded object */
+  public KubernetesSchemaModule(Class<?> rootResource) {
+    this.rootResource = rootResource;
+  }
+
+  @Override
+  public void applyToConfigBuilder(SchemaGeneratorConfigBuilder builder) {
+    builder.forTypesInGeneral().withCustomDefinitionProvider(this::fixedDefinition);
+    builder.forTypesInGeneral().withTypeAttributeOverride(this::typeAttributes);
+    applyToMembers(builder.forFields());
+    applyToMembers(builder.forMethods());
+  }
+
+  private <M extends MemberScope<?, ?>> void applyToMembers(SchemaGeneratorConfigPart<M> part) {
+    part.withRequiredCheck(member -> annotation(member, Required.class) != null);
+    part.withInstanceAttributeOverride(this::memberAttributes);
+  }
+
+  // ---------------------------------------------------------------- fixed type mappings
+
+  private CustomDefinition fixedDefinition(ResolvedType type, SchemaGenerationContext context) {
+    ObjectNode node = fixedSchema(type);
+    return node == null ? null : new CustomDefinition(node, CustomDefinition.DefinitionType.INLINE,
+        CustomDefinition.AttributeInclusion.YES);
+  }
+
+  private ObjectNode fixedSchema(ResolvedType type) {
+    Class<?> raw = type.getErasedType();
+    if (raw == IntOrString.class || raw == Quantity.class) {
+      return intOrString();
+    }
+    if (raw == String.class || raw == char.class || raw == Character.class) {
+      return typed("string", null);
+    }
+    if (raw == int.class || raw == Integer.class || raw == short.class || raw == Short.class
+        || raw == byte.class || raw == Byte.class) {
+      return typed("integer", "int32");
+    }
+    if (raw == long.class || raw == Long.class) {
+      return typed("integer", "int64");
+    }
+    if (raw == BigInteger.class) {
+      return typed("integer", null);
+    }
+    if (raw == float.class || raw == Float.class) {
+      return typed("number", "float");
+    }
+    if (raw == double.class || raw == Double.class) {
+      return typed("number", "double");
+    }
+    if (raw == BigDecimal.class) {
+      return typed("number", null);
+    }
+    if (raw == boolean.class || raw == Boolean.class) {
+      return typed("boolean", null);
+    }
+    if (raw == byte[].class) {
+      return typed("string", "byte");
+    }
+    if (raw == Instant.class || raw == OffsetDateTime.class || raw == ZonedDateTime.class) {
+      return typed("string", "date-time");
+    }
+    if (raw == LocalDate.class) {
+      return typed("string", "date");
+    }
+    if (raw == LocalDateTime.class || raw == Duration.class) {
+      return typed("string", null);
+    }
+    if (raw == UUID.class) {
+      return typed("string", "uuid");
+    }
+    if (raw == ObjectMeta.class) {
+      return typed("object", null);
+    }
+    if (raw == Object.class || JsonNode.class.isAssignableFrom(raw)) {
+      ObjectNode any = NODES.objectNode();
+      any.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
+      return any;
+    }
+    if (Map.class.isAssignableFrom(raw) && untypedMap(type)) {
+      ObjectNode object = typed("object", null);
+      object.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
+      return object;
+    }
+    if (HasMetadata.class.isAssignableFrom(raw) && raw != rootResource) {
+      ObjectNode embedded = typed("object", null);
+      embedded.put("x-kubernetes-embedded-resource", true);
+      embedded.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
+      return embedded;
+    }
+    return null;
+  }
+
+  private static boolean untypedMap(ResolvedType mapType) {
+    List<ResolvedType> parameters = mapType.typeParametersFor(Map.class);
+    return parameters == null || parameters.size() < 2 || parameters.get(1).getErasedType() == Object.class;
+  }
+
+  private static ObjectNode typed(String type, String format) {
+    ObjectNode node = NODES.objectNode();
+    node.put("type", type);
+    if (format != null) {
+      node.put("format", format);
+    }
+    return node;
+  }
+
+  static ObjectNode intOrString() {
+    ObjectNode node = NODES.objectNode();
+    ArrayNode anyOf = node.putArray("anyOf");
+    anyOf.addObject().put("type", "integer");
+    anyOf.addObject().put("type", "string");
+    node.put(StructuralSchema.INT_OR_STRING, true);
+    return node;
+  }
+
+  // ---------------------------------------------------------------- type-level annotations
+
+  private void typeAttributes(ObjectNode node, TypeScope scope, SchemaGenerationContext context) {
+    Class<?> raw = scope.getType().getErasedType();
+    if (raw.isPrimitive() || raw.isArray() || raw.getName().startsWith("java.")) {
+      return;
+    }
+    Description description = raw.getAnnotation(Description.class);
+    if (description != null) {
+      node.put("description", description.value());
+    }
+    addRules(node, raw.getAnnotationsByType(Rule.class));
+    MapType mapType = raw.getAnnotation(MapType.class);
+    if (mapType != null) {
+      node.put("x-kubernetes-map-type", mapType.value().name().toLowerCase(Locale.ROOT));
+    }
+    if (raw.isAnnotationPresent(PreserveUnknownFields.class)) {
+      node.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
+    }
+    ExactlyOneOf oneOf = raw.getAnnotation(ExactlyOneOf.class);
+    if (oneOf != null) {
+      ArrayNode alternatives = node.putArray("oneOf");
+      for (String property : oneOf.value()) {
+        alternatives.addObject().putArray("required").add(property);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- member-level annotations
+
+  private void memberAttributes(ObjectNode node, MemberScope<?, ?> member, SchemaGenerationContext context) {
+    node.put(StructuralSchema.JAVA_FIELD, javaName(member));
+    Description description = annotation(member, Description.class);
+    if (description != null) {
+      node.put("description", description.value());
+    }
+    if (annotation(member, Nullable.class) != null) {
+      node.put("nullable", true);
+    }
+    Minimum minimum = annotation(member, Minimum.class);
+    if (minimum != null) {
+      putNumber(node, "minimum", minimum.value());
+      if (minimum.exclusive()) {
+        node.put("exclusiveMinimum", true);
+      }
+    }
+    Maximum maximum = annotation(member, Maximum.class);
+    if (maximum != null) {
+      putNumber(node, "maximum", maximum.value());
+      if (maximum.exclusive()) {
+        node.put("exclusiveMaximum", true);
+      }
+    }
+    Length length = annotation(member, Length.class);
+    if (length != null) {
+      putBound(node, "minLength", length.min());
+      putBound(node, "maxLength", length.max());
+    }
+    Items items = annotation(member, Items.class);
+    if (items != null) {
+      boolean map = Map.class.isAssignableFrom(member.getType().getErasedType());
+      putBound(node, map ? "minProperties" : "minItems", items.min());
+      putBound(node, map ? "maxProperties" : "maxItems", items.max());
+    }
+    Matches matches = annotation(member, Matches.class);
+    if (matches != null) {
+      node.put("pattern", matches.value());
+    }
+    Format format = annotation(member, Format.class);
+    if (format != null) {
+      node.put("format", format.value());
+    }
+    AllowedValues allowed = annotation(member, AllowedValues.class);
+    if (allowed != null) {
+      ArrayNode values = node.putArray("enum");
+      for (String value : allowed.value()) {
+        values.add(value);
+      }
+    }
+    Default defaultValue = annotation(member, Default.class);
+    if (defaultValue != null) {
+      node.set("default", parseDefault(member, defaultValue.value()));
+    }
+    List<Rule> rules = new ArrayList<>();
+    Rule rule = annotation(member, Rule.class);
+    if (rule != null) {
+      rules.add(rule);
+    }
+    Rules ruleList = annotation(member, Rules.class);
+    if (ruleList != null) {
+      rules.addAll(List.of(ruleList.value()));
+    }
+    addRules(node, rules.toArray(Rule[]::new));
+    if (!member.isFakeContainerItemScope()) {
+      ListType listType = member.getAnnotationConsideringFieldAndGetter(ListType.class);
+      if (listType != null) {
+        node.put("x-kubernetes-list-type", listType.value().name().toLowerCase(Locale.ROOT));
+        if (listType.keys().length > 0) {
+          ArrayNode keys = node.putArray("x-kubernetes-list-map-keys");
+          for (String key : listType.keys()) {
+            keys.add(key);
+          }
+        }
+      }
+      MapType mapType = member.getAnnotationConsideringFieldAndGetter(MapType.class);
+      if (mapType != null) {
+        node.put("x-kubernetes-map-type", mapType.value().name().toLowerCase(Locale.ROOT));
+      }
+      RecursionLimit limit = member.getAnnotationConsideringFieldAndGetter(RecursionLimit.class);
+      if (limit != null) {
+        if (limit.depth() < 0) {
+          throw new CrdGenerationException(javaName(member) + ": @RecursionLimit depth must be 0 or more, was "
+              + limit.depth());
+        }
+        node.put(StructuralSchema.RECURSION_LIMIT, limit.depth());
+      }
+    }
+    if (annotation(member, PreserveUnknownFields.class) != null) {
+      node.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
+    }
+    if (annotation(member, IntegerOrString.class) != null) {
+      node.remove("type");
+      node.remove("format");
+      node.setAll(intOrString());
+    }
+  }
+
+  private static void addRules(ObjectNode node, Rule[] rules) {
+    if (rules.length == 0) {
+      return;
+    }
+    ArrayNode validations = node.has("x-kubernetes-validations")
+        ? (ArrayNode) node.get("x-kubernetes-validations")
+        : node.putArray("x-kubernetes-validations");
+    for (Rule rule : rules) {
+      ObjectNode entry = validations.addObject();
+      entry.put("rule", rule.value());
+      putIfNotEmpty(entry, "message", rule.message());
+      putIfNotEmpty(entry, "messageExpression", rule.messageExpression());
+      putIfNotEmpty(entry, "reason", rule.reason());
+      putIfNotEmpty(entry, "fieldPath", rule.fieldPath());
+    }
+  }
+
+  private static void putIfNotEmpty(ObjectNode node, String key, String value) {
+    if (!value.isEmpty()) {
+      node.put(key, value);
+    }
+  }
+
+  private static void putNumber(ObjectNode node, String key, double value) {
+    if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+      node.put(key, (long) value);
+    } else {
+      node.put(key, value);
+    }
+  }
+
+  private static void putBound(ObjectNode node, String key, long value) {
+    if (value >= 0) {
+      node.put(key, value);
+    }
+  }
+
+  private static JsonNode parseDefault(MemberScope<?, ?> member, String text) {
+    Class<?> raw = member.getType().getErasedType();
+    boolean textual = raw == String.class || raw.isEnum() || raw == Character.class || raw == char.class;
+    if (textual && !text.startsWith("\"")) {
+      return StringNode.valueOf(text);
+    }
+    try {
+      return JSON.readTree(text);
+    } catch (JacksonException e) {
+      throw new CrdGenerationException(javaName(member) + ": @Default(\"" + text + "\") is not valid JSON for a "
+          + raw.getSimpleName() + " (" + e.getOriginalMessage() + "); write numbers and booleans bare, lists as"
+          + " [..] and objects as {..}", e);
+    }
+  }
+
+  /**
+   * Reads an annotation of this member; for the items of a list or map only type-use annotations on the
+   * type argument count ({@code List<@Matches("[a-z]+") String>}).
+   */
+  static <A extends Annotation> A annotation(MemberScope<?, ?> member, Class<A> type) {
+    if (member.isFakeContainerItemScope()) {
+      return member.getContainerItemAnnotationConsideringFieldAndGetter(type);
+    }
+    return member.getAnnotationConsideringFieldAndGetter(type);
+  }
+
+  static String javaName(MemberScope<?, ?> member) {
+    String owner = member.getDeclaringType().getErasedType().getSimpleName();
+    String name = member instanceof MethodScope ? member.getDeclaredName() + "()" : member.getDeclaredName();
+    return owner + "." + name;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.converge.crd.internal;
+
+import com.fasterxml.classmate.ResolvedType;
+import com.fasterxml.classmate.TypeResolver;
+import dev.converge.crd.CrdGenerationException;
+import dev.converge.crd.annotation.Description;
+import dev.converge.crd.annotation.PrinterColumn;
+import dev.converge.crd.annotation.Scale;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNames;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNamesBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourceScale;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourceScaleBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourceStatus;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresources;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.annotation.LabelSelector;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Reads one fabric8 {@link CustomResource} class into its CRD names, scope and version entry. */
+public final class ResourceVersionBuilder {
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private ResourceVersionBuilder() {
+  }
+
+  /** What one class contributes to a CRD. */
+  public record ResourceVersion(Class<?> source, String crdName, String group, String scope,
+      CustomResourceDefinitionNames names, CustomResourceDefinitionVersion version) {
+  }
+
+  public static ResourceVersion read(Class<?> resourceClass) {
+    String className = resourceClass.getName();
+    if (!CustomResource.class.isAssignableFrom(resourceClass)) {
+      throw new CrdGenerationException(className + " is not a custom resource: extend"
+          + " io.fabric8.kubernetes.client.CustomResource<Spec, Status>");
+    }
+    if (Modifier.isAbstract(resourceClass.getModifiers())) {
+      throw new CrdGenerationException(className + " is abstract; generate CRDs for concrete classes");
+    }
+    String group = HasMetadata.getGroup(resourceClass);
+    Version version = resourceClass.getAnnotation(Version.class);
+    if (group == null || group.isBlank() || version == null) {
+      throw new CrdGenerationException(className + " needs @Group(\"example.com\") and @Version(\"v1\") from"
+          + " io.fabric8.kubernetes.model.annotation");
+    }
+    String kind = HasMetadata.getKind(resourceClass);
+    String plural = HasMetadata.getPlural(resourceClass);
+    String singular = HasMetadata.getSingular(resourceClass);
+    String scope = Namespaced.class.isAssignableFrom(resourceClass) ? "Namespaced" : "Cluster";
+    CustomResourceDefinitionNames names = new CustomResourceDefinitionNamesBuilder()
+        .withKind(kind)
+        .withListKind(kind + "List")
+        .withPlural(plural)
+        .withSingular(singular)
+        .withShortNames(List.of(CustomResource.getShortNames(resourceClass)))
+        .withCategories(List.of(CustomResource.getCategories(resourceClass)))
+        .build();
+
+    List<ResolvedType> parameters = new TypeResolver().resolve(resourceClass).typeParametersFor(CustomResource.class);
+    Optional<ResolvedType> spec = usable(parameters.get(0));
+    Optional<ResolvedType> status = usable(parameters.get(1));
+
+    JavaTypeSchemas schemas = new JavaTypeSchemas(resourceClass);
+    ObjectNode root = NODES.objectNode();
+    root.put("type", "object");
+    Description description = resourceClass.getAnnotation(Description.class);
+    if (description != null) {
+      root.put("description", description.value());
+    }
+    ObjectNode properties = root.putObject("properties");
+    properties.putObject("apiVersion").put("type", "string");
+    properties.putObject("kind").put("type", "string");
+    properties.putObject("metadata").put("type", "object");
+    spec.ifPresent(type -> properties.set("spec", schemas.structuralSchema(type, simpleName(type), "spec")));
+    status.ifPresent(type -> properties.set("status", schemas.structuralSchema(type, simpleName(type), "status")));
+    JSONSchemaProps schema = SERIALIZATION.convertValue(root, JSONSchemaProps.class);
+
+    CustomResourceSubresources subresources = new CustomResourceSubresources();
+    status.ifPresent(type -> subresources.setStatus(new CustomResourceSubresourceStatus()));
+    scale(resourceClass, spec, status).ifPresent(subresources::setScale);
+
+    CustomResourceDefinitionVersion entry = new CustomResourceDefinitionVersionBuilder()
+        .withName(version.value())
+        .withServed(version.served())
+        .withStorage(version.storage())
+        .withDeprecated(version.deprecated() ? Boolean.TRUE : null)
+        .withDeprecationWarning(version.deprecated() && !version.deprecationWarning().isBlank()
+            ? version.deprecationWarning() : null)
+        .withNewSchema().withOpenAPIV3Schema(schema).endSchema()
+        .withSubresources(subresources.getStatus() == null && subresources.getScale() == null ? null : subresources)
+        .withAdditionalPrinterColumns(printerColumns(resourceClass))
+        .build();
+    return new ResourceVersion(resourceClass, plural + "." + group, group, scope, names, entry);
+  }
+
+  private static Optional<ResolvedType> usable(ResolvedType type) {
+    Class<?> raw = type.getErasedType();
+    return raw == Void.class || raw == Object.class ? Optional.empty() : Optional.of(type);
+  }
+
+  private static String simpleName(ResolvedType type) {
+    return type.getErasedType().getSimpleName();
+  }
+
+  private static List<CustomResourceColumnDefinition> printerColumns(Class<?> resourceClass) {
+    List<CustomResourceColumnDefinition> columns = new ArrayList<>();
+    for (PrinterColumn column : resourceClass.getAnnotationsByType(PrinterColumn.class)) {
+      String type = column.type().toLowerCase(Locale.ROOT);
+      if (!List.of("integer", "number", "string", "boolean", "date").contains(type)) {
+        throw new CrdGenerationException(resourceClass.getName() + ": @PrinterColumn '" + column.name()
+            + "' has type '" + column.type() + "'; use integer, number, string, boolean or date");
+      }
+      if (!column.jsonPath().startsWith(".")) {
+        throw new CrdGenerationException(resourceClass.getName() + ": @PrinterColumn '" + column.name()
+            + "' has jsonPath '" + column.jsonPath() + "'; it must start with '.', e.g. .spec.replicas");
+      }
+      columns.add(new CustomResourceColumnDefinitionBuilder()
+          .withName(column.name())
+          .withJsonPath(column.jsonPath())
+          .withType(type)
+          .withFormat(column.format().isEmpty() ? null : column.format())
+          .withDescription(column.description().isEmpty() ? null : column.description())
+          .withPriority(column.priority() == 0 ? null : column.priority())
+          .build());
+    }
+    return columns;
+  }
+
+  private static Optional<CustomResourceSubresourceScale> scale(Class<?> resourceClass, Optional<ResolvedType> spec,
+      Optional<ResolvedType> status) {
+    Scale scale = resourceClass.getAnnotation(Scale.class);
+    if (scale != null) {
+      return Optional.of(new CustomResourceSubresourceScaleBuilder()
+          .withSpecReplicasPath(scale.specReplicasPath())
+          .withStatusReplicasPath(scale.statusReplicasPath())
+          .withLabelSelectorPath(scale.labelSelectorPath().isEmpty() ? null : scale.labelSelectorPath())
+          .build());
+    }
+    String specReplicas = spec.flatMap(type -> annotatedField(type, SpecReplicas.class, ".spec.")).orElse(null);
+    if (specReplicas == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new CustomResourceSubresourceScaleBuilder()
+        .withSpecReplicasPath(specReplicas)
+        .withStatusReplicasPath(status.flatMap(type -> annotatedField(type, StatusReplicas.class, ".status."))
+            .orElseThrow(() -> new CrdGenerationException(resourceClass.getName() + ": @SpecReplicas without"
+                + " @StatusReplicas on a field of the status class; the scale subresource needs both")))
+        .withLabelSelectorPath(status.flatMap(type -> annotatedField(type, LabelSelector.class, ".status."))
+            .orElse(null))
+        .build());
+  }
+
+  private static Optional<String> annotatedField(ResolvedType type, Class<? extends java.lang.annotation.Annotation>
+      annotation, String prefix) {
+    for (Class<?> current = type.getErasedType(); current != null && current != Object.class;
+        current = current.getSuperclass()) {
+      for (Field field : current.getDeclaredFields()) {
+        if (field.isAnnotationPresent(annotation)) {
+          com.fasterxml.jackson.annotation.JsonProperty property =
+              field.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
+          String name = property != null && !property.value().isEmpty() ? property.value() : field.getName();
+          return Optional.of(prefix + name);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}
