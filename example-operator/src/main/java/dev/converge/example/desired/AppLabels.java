@@ -1,0 +1,41 @@
+package dev.converge.example.desired;
+
+import dev.converge.example.api.AppDeployment;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Labels and annotation keys the operator puts on what it manages. The selector uses only the
+ * instance and managed-by labels: a Deployment's selector is immutable, so it must not include
+ * anything that could ever change.
+ */
+public final class AppLabels {
+
+  /** Value of {@code app.kubernetes.io/managed-by}. */
+  public static final String MANAGER = "converge-app-operator";
+
+  public static final String NAME = "app.kubernetes.io/name";
+  public static final String INSTANCE = "app.kubernetes.io/instance";
+  public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+
+  /** Pod-template annotation holding the {@link ConfigHash} of the referenced ConfigMap. */
+  public static final String CONFIG_HASH_ANNOTATION = AppDeployment.GROUP + "/config-hash";
+
+  private AppLabels() {}
+
+  /** The labels selecting the pods of {@code app}. */
+  public static Map<String, String> selector(AppDeployment app) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(INSTANCE, app.getMetadata().getName());
+    labels.put(MANAGED_BY, MANAGER);
+    return labels;
+  }
+
+  /** The labels on the Deployment, the Service and the pods of {@code app}. */
+  public static Map<String, String> all(AppDeployment app) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(NAME, "appdeployment");
+    labels.putAll(selector(app));
+    return labels;
+  }
+}
