@@ -1,0 +1,52 @@
+package dev.converge.strategy.tree;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The part of a desired object a strategy writes and compares: no status, none of the metadata the
+ * server owns, and Secret {@code stringData} folded into {@code data} (the server does that on
+ * write and never returns {@code stringData}, so comparing it would always differ).
+ */
+public final class DesiredState {
+
+  /** Metadata fields a controller may set; everything else in metadata belongs to the server. */
+  public static final Set<String> WRITABLE_METADATA =
+      Set.of("name", "namespace", "labels", "annotations", "ownerReferences", "finalizers", "generateName");
+
+  private DesiredState() {}
+
+  /** The normalised JSON tree of {@code desired}. */
+  public static Map<String, Object> of(HasMetadata desired) {
+    return normalize(ResourceTree.of(desired));
+  }
+
+  /** Normalises a desired tree in place and returns it. */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> normalize(Map<String, Object> tree) {
+    tree.remove("status");
+    Object metadata = tree.get("metadata");
+    if (metadata instanceof Map<?, ?> meta) {
+      ((Map<String, Object>) meta).keySet().retainAll(WRITABLE_METADATA);
+      for (String key : List.of("labels", "annotations", "ownerReferences", "finalizers")) {
+        Object value = meta.get(key);
+        if ((value instanceof Map<?, ?> m && m.isEmpty()) || (value instanceof List<?> l && l.isEmpty())) {
+          ((Map<String, Object>) meta).remove(key);
+        }
+      }
+    }
+    if ("Secret".equals(tree.get("kind")) && "v1".equals(tree.get("apiVersion"))) {
+      Object stringData = tree.remove("stringData");
+      if (stringData instanceof Map<?, ?> strings && !strings.isEmpty()) {
+        Map<String, Object> data = ResourceTree.mapAtOrCreate(tree, "data");
+        strings.forEach((k, v) -> data.put((String) k,
+            Base64.getEncoder().encodeToString(String.valueOf(v).getBytes(StandardCharsets.UTF_8))));
+      }
+    }
+    return tree;
+  }
+}

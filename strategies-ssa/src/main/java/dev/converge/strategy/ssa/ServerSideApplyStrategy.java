@@ -1,0 +1,193 @@
+package dev.converge.strategy.ssa;
+
+import dev.converge.strategy.ApplyOutcome;
+import dev.converge.strategy.ApplyResult;
+import dev.converge.strategy.ResourceStrategy;
+import dev.converge.strategy.ResourceWriteException;
+import dev.converge.strategy.StrategyContext;
+import dev.converge.strategy.ssa.internal.FieldSet;
+import dev.converge.strategy.tree.Containment;
+import dev.converge.strategy.tree.DesiredState;
+import dev.converge.strategy.tree.ResourceTree;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.ServerSideApplicable;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Server-side apply as the controller's field manager. Before sending, it reads the manager's {@code
+ * Apply} entry in {@code managedFields}: when live holds every desired value, the manager owns every
+ * desired field and owns nothing desired has dropped, the request is skipped.
+ *
+ * <p>Taking over: an object last written by the {@code update} or {@code merge-patch} strategy has
+ * its fields recorded under {@code Update} entries, which an apply does not release — later removals
+ * would silently not happen. When such entries exist for one of the {@linkplain #takeOverManagers()
+ * managers to take over}, the strategy first moves their fields into its own {@code Apply} entry
+ * (one JSON patch of {@code metadata.managedFields}, guarded by the resourceVersion), then applies.
+ */
+public final class ServerSideApplyStrategy implements ResourceStrategy {
+
+  /** The configuration name. */
+  public static final String NAME = "ssa";
+
+  /**
+   * The manager name the API server records for fabric8 writes that cannot carry a field manager
+   * (PUT and POST); the update strategy and merge-patch creations appear under it.
+   */
+  public static final String FABRIC8_DEFAULT_MANAGER = "fabric8-kubernetes-client";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final boolean force;
+  private final Set<String> extraTakeOverManagers;
+
+  /** Force on, taking over from the context's field manager and {@value #FABRIC8_DEFAULT_MANAGER}. */
+  public ServerSideApplyStrategy() {
+    this(true, Set.of(FABRIC8_DEFAULT_MANAGER));
+  }
+
+  /**
+   * @param force take ownership of fields other managers hold (what controllers normally want);
+   *     without it such a conflict is reported as a {@link ResourceWriteException}
+   * @param extraTakeOverManagers managers besides the context's own whose {@code Update} entries are
+   *     taken over
+   */
+  public ServerSideApplyStrategy(boolean force, Set<String> extraTakeOverManagers) {
+    this.force = force;
+    this.extraTakeOverManagers = Set.copyOf(extraTakeOverManagers);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** Whether applies force conflicts. */
+  public boolean force() {
+    return force;
+  }
+
+  /** Managers besides the context's own whose {@code Update} entries are taken over. */
+  public Set<String> takeOverManagers() {
+    return extraTakeOverManagers;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context) {
+    Map<String, Object> wanted = DesiredState.of(desired);
+    wanted.put("apiVersion", desired.getApiVersion());
+    wanted.put("kind", desired.getKind());
+    Optional<R> current = context.current(desired);
+    List<String> sent = new ArrayList<>();
+    ApplyOutcome outcome = current.isEmpty() ? ApplyOutcome.CREATED : ApplyOutcome.UPDATED;
+    if (current.isPresent()) {
+      R live = current.get();
+      Map<String, Object> liveTree = ResourceTree.of(live);
+      List<Map<String, Object>> entries = managedFields(liveTree);
+      Map<String, Object> mine = entries.stream()
+          .filter(e -> context.fieldManager().equals(e.get("manager")) && "Apply".equals(e.get("operation"))
+              && isMainResource(e))
+          .findFirst().orElse(null);
+      List<Map<String, Object>> legacy = entries.stream()
+          .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
+              && (context.fieldManager().equals(e.get("manager")) || extraTakeOverManagers.contains(e.get("manager"))))
+          .toList();
+      if (!legacy.isEmpty()) {
+        takeOver(live, entries, mine, legacy, context, sent);
+      } else if (mine != null) {
+        FieldSet owned = new FieldSet(fieldsV1(mine));
+        if (Containment.contains(liveTree, wanted) && owned.coveredBy(wanted) && owned.owns(wanted)) {
+          return ApplyResult.unchanged(live);
+        }
+      }
+    }
+    R body = ResourceTree.toResource(wanted, (Class<R>) desired.getClass());
+    String request = "PATCH application/apply-patch+yaml fieldManager=" + context.fieldManager()
+        + (force ? " force=true" : "");
+    try {
+      ServerSideApplicable<R> apply = context.client().resource(body).fieldManager(context.fieldManager());
+      if (force) {
+        apply = apply.forceConflicts();
+      }
+      R applied = apply.serverSideApply();
+      sent.add(request);
+      return new ApplyResult<>(outcome, applied, String.join(", ", sent));
+    } catch (KubernetesClientException e) {
+      throw ResourceWriteException.of(desired, request, e);
+    }
+  }
+
+  private <R extends HasMetadata> void takeOver(R live, List<Map<String, Object>> entries,
+      Map<String, Object> mine, List<Map<String, Object>> legacy, StrategyContext context, List<String> sent) {
+    Map<String, Object> union = mine == null ? new LinkedHashMap<>() : fieldsV1(mine);
+    Set<String> from = new LinkedHashSet<>();
+    for (Map<String, Object> entry : legacy) {
+      union = FieldSet.union(union, fieldsV1(entry));
+      from.add(entry.get("manager") + "/Update");
+    }
+    Map<String, Object> claimed = new LinkedHashMap<>();
+    claimed.put("manager", context.fieldManager());
+    claimed.put("operation", "Apply");
+    claimed.put("apiVersion", live.getApiVersion());
+    claimed.put("time", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+    claimed.put("fieldsType", "FieldsV1");
+    claimed.put("fieldsV1", union);
+    List<Map<String, Object>> rewritten = new ArrayList<>();
+    for (Map<String, Object> entry : entries) {
+      if (entry == mine) {
+        rewritten.add(claimed);
+      } else if (!legacy.contains(entry)) {
+        rewritten.add(entry);
+      }
+    }
+    if (mine == null) {
+      rewritten.add(claimed);
+    }
+    String resourceVersion = live.getMetadata().getResourceVersion();
+    List<Map<String, Object>> ops = List.of(
+        Map.of("op", "test", "path", "/metadata/resourceVersion", "value", resourceVersion),
+        Map.of("op", "replace", "path", "/metadata/managedFields", "value", rewritten));
+    String request = "PATCH application/json-patch+json managedFields (take over " + String.join(", ", from) + ")";
+    PatchContext patchContext = PatchContext.of(PatchType.JSON);
+    patchContext.setFieldManager(context.fieldManager());
+    try {
+      context.client().resource(live).patch(patchContext, JSON.writeValueAsString(ops));
+      sent.add(request);
+    } catch (KubernetesClientException e) {
+      throw ResourceWriteException.of(live, request, e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> managedFields(Map<String, Object> liveTree) {
+    Map<String, Object> metadata = ResourceTree.mapAt(liveTree, "metadata");
+    Object list = metadata == null ? null : metadata.get("managedFields");
+    if (!(list instanceof List<?> l)) {
+      return List.of();
+    }
+    return l.stream().filter(Map.class::isInstance).map(m -> (Map<String, Object>) m).toList();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> fieldsV1(Map<String, Object> entry) {
+    Object fields = entry.get("fieldsV1");
+    return fields instanceof Map<?, ?> m ? ResourceTree.copyMap((Map<String, Object>) m) : new LinkedHashMap<>();
+  }
+
+  private static boolean isMainResource(Map<String, Object> entry) {
+    Object subresource = entry.get("subresource");
+    return subresource == null || "".equals(subresource);
+  }
+}

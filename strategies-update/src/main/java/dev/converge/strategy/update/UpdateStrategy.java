@@ -1,0 +1,191 @@
+package dev.converge.strategy.update;
+
+import dev.converge.strategy.ApiKind;
+import dev.converge.strategy.ApplyOutcome;
+import dev.converge.strategy.ApplyResult;
+import dev.converge.strategy.ResourceStrategy;
+import dev.converge.strategy.ResourceWriteException;
+import dev.converge.strategy.ServerFieldPreserver;
+import dev.converge.strategy.StrategyContext;
+import dev.converge.strategy.tree.Containment;
+import dev.converge.strategy.tree.DesiredState;
+import dev.converge.strategy.tree.ResourceTree;
+import dev.converge.strategy.update.internal.Overlay;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Create-or-update: read live (cache first), lay desired over it, keep what the server assigned,
+ * and PUT with the live resourceVersion only when live does not already hold every field desired
+ * sets. A 409 is answered with a fresh read from the API server and another attempt, up to a fixed
+ * budget, after which the conflict is reported.
+ *
+ * <p>Limit: the strategy remembers nothing between calls, so a map key dropped from desired (a label,
+ * a ConfigMap key) cannot be told apart from a key another actor added and is left in place. Lists
+ * are replaced, so dropped list elements do go. Use {@code merge-patch} or {@code ssa} when removals
+ * of map keys matter.
+ */
+public final class UpdateStrategy implements ResourceStrategy {
+
+  /** The configuration name. */
+  public static final String NAME = "update";
+
+  /** Attempts (first write plus conflict retries) before a conflict is reported. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 5;
+
+  private static final Logger log = LoggerFactory.getLogger(UpdateStrategy.class);
+
+  private final List<ServerFieldPreserver> preservers;
+  private final int maxAttempts;
+
+  /** With every {@link ServerFieldPreserver} found by {@link ServiceLoader}. */
+  public UpdateStrategy() {
+    this(discoverPreservers(), DEFAULT_MAX_ATTEMPTS);
+  }
+
+  public UpdateStrategy(List<ServerFieldPreserver> preservers, int maxAttempts) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+    }
+    this.preservers = List.copyOf(preservers);
+    this.maxAttempts = maxAttempts;
+  }
+
+  /** Every preserver on the class path of this class's loader and the context loader. */
+  public static List<ServerFieldPreserver> discoverPreservers() {
+    List<ServerFieldPreserver> found = new ArrayList<>();
+    ServiceLoader.load(ServerFieldPreserver.class, UpdateStrategy.class.getClassLoader()).forEach(found::add);
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    if (context != null && context != UpdateStrategy.class.getClassLoader()) {
+      for (ServerFieldPreserver p : ServiceLoader.load(ServerFieldPreserver.class, context)) {
+        if (found.stream().noneMatch(f -> f.getClass() == p.getClass())) {
+          found.add(p);
+        }
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context) {
+    Map<String, Object> wanted = DesiredState.of(desired);
+    return converge(desired, live -> wanted, () -> desired, context);
+  }
+
+  /**
+   * The seeds' mutate-function style: {@code mutate} receives a copy of the live object (or of {@code
+   * object} when none exists) and sets the desired values on it. It must set values, not derive them
+   * from the current ones (no {@code replicas + 1}), because it runs on a fresh copy after every
+   * conflict. Fields the callback drops are treated like fields a desired object leaves out: kept.
+   *
+   * @param object names the object (kind, namespace, name); used as the starting point when absent
+   */
+  @SuppressWarnings("unchecked")
+  public <R extends HasMetadata> ApplyResult<R> createOrUpdate(R object, Consumer<R> mutate, StrategyContext context) {
+    Function<R, Map<String, Object>> desiredOf = live -> {
+      R copy = ResourceTree.toResource(ResourceTree.of(live), (Class<R>) live.getClass());
+      mutate.accept(copy);
+      return DesiredState.of(copy);
+    };
+    return converge(object, desiredOf, () -> {
+      R copy = ResourceTree.toResource(ResourceTree.of(object), (Class<R>) object.getClass());
+      mutate.accept(copy);
+      return copy;
+    }, context);
+  }
+
+  private <R extends HasMetadata> ApplyResult<R> converge(
+      R target, Function<R, Map<String, Object>> desiredOf, java.util.function.Supplier<R> toCreate,
+      StrategyContext context) {
+    ApiKind kind = ApiKind.of(target);
+    List<String> sent = new ArrayList<>();
+    Optional<R> current = context.current(target);
+    for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (current.isEmpty()) {
+        R created = create(toCreate.get(), context, sent);
+        if (created != null) {
+          return new ApplyResult<>(ApplyOutcome.CREATED, created, String.join(", ", sent));
+        }
+        current = fresh(target, context);
+        continue;
+      }
+      R live = current.get();
+      Map<String, Object> liveTree = ResourceTree.of(live);
+      Map<String, Object> wanted = desiredOf.apply(live);
+      preserve(kind, liveTree, wanted);
+      if (Containment.contains(liveTree, wanted)) {
+        return sent.isEmpty()
+            ? ApplyResult.unchanged(live)
+            : new ApplyResult<>(ApplyOutcome.UNCHANGED, live, String.join(", ", sent));
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> outgoing = (Map<String, Object>) Overlay.apply(liveTree, wanted);
+      preserve(kind, liveTree, outgoing);
+      Map<String, Object> metadata = ResourceTree.mapAtOrCreate(outgoing, "metadata");
+      metadata.remove("managedFields");
+      String resourceVersion = live.getMetadata().getResourceVersion();
+      metadata.put("resourceVersion", resourceVersion);
+      @SuppressWarnings("unchecked")
+      R body = ResourceTree.toResource(outgoing, (Class<R>) target.getClass());
+      String request = "PUT rv=" + resourceVersion;
+      try {
+        R updated = context.client().resource(body).update();
+        sent.add(request);
+        return new ApplyResult<>(ApplyOutcome.UPDATED, updated, String.join(", ", sent));
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw ResourceWriteException.of(target, request, e);
+        }
+        sent.add(request + " (409 Conflict)");
+        log.debug("{}: conflict on attempt {}, reading again", ResourceWriteException.describe(target), attempt);
+        current = fresh(target, context);
+      }
+    }
+    throw new ResourceWriteException(ResourceWriteException.describe(target), 409, List.of(),
+        ResourceWriteException.describe(target) + ": still conflicting after " + maxAttempts
+            + " attempts (" + String.join(", ", sent) + "); another writer keeps changing the object."
+            + " The reconcile fails and is retried with backoff.", null);
+  }
+
+  private <R extends HasMetadata> R create(R object, StrategyContext context, List<String> sent) {
+    object.getMetadata().setResourceVersion(null);
+    try {
+      R created = context.client().resource(object).create();
+      sent.add("POST");
+      return created;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        sent.add("POST (409 AlreadyExists)");
+        return null;
+      }
+      throw ResourceWriteException.of(object, "POST", e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <R extends HasMetadata> Optional<R> fresh(R target, StrategyContext context) {
+    return Optional.ofNullable((R) context.client().resource(target).get());
+  }
+
+  private void preserve(ApiKind kind, Map<String, Object> live, Map<String, Object> outgoing) {
+    for (ServerFieldPreserver preserver : preservers) {
+      if (preserver.appliesTo(kind)) {
+        preserver.preserve(live, outgoing);
+      }
+    }
+  }
+}

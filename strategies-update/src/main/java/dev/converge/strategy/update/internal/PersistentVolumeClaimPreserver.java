@@ -1,0 +1,36 @@
+package dev.converge.strategy.update.internal;
+
+import dev.converge.strategy.ApiKind;
+import dev.converge.strategy.ServerFieldPreserver;
+import dev.converge.strategy.tree.ResourceTree;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Keeps the bound volume ({@code volumeName}) and the defaulted {@code storageClassName} and {@code
+ * volumeMode} of a PersistentVolumeClaim, all of which are immutable once set.
+ */
+public final class PersistentVolumeClaimPreserver implements ServerFieldPreserver {
+
+  private static final ApiKind PVC = new ApiKind("v1", "PersistentVolumeClaim");
+
+  @Override
+  public boolean appliesTo(ApiKind kind) {
+    return PVC.equals(kind);
+  }
+
+  @Override
+  public void preserve(Map<String, Object> live, Map<String, Object> outgoing) {
+    Map<String, Object> liveSpec = ResourceTree.mapAt(live, "spec");
+    if (liveSpec == null) {
+      return;
+    }
+    Map<String, Object> spec = ResourceTree.mapAtOrCreate(outgoing, "spec");
+    for (String field : List.of("volumeName", "storageClassName", "volumeMode")) {
+      Object value = spec.get(field);
+      if ((value == null || "".equals(value)) && liveSpec.get(field) != null) {
+        spec.put(field, liveSpec.get(field));
+      }
+    }
+  }
+}
