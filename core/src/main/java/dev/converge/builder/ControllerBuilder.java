@@ -1,0 +1,174 @@
+package dev.converge.builder;
+
+import dev.converge.handler.EnqueueControllerOwner;
+import dev.converge.handler.EnqueueMapped;
+import dev.converge.handler.EnqueueSelf;
+import dev.converge.handler.EventHandler;
+import dev.converge.handler.MappingFunction;
+import dev.converge.predicate.EventPredicate;
+import dev.converge.queue.ExponentialBackoff;
+import dev.converge.reconcile.Reconciler;
+import dev.converge.source.IndexFunction;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Describes a controller the way the seeds do with {@code For / Owns / Watches}:
+ *
+ * <pre>{@code
+ * ControllerDefinition<AppDeployment> apps = ControllerBuilder.forPrimary(AppDeployment.class)
+ *     .withPredicate(EventPredicate.generationChanged())
+ *     .owns(Deployment.class)
+ *     .index(AppDeployment.class, "by-configmap",
+ *         app -> List.of(app.getMetadata().getNamespace() + "/" + app.getSpec().getConfigMapName()))
+ *     .watches(ConfigMap.class, (cm, caches) -> caches.of(AppDeployment.class)
+ *         .byIndex("by-configmap", cm.getMetadata().getNamespace() + "/" + cm.getMetadata().getName())
+ *         .stream().map(ObjectKey::of).toList())
+ *     .maxConcurrentReconciles(2)
+ *     .build(new AppDeploymentReconciler());
+ * }</pre>
+ *
+ * @param <P> the primary kind
+ */
+public final class ControllerBuilder<P extends HasMetadata> {
+
+  /** Default number of reconciles that run at once (for different keys). */
+  public static final int DEFAULT_MAX_CONCURRENT_RECONCILES = 1;
+
+  private final Class<P> primaryType;
+  private final List<EventPredicate<? super P>> primaryPredicates = new ArrayList<>();
+  private final List<Watch<?>> watches = new ArrayList<>();
+  private final List<Index<?>> indexes = new ArrayList<>();
+  private String name;
+  private int maxConcurrentReconciles = DEFAULT_MAX_CONCURRENT_RECONCILES;
+  private Duration reconcileEvery;
+  private ExponentialBackoff backoff = ExponentialBackoff.DEFAULT;
+
+  private ControllerBuilder(Class<P> primaryType) {
+    this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
+  }
+
+  /** Starts a controller that reconciles objects of {@code primaryType} (the seeds' {@code For}). */
+  public static <P extends HasMetadata> ControllerBuilder<P> forPrimary(Class<P> primaryType) {
+    return new ControllerBuilder<>(primaryType);
+  }
+
+  /**
+   * Filters events of the primary kind; several calls must all pass. Without any, every event of
+   * the primary (including resyncs and status updates) causes a reconcile.
+   */
+  public ControllerBuilder<P> withPredicate(EventPredicate<? super P> predicate) {
+    primaryPredicates.add(Objects.requireNonNull(predicate, "predicate"));
+    return this;
+  }
+
+  /**
+   * Reconciles the controller owner (of the primary kind) whenever an object of {@code type}
+   * changes: for the objects the reconciler creates with a controller owner reference.
+   */
+  public <T extends HasMetadata> ControllerBuilder<P> owns(Class<T> type) {
+    return owns(type, EventPredicate.always());
+  }
+
+  /** Like {@link #owns(Class)}, with a filter on the owned kind's events. */
+  public <T extends HasMetadata> ControllerBuilder<P> owns(
+      Class<T> type, EventPredicate<? super T> predicate) {
+    return watches(type, new EnqueueControllerOwner<>(primaryType), predicate);
+  }
+
+  /**
+   * Reconciles what {@code mapping} returns whenever an object of {@code type} changes: for
+   * objects the primaries reference but do not own.
+   */
+  public <T extends HasMetadata> ControllerBuilder<P> watches(
+      Class<T> type, MappingFunction<? super T> mapping) {
+    return watches(type, mapping, EventPredicate.always());
+  }
+
+  /** Like {@link #watches(Class, MappingFunction)}, with a filter on the watched kind's events. */
+  public <T extends HasMetadata> ControllerBuilder<P> watches(
+      Class<T> type, MappingFunction<? super T> mapping, EventPredicate<? super T> predicate) {
+    return watches(type, new EnqueueMapped<T>(mapping), predicate);
+  }
+
+  /** The general form: any handler, any filter. */
+  public <T extends HasMetadata> ControllerBuilder<P> watches(
+      Class<T> type, EventHandler<T> handler, EventPredicate<? super T> predicate) {
+    Objects.requireNonNull(predicate, "predicate");
+    EventPredicate<T> filter = predicate::test;
+    watches.add(new Watch<>(type, filter, handler));
+    return this;
+  }
+
+  /**
+   * Adds a secondary index on the cache of {@code type}, for mapping functions and reconcilers
+   * ({@code caches.of(type).byIndex(name, key)}). Index names are per kind and must be unique.
+   */
+  public <R extends HasMetadata> ControllerBuilder<P> index(
+      Class<R> type, String name, IndexFunction<R> function) {
+    indexes.add(new Index<>(type, name, function));
+    return this;
+  }
+
+  /** The controller's name, for logs, metrics and the work queue; default: the kind in lower case. */
+  public ControllerBuilder<P> named(String controllerName) {
+    if (controllerName == null || controllerName.isBlank()) {
+      throw new IllegalArgumentException("a controller name must not be blank");
+    }
+    this.name = controllerName;
+    return this;
+  }
+
+  /** How many keys may be reconciled at once; one key is never reconciled twice at once. */
+  public ControllerBuilder<P> maxConcurrentReconciles(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("maxConcurrentReconciles must be at least 1, got " + max);
+    }
+    this.maxConcurrentReconciles = max;
+    return this;
+  }
+
+  /**
+   * Reconciles every primary again {@code interval} after a successful reconcile, even without
+   * events: a safety net for drift the watches cannot see. Off by default.
+   */
+  public ControllerBuilder<P> reconcileEvery(Duration interval) {
+    Objects.requireNonNull(interval, "interval");
+    if (interval.isNegative() || interval.isZero()) {
+      throw new IllegalArgumentException("reconcileEvery needs a positive interval, got " + interval);
+    }
+    this.reconcileEvery = interval;
+    return this;
+  }
+
+  /** The retry backoff after failures; default 5 ms doubling to 1000 s. */
+  public ControllerBuilder<P> backoff(ExponentialBackoff retryBackoff) {
+    this.backoff = Objects.requireNonNull(retryBackoff, "backoff");
+    return this;
+  }
+
+  /** Finishes the description with the reconciler that does the work. */
+  public ControllerDefinition<P> build(Reconciler<P> reconciler) {
+    List<EventPredicate<? super P>> predicates = List.copyOf(primaryPredicates);
+    EventPredicate<P> filter = event -> predicates.stream().allMatch(p -> p.test(event));
+    List<Watch<?>> all = new ArrayList<>();
+    all.add(new Watch<>(primaryType, filter, new EnqueueSelf<>()));
+    all.addAll(watches);
+    String controllerName =
+        name != null ? name : HasMetadata.getKind(primaryType).toLowerCase(Locale.ROOT);
+    return new ControllerDefinition<>(
+        controllerName,
+        primaryType,
+        all,
+        indexes,
+        reconciler,
+        maxConcurrentReconciles,
+        Optional.ofNullable(reconcileEvery),
+        backoff);
+  }
+}

@@ -1,0 +1,41 @@
+package dev.converge.builder;
+
+import dev.converge.queue.ExponentialBackoff;
+import dev.converge.reconcile.Reconciler;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A complete description of one controller, ready to be run by an operator: what it reconciles,
+ * which events wake it, and how. Build one with {@link ControllerBuilder}.
+ *
+ * @param <P> the primary kind
+ */
+public record ControllerDefinition<P extends HasMetadata>(
+    String name,
+    Class<P> primaryType,
+    List<Watch<?>> watches,
+    List<Index<?>> indexes,
+    Reconciler<P> reconciler,
+    int maxConcurrentReconciles,
+    Optional<Duration> reconcileEvery,
+    ExponentialBackoff backoff) {
+
+  public ControllerDefinition {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(primaryType, "primaryType");
+    watches = List.copyOf(watches);
+    indexes = List.copyOf(indexes);
+    Objects.requireNonNull(reconciler, "reconciler");
+    Objects.requireNonNull(reconcileEvery, "reconcileEvery");
+    Objects.requireNonNull(backoff, "backoff");
+    if (maxConcurrentReconciles < 1) {
+      throw new IllegalArgumentException(
+          "controller " + name + ": maxConcurrentReconciles must be at least 1, got "
+              + maxConcurrentReconciles);
+    }
+  }
+}

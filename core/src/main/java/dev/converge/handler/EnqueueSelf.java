@@ -1,0 +1,22 @@
+package dev.converge.handler;
+
+import dev.converge.reconcile.ObjectKey;
+import dev.converge.source.Caches;
+import dev.converge.source.ResourceEvent;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Collection;
+import java.util.List;
+
+/** Enqueues the object the event is about: the handler for the primary kind. */
+public final class EnqueueSelf<T extends HasMetadata> implements EventHandler<T> {
+
+  @Override
+  public Collection<ObjectKey> keysFor(ResourceEvent<? extends T> event, Caches caches) {
+    return List.of(ObjectKey.of(event.object()));
+  }
+
+  @Override
+  public String toString() {
+    return "EnqueueSelf";
+  }
+}

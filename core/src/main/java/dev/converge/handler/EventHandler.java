@@ -1,0 +1,25 @@
+package dev.converge.handler;
+
+import dev.converge.reconcile.ObjectKey;
+import dev.converge.source.Caches;
+import dev.converge.source.ResourceEvent;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Collection;
+
+/**
+ * Turns an event of a watched kind into the keys of the primaries to reconcile. The three shapes
+ * of the seeds are {@link EnqueueSelf} (the primary's own events), {@link EnqueueControllerOwner}
+ * (owned objects wake their owner) and {@link EnqueueMapped} (a mapping function, for objects that
+ * are referenced rather than owned).
+ *
+ * <p>Handlers run on the informer's thread: they must be quick and read only from {@code caches}.
+ * An exception thrown here is logged with the object's name and the event is dropped.
+ *
+ * @param <T> the watched kind
+ */
+@FunctionalInterface
+public interface EventHandler<T extends HasMetadata> {
+
+  /** The primaries to enqueue for {@code event}; empty for none. */
+  Collection<ObjectKey> keysFor(ResourceEvent<? extends T> event, Caches caches);
+}

@@ -1,0 +1,20 @@
+package dev.converge.handler;
+
+import dev.converge.reconcile.ObjectKey;
+import dev.converge.source.Caches;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Collection;
+
+/**
+ * Maps a changed object to the primaries that depend on it, e.g. a ConfigMap to the
+ * AppDeployments that reference it. Look the primaries up through an index on {@code caches}
+ * ({@code caches.of(AppDeployment.class).byIndex("by-configmap", ns + "/" + name)}) rather than
+ * scanning every object.
+ *
+ * @param <T> the watched kind
+ */
+@FunctionalInterface
+public interface MappingFunction<T extends HasMetadata> {
+
+  Collection<ObjectKey> map(T object, Caches caches);
+}

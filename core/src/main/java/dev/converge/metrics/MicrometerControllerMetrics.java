@@ -1,0 +1,92 @@
+package dev.converge.metrics;
+
+import dev.converge.queue.QueueListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+
+/**
+ * Records controller metrics in a Micrometer registry. Every meter carries the tag {@code
+ * controller}:
+ *
+ * <ul>
+ *   <li>{@code converge.reconcile} (timer): count and duration of reconciles, tag {@code result}:
+ *       success, error, requeue, requeue-after, permanent;
+ *   <li>{@code converge.queue.depth} (gauge): keys ready for a worker;
+ *   <li>{@code converge.queue.wait} (timer): how long keys waited between ready and taken;
+ *   <li>{@code converge.queue.retries} (counter): backoff retries scheduled;
+ *   <li>{@code converge.workers.active} (gauge): reconciles running now.
+ * </ul>
+ */
+public final class MicrometerControllerMetrics implements ControllerMetrics {
+
+  public static final String RECONCILE = "converge.reconcile";
+  public static final String QUEUE_DEPTH = "converge.queue.depth";
+  public static final String QUEUE_WAIT = "converge.queue.wait";
+  public static final String QUEUE_RETRIES = "converge.queue.retries";
+  public static final String ACTIVE_WORKERS = "converge.workers.active";
+
+  private final MeterRegistry registry;
+
+  public MicrometerControllerMetrics(MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  @Override
+  public void reconciled(String controller, ReconcileOutcome outcome, Duration duration) {
+    Timer.builder(RECONCILE)
+        .description("Reconciles by result, with their duration")
+        .tag("controller", controller)
+        .tag("result", outcome.tag())
+        .register(registry)
+        .record(duration);
+  }
+
+  @Override
+  public QueueListener queue(String controller) {
+    AtomicInteger depth = new AtomicInteger();
+    Gauge.builder(QUEUE_DEPTH, depth, AtomicInteger::get)
+        .description("Keys ready for a worker")
+        .tag("controller", controller)
+        .register(registry);
+    Timer wait = Timer.builder(QUEUE_WAIT)
+        .description("Time a key waited in the queue before a worker took it")
+        .tag("controller", controller)
+        .register(registry);
+    Counter retries = Counter.builder(QUEUE_RETRIES)
+        .description("Retries scheduled with backoff")
+        .tag("controller", controller)
+        .register(registry);
+    return new QueueListener() {
+      @Override
+      public void added(int newDepth) {
+        depth.set(newDepth);
+      }
+
+      @Override
+      public void taken(long waitNanos, int newDepth) {
+        depth.set(newDepth);
+        wait.record(Duration.ofNanos(waitNanos));
+      }
+
+      @Override
+      public void retried() {
+        retries.increment();
+      }
+    };
+  }
+
+  @Override
+  public void activeWorkers(String controller, IntSupplier active) {
+    Gauge.builder(ACTIVE_WORKERS, active, s -> s.getAsInt())
+        .description("Reconciles running now")
+        .tag("controller", controller)
+        .strongReference(true)
+        .register(registry);
+  }
+}

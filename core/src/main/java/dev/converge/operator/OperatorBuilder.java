@@ -1,0 +1,187 @@
+package dev.converge.operator;
+
+import dev.converge.builder.ControllerDefinition;
+import dev.converge.event.EventRecorder;
+import dev.converge.metrics.ControllerMetrics;
+import dev.converge.metrics.MicrometerControllerMetrics;
+import dev.converge.queue.Ticker;
+import dev.converge.status.StatusWriter;
+import dev.converge.strategy.StrategySelector;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Configures an {@link Operator}. Only the client and at least one controller are required; every
+ * other setting has a default suited to production.
+ */
+public final class OperatorBuilder {
+
+  /** Default time graceful shutdown waits for running reconciles. */
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+  /** Default operator name (event component and field manager). */
+  public static final String DEFAULT_NAME = "converge-operator";
+
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+
+  final KubernetesClient client;
+  final List<ControllerDefinition<?>> controllers = new ArrayList<>();
+  final Set<Class<? extends HasMetadata>> extraCaches = new LinkedHashSet<>();
+  String name = DEFAULT_NAME;
+  Optional<String> namespace = Optional.empty();
+  Duration informerResync = Duration.ZERO;
+  Optional<LeaderElection> leaderElection = Optional.empty();
+  Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+  ControllerMetrics metrics = ControllerMetrics.none();
+  Optional<StrategySelector> strategies = Optional.empty();
+  EventRecorder events;
+  StatusWriter status;
+  String fieldManager;
+  Ticker ticker = Ticker.system();
+  Runnable onLeadershipLost = () -> {};
+
+  OperatorBuilder(KubernetesClient client) {
+    this.client = Objects.requireNonNull(client, "client");
+  }
+
+  /** The operator's name: the component of its Events and its field manager unless set apart. */
+  public OperatorBuilder name(String operatorName) {
+    if (operatorName == null || !NAME.matcher(operatorName).matches()) {
+      throw new IllegalArgumentException("operator name \"" + operatorName
+          + "\" must be a lower-case DNS label such as \"app-operator\"");
+    }
+    this.name = operatorName;
+    return this;
+  }
+
+  public OperatorBuilder controller(ControllerDefinition<?> definition) {
+    Objects.requireNonNull(definition, "definition");
+    for (ControllerDefinition<?> existing : controllers) {
+      if (existing.name().equals(definition.name())) {
+        throw new IllegalArgumentException("two controllers are named \"" + definition.name()
+            + "\"; give one another name with ControllerBuilder.named(...)");
+      }
+    }
+    controllers.add(definition);
+    return this;
+  }
+
+  public OperatorBuilder controllers(Collection<? extends ControllerDefinition<?>> definitions) {
+    definitions.forEach(this::controller);
+    return this;
+  }
+
+  /** Watches only {@code ns} (for namespaced kinds); default: all namespaces. */
+  public OperatorBuilder namespace(String ns) {
+    if (ns == null || ns.isBlank()) {
+      throw new IllegalArgumentException("namespace must not be blank; omit it to watch all");
+    }
+    this.namespace = Optional.of(ns);
+    return this;
+  }
+
+  /**
+   * How often informers replay their whole cache as updates (each passes through predicates, so
+   * {@code resourceVersionChanged} filters them out). Default: never.
+   */
+  public OperatorBuilder informerResync(Duration resync) {
+    Objects.requireNonNull(resync, "resync");
+    if (resync.isNegative()) {
+      throw new IllegalArgumentException("informer resync must not be negative, got " + resync);
+    }
+    this.informerResync = resync;
+    return this;
+  }
+
+  /** Keeps an informer cache of {@code type} even if no controller watches it. */
+  public OperatorBuilder cache(Class<? extends HasMetadata> type) {
+    extraCaches.add(Objects.requireNonNull(type, "type"));
+    return this;
+  }
+
+  /** Reconciles only while holding the given Lease. Default: no leader election. */
+  public OperatorBuilder leaderElection(LeaderElection election) {
+    this.leaderElection = Optional.of(Objects.requireNonNull(election, "election"));
+    return this;
+  }
+
+  /** How long graceful shutdown waits for running reconciles; default 30 s. */
+  public OperatorBuilder shutdownTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("shutdown timeout must not be negative, got " + timeout);
+    }
+    this.shutdownTimeout = timeout;
+    return this;
+  }
+
+  /** Records controller metrics in {@code registry}. */
+  public OperatorBuilder meterRegistry(MeterRegistry registry) {
+    return metrics(new MicrometerControllerMetrics(registry));
+  }
+
+  public OperatorBuilder metrics(ControllerMetrics controllerMetrics) {
+    this.metrics = Objects.requireNonNull(controllerMetrics, "metrics");
+    return this;
+  }
+
+  /** The strategies reconcilers use through {@code Context.apply}. */
+  public OperatorBuilder strategies(StrategySelector selector) {
+    this.strategies = Optional.of(Objects.requireNonNull(selector, "selector"));
+    return this;
+  }
+
+  /** The event recorder; default: one writing Events with the operator's name as component. */
+  public OperatorBuilder events(EventRecorder recorder) {
+    this.events = Objects.requireNonNull(recorder, "recorder");
+    return this;
+  }
+
+  /** The status writer; default: merge patch on the status subresource, no optimistic lock. */
+  public OperatorBuilder status(StatusWriter writer) {
+    this.status = Objects.requireNonNull(writer, "writer");
+    return this;
+  }
+
+  /** The field manager for strategy writes; default: the operator's name. */
+  public OperatorBuilder fieldManager(String manager) {
+    if (manager == null || manager.isBlank()) {
+      throw new IllegalArgumentException("field manager must not be blank");
+    }
+    this.fieldManager = manager;
+    return this;
+  }
+
+  /** The time source of the work queues (delays, backoff); tests pass a manual ticker. */
+  public OperatorBuilder ticker(Ticker queueTicker) {
+    this.ticker = Objects.requireNonNull(queueTicker, "ticker");
+    return this;
+  }
+
+  /**
+   * Called (on a separate thread) after the operator lost its lease and stopped reconciling. A
+   * typical program exits here so that a fresh instance joins the election; the library itself
+   * never exits the JVM.
+   */
+  public OperatorBuilder onLeadershipLost(Runnable callback) {
+    this.onLeadershipLost = Objects.requireNonNull(callback, "callback");
+    return this;
+  }
+
+  public Operator build() {
+    if (controllers.isEmpty()) {
+      throw new IllegalStateException(
+          "an operator needs at least one controller: call .controller(ControllerBuilder...build(...))");
+    }
+    return new Operator(this);
+  }
+}

@@ -1,0 +1,28 @@
+package dev.converge.operator;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A snapshot for liveness and readiness probes.
+ *
+ * @param live false when the operator cannot do its job any more and should be restarted: it lost
+ *     leadership, or an informer stopped for good
+ * @param ready true when every cache has synced and the operator is leader or a healthy standby
+ * @param state the life-cycle state
+ * @param cachesSynced whether every informer delivered its initial list
+ * @param leader the identity of the current leader, when leader election is on and one is known
+ * @param problems human-readable reasons for not being live or ready
+ */
+public record OperatorHealth(
+    boolean live,
+    boolean ready,
+    OperatorState state,
+    boolean cachesSynced,
+    Optional<String> leader,
+    List<String> problems) {
+
+  public OperatorHealth {
+    problems = List.copyOf(problems);
+  }
+}

@@ -1,0 +1,21 @@
+package dev.converge.operator.internal;
+
+import dev.converge.event.EventRecorder;
+import dev.converge.metrics.ControllerMetrics;
+import dev.converge.queue.Ticker;
+import dev.converge.source.Caches;
+import dev.converge.status.StatusWriter;
+import dev.converge.strategy.StrategySelector;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Optional;
+
+/** What every controller of one operator shares. */
+public record RuntimeServices(
+    KubernetesClient client,
+    Caches caches,
+    ControllerMetrics metrics,
+    EventRecorder events,
+    StatusWriter status,
+    Optional<StrategySelector> strategies,
+    String fieldManager,
+    Ticker ticker) {}

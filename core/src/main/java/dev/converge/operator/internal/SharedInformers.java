@@ -1,0 +1,200 @@
+package dev.converge.operator.internal;
+
+import dev.converge.builder.Index;
+import dev.converge.source.Caches;
+import dev.converge.source.ResourceCache;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One informer per kind, shared by every controller of an operator. Controllers declare what they
+ * need (kinds, indexes, handlers) before {@link #start}; afterwards the set is fixed.
+ *
+ * <p>Each informer gets an exception handler that logs and keeps retrying, because fabric8's
+ * default handler stops an informer on most watch errors and the operator would then go blind
+ * without anyone noticing. An informer that stops anyway is reported through {@link #failures()}.
+ */
+public final class SharedInformers implements Caches {
+
+  private static final Logger log = LoggerFactory.getLogger(SharedInformers.class);
+
+  private final KubernetesClient client;
+  private final Optional<String> namespace;
+  private final Duration resync;
+  private final Map<Class<?>, Entry<?>> entries = new ConcurrentHashMap<>();
+  private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile boolean started;
+  private volatile boolean stopping;
+
+  private static final class Entry<R extends HasMetadata> {
+    final Class<R> type;
+    final Map<String, Function<R, List<String>>> indexers = new HashMap<>();
+    final List<ResourceEventHandler<R>> handlers = new ArrayList<>();
+    final AtomicLong watchErrors = new AtomicLong();
+    SharedIndexInformer<R> informer;
+    InformerCache<R> cache;
+
+    Entry(Class<R> type) {
+      this.type = type;
+    }
+  }
+
+  public SharedInformers(KubernetesClient client, Optional<String> namespace, Duration resync) {
+    this.client = client;
+    this.namespace = namespace;
+    this.resync = resync;
+  }
+
+  /** Makes sure {@code type} gets an informer. */
+  public synchronized <R extends HasMetadata> void require(Class<R> type) {
+    entry(type);
+  }
+
+  public synchronized <R extends HasMetadata> void addIndex(Index<R> index) {
+    Entry<R> entry = entry(index.type());
+    if (entry.indexers.containsKey(index.name())) {
+      throw new IllegalArgumentException(
+          "index '" + index.name() + "' on " + HasMetadata.getKind(index.type())
+              + " is defined twice; index names must be unique per kind");
+    }
+    entry.indexers.put(index.name(), r -> index.function().keys(r));
+  }
+
+  public synchronized <R extends HasMetadata> void addHandler(
+      Class<R> type, ResourceEventHandler<R> handler) {
+    entry(type).handlers.add(handler);
+  }
+
+  @SuppressWarnings("unchecked")
+  private <R extends HasMetadata> Entry<R> entry(Class<R> type) {
+    if (started) {
+      throw new IllegalStateException(
+          "informers are already running; declare every watched kind before the operator starts");
+    }
+    return (Entry<R>) entries.computeIfAbsent(type, t -> new Entry<>(type));
+  }
+
+  /** Creates and starts every informer; returns a future that completes when all have synced. */
+  public synchronized CompletableFuture<Void> start() {
+    if (started) {
+      throw new IllegalStateException("informers already started");
+    }
+    started = true;
+    List<CompletableFuture<Void>> syncs = new ArrayList<>();
+    for (Entry<?> entry : entries.values()) {
+      syncs.add(startOne(entry));
+    }
+    return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
+  }
+
+  private <R extends HasMetadata> CompletableFuture<Void> startOne(Entry<R> entry) {
+    String kind = HasMetadata.getKind(entry.type);
+    var resources = client.resources(entry.type);
+    boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
+    SharedIndexInformer<R> informer =
+        namespaced && namespace.isPresent()
+            ? resources.inNamespace(namespace.get()).runnableInformer(resync.toMillis())
+            : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+    Map<String, Function<R, List<String>>> indexers = new HashMap<>(entry.indexers);
+    indexers.put(ResourceCache.CONTROLLER_OWNER_INDEX, SharedInformers::controllerOwnerUid);
+    informer.addIndexers(indexers);
+    informer.exceptionHandler(
+        (isStarted, t) -> {
+          if (stopping) {
+            return false;
+          }
+          long n = entry.watchErrors.incrementAndGet();
+          log.warn("informer for {}: list/watch failed (error #{}, informer {}): {}; retrying",
+              kind, n, isStarted ? "running" : "starting", t.toString());
+          return true;
+        });
+    entry.handlers.forEach(informer::addEventHandler);
+    entry.informer = informer;
+    entry.cache = new InformerCache<>(entry.type, informer, client.getKubernetesSerialization());
+    informer.stopped().whenComplete((v, t) -> {
+      if (!stopping) {
+        String message = "informer for " + kind + " stopped unexpectedly"
+            + (t == null ? "" : ": " + t);
+        failures.add(message);
+        log.error("{}; the operator no longer sees changes of this kind", message, t);
+      }
+    });
+    log.debug("starting informer for {} ({})", kind,
+        namespaced && namespace.isPresent() ? "namespace " + namespace.get() : "all namespaces");
+    return informer.start().toCompletableFuture();
+  }
+
+  private static List<String> controllerOwnerUid(HasMetadata resource) {
+    List<OwnerReference> refs = resource.getMetadata().getOwnerReferences();
+    if (refs == null) {
+      return List.of();
+    }
+    for (OwnerReference ref : refs) {
+      if (Boolean.TRUE.equals(ref.getController()) && ref.getUid() != null) {
+        return List.of(ref.getUid());
+      }
+    }
+    return List.of();
+  }
+
+  /** True when every informer has delivered its initial list. */
+  public boolean hasSynced() {
+    return started
+        && entries.values().stream().allMatch(e -> e.informer != null && e.informer.hasSynced());
+  }
+
+  /** Messages for informers that stopped without being asked to. */
+  public List<String> failures() {
+    return List.copyOf(failures);
+  }
+
+  public void stop() {
+    stopping = true;
+    for (Entry<?> entry : entries.values()) {
+      if (entry.informer != null) {
+        try {
+          entry.informer.stop();
+        } catch (RuntimeException e) {
+          log.warn("stopping informer for {} failed: {}", HasMetadata.getKind(entry.type), e.toString());
+        }
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <R extends HasMetadata> ResourceCache<R> of(Class<R> type) {
+    Entry<R> entry = (Entry<R>) entries.get(type);
+    if (entry == null || entry.cache == null) {
+      throw new IllegalArgumentException(
+          "no informer cache for " + HasMetadata.getKind(type) + " (" + type.getName()
+              + "): no controller owns or watches it"
+              + (entry != null ? " (the operator has not started yet)" : "")
+              + ". Add .owns(" + type.getSimpleName() + ".class) or .watches(...) to a controller,"
+              + " or OperatorBuilder.cache(" + type.getSimpleName() + ".class)");
+    }
+    return entry.cache;
+  }
+
+  @Override
+  public boolean contains(Class<? extends HasMetadata> type) {
+    Entry<?> entry = entries.get(type);
+    return entry != null && entry.cache != null;
+  }
+}

@@ -1,0 +1,142 @@
+package dev.converge.predicate;
+
+import dev.converge.predicate.internal.LabelSelectorMatcher;
+import dev.converge.source.ResourceEvent;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Decides whether an event should reach the work queue at all. Filtering early is the cheapest
+ * way to keep a controller quiet: a status-only update of the primary, for instance, need not
+ * cause a reconcile when the reconciler only reacts to spec changes ({@link
+ * #generationChanged()}).
+ *
+ * <p>Compose with {@link #and}, {@link #or}, {@link #not}; write per-event-type logic with {@link
+ * #custom()}.
+ *
+ * @param <T> the kind the predicate understands
+ */
+@FunctionalInterface
+public interface EventPredicate<T extends HasMetadata> {
+
+  /** True lets the event through. */
+  boolean test(ResourceEvent<? extends T> event);
+
+  default EventPredicate<T> and(EventPredicate<? super T> other) {
+    Objects.requireNonNull(other, "other");
+    return event -> test(event) && other.test(event);
+  }
+
+  default EventPredicate<T> or(EventPredicate<? super T> other) {
+    Objects.requireNonNull(other, "other");
+    return event -> test(event) || other.test(event);
+  }
+
+  /** Lets every event through. */
+  static <T extends HasMetadata> EventPredicate<T> always() {
+    return event -> true;
+  }
+
+  static <T extends HasMetadata> EventPredicate<T> not(EventPredicate<T> predicate) {
+    Objects.requireNonNull(predicate, "predicate");
+    return event -> !predicate.test(event);
+  }
+
+  /** True when every one of {@code predicates} is (true for an empty list). */
+  @SafeVarargs
+  static <T extends HasMetadata> EventPredicate<T> allOf(EventPredicate<? super T>... predicates) {
+    List<EventPredicate<? super T>> all = List.of(predicates);
+    return event -> all.stream().allMatch(p -> p.test(event));
+  }
+
+  /** True when at least one of {@code predicates} is (false for an empty list). */
+  @SafeVarargs
+  static <T extends HasMetadata> EventPredicate<T> anyOf(EventPredicate<? super T>... predicates) {
+    List<EventPredicate<? super T>> all = List.of(predicates);
+    return event -> all.stream().anyMatch(p -> p.test(event));
+  }
+
+  /**
+   * Updates pass only when {@code metadata.generation} changed, which the API server bumps on spec
+   * changes and not on status or metadata changes; other event types pass. Kinds that do not track
+   * a generation (ConfigMap, Secret) therefore never pass on update: use {@link
+   * #resourceVersionChanged()} for them.
+   */
+  static <T extends HasMetadata> EventPredicate<T> generationChanged() {
+    return onUpdateOnly(
+        (oldObj, newObj) -> {
+          Long before = oldObj.getMetadata().getGeneration();
+          Long after = newObj.getMetadata().getGeneration();
+          return before != null && after != null && !before.equals(after);
+        });
+  }
+
+  /**
+   * Updates pass only when the resourceVersion changed; this drops the identical updates an
+   * informer resync delivers. Other event types pass.
+   */
+  static <T extends HasMetadata> EventPredicate<T> resourceVersionChanged() {
+    return onUpdateOnly(
+        (oldObj, newObj) ->
+            !Objects.equals(
+                oldObj.getMetadata().getResourceVersion(),
+                newObj.getMetadata().getResourceVersion()));
+  }
+
+  /** Updates pass only when the labels changed (absent and empty are the same). */
+  static <T extends HasMetadata> EventPredicate<T> labelsChanged() {
+    return onUpdateOnly(
+        (oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getLabels));
+  }
+
+  /** Updates pass only when the annotations changed (absent and empty are the same). */
+  static <T extends HasMetadata> EventPredicate<T> annotationsChanged() {
+    return onUpdateOnly(
+        (oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getAnnotations));
+  }
+
+  /**
+   * Events pass when the object's (new) labels match {@code selector}, with the Kubernetes
+   * semantics of matchLabels and matchExpressions (In, NotIn, Exists, DoesNotExist). An empty
+   * selector matches everything.
+   *
+   * @throws IllegalArgumentException for an unknown operator or a malformed expression
+   */
+  static <T extends HasMetadata> EventPredicate<T> labelSelector(LabelSelector selector) {
+    LabelSelectorMatcher matcher = LabelSelectorMatcher.of(selector);
+    return event -> matcher.matches(event.object().getMetadata().getLabels());
+  }
+
+  /** Events pass when the object carries every one of {@code labels}. */
+  static <T extends HasMetadata> EventPredicate<T> hasLabels(Map<String, String> labels) {
+    return labelSelector(new LabelSelector(List.of(), Map.copyOf(labels)));
+  }
+
+  /** Starts a predicate with its own rule per event type; unset types pass. */
+  static <T extends HasMetadata> CustomPredicate.Builder<T> custom() {
+    return new CustomPredicate.Builder<>();
+  }
+
+  private static <T extends HasMetadata> EventPredicate<T> onUpdateOnly(
+      java.util.function.BiPredicate<HasMetadata, HasMetadata> rule) {
+    return event -> {
+      if (event instanceof ResourceEvent.Updated<? extends T> update) {
+        return rule.test(update.oldObject(), update.object());
+      }
+      return true;
+    };
+  }
+
+  private static boolean sameMap(
+      HasMetadata a, HasMetadata b, Function<ObjectMeta, Map<String, String>> field) {
+    Map<String, String> left = field.apply(a.getMetadata());
+    Map<String, String> right = field.apply(b.getMetadata());
+    return Objects.equals(
+        left == null ? Map.of() : left, right == null ? Map.of() : right);
+  }
+}

@@ -1,0 +1,77 @@
+package dev.converge.reconcile;
+
+import dev.converge.event.EventRecorder;
+import dev.converge.source.Caches;
+import dev.converge.source.ResourceCache;
+import dev.converge.status.StatusWriter;
+import dev.converge.strategy.ApplyResult;
+import dev.converge.strategy.ResourceStrategy;
+import dev.converge.strategy.StrategyContext;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything a {@link Reconciler} needs besides the primary: cached reads of related objects, the
+ * client for writes, the strategy that writes each kind, the status writer and the event recorder.
+ * Valid for one reconcile only.
+ *
+ * <p>Reads go to informer caches (no request to the API server); a kind is cached when the
+ * controller owns or watches it, or when the operator was asked to cache it.
+ *
+ * @param <P> the primary kind
+ */
+public interface Context<P extends HasMetadata> {
+
+  /** The key being reconciled. */
+  ObjectKey key();
+
+  /** The name of the controller running this reconcile. */
+  String controllerName();
+
+  /**
+   * How many times in a row this key has failed (thrown) before this attempt; 0 normally. Handy
+   * for logging or for giving up on something external after a number of attempts.
+   */
+  int retries();
+
+  /** The shared client, for writes and for anything the caches do not hold. */
+  KubernetesClient client();
+
+  /** All informer caches of the operator. */
+  Caches caches();
+
+  /** The cache of {@code type}; shorthand for {@code caches().of(type)}. */
+  default <R extends HasMetadata> ResourceCache<R> cache(Class<R> type) {
+    return caches().of(type);
+  }
+
+  /** The cached object {@code name} of {@code type} in the primary's namespace. */
+  default <R extends HasMetadata> Optional<R> get(Class<R> type, String name) {
+    return cache(type).get(key().namespace(), name);
+  }
+
+  /** The cached objects of {@code type} whose controller owner is the primary. */
+  <R extends HasMetadata> List<R> owned(Class<R> type);
+
+  /** The strategy configured for the kind of {@code desired}. */
+  ResourceStrategy strategyFor(HasMetadata desired);
+
+  /** The strategy context backed by the caches, with this controller's field manager. */
+  StrategyContext strategyContext();
+
+  /**
+   * Makes the live object match {@code desired} with the strategy configured for its kind; sends
+   * no request when it already matches.
+   */
+  default <R extends HasMetadata> ApplyResult<R> apply(R desired) {
+    return strategyFor(desired).apply(desired, strategyContext());
+  }
+
+  /** Writes status through the status subresource (no request when nothing changed). */
+  StatusWriter status();
+
+  /** Records Events on the primary or any other object. */
+  EventRecorder events();
+}

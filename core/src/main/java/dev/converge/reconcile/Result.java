@@ -1,0 +1,110 @@
+package dev.converge.reconcile;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a reconcile asks the runtime to do next. Together with a thrown exception (transient
+ * failure: retry with per-key exponential backoff) this covers the four cases of the reconcile
+ * decision table:
+ *
+ * <table>
+ *   <caption>Reconcile outcomes</caption>
+ *   <tr><th>situation</th><th>return</th><th>the runtime</th></tr>
+ *   <tr><td>desired state reached</td><td>{@link #done()}</td>
+ *       <td>waits for the next relevant event</td></tr>
+ *   <tr><td>waiting for something asynchronous</td><td>{@link #requeueAfter(Duration)}</td>
+ *       <td>reconciles again after the delay; the backoff is reset</td></tr>
+ *   <tr><td>made progress, wants another pass</td><td>{@link #requeue()}</td>
+ *       <td>reconciles again after the key's backoff delay</td></tr>
+ *   <tr><td>transient failure (conflict, network, 5xx)</td><td>throw</td>
+ *       <td>retries with per-key exponential backoff</td></tr>
+ *   <tr><td>permanent failure (invalid spec)</td>
+ *       <td>{@link #permanentFailure(String, String)}</td>
+ *       <td>no retry until the primary's generation changes; a Warning event</td></tr>
+ * </table>
+ */
+public sealed interface Result {
+
+  /** The desired state is reached; nothing to do until something changes. */
+  static Result done() {
+    return Done.INSTANCE;
+  }
+
+  /**
+   * Reconcile again soon, after this key's backoff delay, without counting as an error: for a
+   * reconcile that made progress and wants another pass. Prefer {@link #requeueAfter(Duration)}
+   * with a real delay; a tight requeue loop costs API calls.
+   */
+  static Result requeue() {
+    return Requeue.INSTANCE;
+  }
+
+  /**
+   * Reconcile again after {@code delay} even if nothing changes, e.g. while pods start. Resets the
+   * failure backoff of this key.
+   */
+  static Result requeueAfter(Duration delay) {
+    return new RequeueAfter(delay);
+  }
+
+  /**
+   * The primary cannot be reconciled as it stands (an invalid spec, a reference to something that
+   * may never exist). Not retried until the primary's generation changes; the runtime records a
+   * Warning event with {@code reason} and {@code message} on the primary. Report it in a status
+   * condition too, so that {@code kubectl get} shows it.
+   *
+   * @param reason a short UpperCamelCase word for machines, e.g. {@code InvalidSpec}
+   * @param message a sentence for humans naming the field and the fix
+   */
+  static Result permanentFailure(String reason, String message) {
+    return new PermanentFailure(reason, message);
+  }
+
+  /** See {@link Result#done()}. */
+  final class Done implements Result {
+    static final Done INSTANCE = new Done();
+
+    private Done() {}
+
+    @Override
+    public String toString() {
+      return "Done";
+    }
+  }
+
+  /** See {@link Result#requeue()}. */
+  final class Requeue implements Result {
+    static final Requeue INSTANCE = new Requeue();
+
+    private Requeue() {}
+
+    @Override
+    public String toString() {
+      return "Requeue";
+    }
+  }
+
+  /** See {@link Result#requeueAfter(Duration)}. */
+  record RequeueAfter(Duration delay) implements Result {
+    public RequeueAfter {
+      Objects.requireNonNull(delay, "delay");
+      if (delay.isNegative() || delay.isZero()) {
+        throw new IllegalArgumentException(
+            "requeueAfter needs a positive delay, got " + delay
+                + "; return done() or throw to retry with backoff instead");
+      }
+    }
+  }
+
+  /** See {@link Result#permanentFailure(String, String)}. */
+  record PermanentFailure(String reason, String message) implements Result {
+    public PermanentFailure {
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(message, "message");
+      if (reason.isBlank()) {
+        throw new IllegalArgumentException("a permanent failure needs a reason, e.g. InvalidSpec");
+      }
+    }
+  }
+}
