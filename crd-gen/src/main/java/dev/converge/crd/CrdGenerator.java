@@ -1,5 +1,6 @@
 package dev.converge.crd;
 
+import dev.converge.crd.internal.CrdSerialization;
 import dev.converge.crd.internal.ResourceVersionBuilder;
 import dev.converge.crd.internal.ResourceVersionBuilder.ResourceVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -32,7 +33,7 @@ import java.util.stream.Collectors;
  */
 public final class CrdGenerator {
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final KubernetesSerialization SERIALIZATION = CrdSerialization.INSTANCE;
 
   private CrdGenerator() {
   }

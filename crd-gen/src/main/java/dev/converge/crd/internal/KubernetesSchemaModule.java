@@ -312,7 +312,7 @@ public final class KubernetesSchemaModule implements Module {
     }
   }
 
-  private static void addRules(ObjectNode node, Rule[] rules) {
+  static void addRules(ObjectNode node, Rule[] rules) {
     if (rules.length == 0) {
       return;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.classmate.TypeResolver;
 import dev.converge.crd.CrdGenerationException;
 import dev.converge.crd.annotation.Description;
 import dev.converge.crd.annotation.PrinterColumn;
+import dev.converge.crd.annotation.Rule;
 import dev.converge.crd.annotation.Scale;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -38,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ResourceVersionBuilder {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final KubernetesSerialization SERIALIZATION = CrdSerialization.INSTANCE;
 
   private ResourceVersionBuilder() {
   }
@@ -86,6 +87,9 @@ public final class ResourceVersionBuilder {
     Description description = resourceClass.getAnnotation(Description.class);
     if (description != null) {
       root.put("description", description.value());
+    }
+    for (Rule rule : resourceClass.getAnnotationsByType(Rule.class)) {
+      KubernetesSchemaModule.addRules(root, new Rule[] {rule});
     }
     ObjectNode properties = root.putObject("properties");
     properties.putObject("apiVersion").put("type", "string");

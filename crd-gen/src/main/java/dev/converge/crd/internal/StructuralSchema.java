@@ -113,6 +113,10 @@ public final class StructuralSchema {
         changed = true;
       }
     }
+    if (node.path(INT_OR_STRING).asBoolean(false)) {
+      node.remove("type");
+      node.remove("format");
+    }
     normalizeType(node, context);
     if (node.has("const")) {
       node.set("enum", NODES.arrayNode().add(node.remove("const")));
