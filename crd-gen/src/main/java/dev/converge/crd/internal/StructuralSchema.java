@@ -90,10 +90,13 @@ public final class StructuralSchema {
 
   private ObjectNode convert(ObjectNode input, Context outer) {
     ObjectNode node = input.deepCopy();
-    Context context = outer.withMarkers(node);
-    boolean changed = true;
-    while (changed) {
-      changed = false;
+    Context context = outer;
+    while (true) {
+      if (node.has("allOf")) {
+        node = mergeAllOf(node);
+        continue;
+      }
+      context = context.withMarkers(node);
       if (node.has("$ref")) {
         ObjectNode resolved = resolveReference(node, context);
         if (resolved == null) {
@@ -102,16 +105,13 @@ public final class StructuralSchema {
           context = context.expandingAlso(referenceName(node, context));
           node = resolved;
         }
-        changed = true;
-      }
-      if (node.has("allOf")) {
-        node = mergeAllOf(node);
-        changed = true;
+        continue;
       }
       if (node.has("anyOf") && !node.path(INT_OR_STRING).asBoolean(false)) {
         node = collapseAnyOf(node, context);
-        changed = true;
+        continue;
       }
+      break;
     }
     if (node.path(INT_OR_STRING).asBoolean(false)) {
       node.remove("type");
