@@ -1,0 +1,63 @@
+package dev.converge.example;
+
+import dev.converge.operator.LeaderElection;
+import dev.converge.strategy.ApiKind;
+import dev.converge.strategy.StrategySelection;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the AppDeployment operator runs, independent of where the values came from (flags, a config
+ * file, a test).
+ *
+ * @param namespace the namespace to watch; empty for all namespaces
+ * @param strategies which strategy writes each kind
+ * @param leaderElection the Lease to hold while reconciling; empty to reconcile without one
+ * @param clock the clock of condition timestamps
+ */
+public record OperatorSettings(
+    Optional<String> namespace,
+    StrategySelection strategies,
+    Optional<LeaderElection> leaderElection,
+    Clock clock) {
+
+  /** The operator's name: its Event component, its field manager and its Lease name. */
+  public static final String OPERATOR_NAME = "app-operator";
+
+  public static final ApiKind DEPLOYMENT = new ApiKind("apps/v1", "Deployment");
+  public static final ApiKind SERVICE = new ApiKind("v1", "Service");
+
+  /**
+   * The example's default: Deployments by server-side apply, Services by create-or-update (so that
+   * keeping the allocated clusterIP is exercised on every update), anything else by ssa.
+   */
+  public static final StrategySelection DEFAULT_STRATEGIES =
+      new StrategySelection("ssa", Map.of(DEPLOYMENT, "ssa", SERVICE, "update"));
+
+  public OperatorSettings {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(strategies, "strategies");
+    Objects.requireNonNull(leaderElection, "leaderElection");
+    Objects.requireNonNull(clock, "clock");
+  }
+
+  /** All namespaces, default strategies, no leader election, the system clock. */
+  public static OperatorSettings defaults() {
+    return new OperatorSettings(Optional.empty(), DEFAULT_STRATEGIES, Optional.empty(),
+        Clock.systemUTC());
+  }
+
+  public OperatorSettings withNamespace(String ns) {
+    return new OperatorSettings(Optional.of(ns), strategies, leaderElection, clock);
+  }
+
+  public OperatorSettings withStrategies(StrategySelection selection) {
+    return new OperatorSettings(namespace, selection, leaderElection, clock);
+  }
+
+  public OperatorSettings withLeaderElection(LeaderElection election) {
+    return new OperatorSettings(namespace, strategies, Optional.of(election), clock);
+  }
+}
