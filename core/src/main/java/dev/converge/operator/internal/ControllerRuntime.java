@@ -58,6 +58,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
     return definition.name();
   }
 
+  public ControllerDefinition<P> definition() {
+    return definition;
+  }
+
   public WorkQueue<ObjectKey> queue() {
     return queue;
   }
@@ -173,23 +177,37 @@ public final class ControllerRuntime<P extends HasMetadata> {
       if (next.isEmpty()) {
         return;
       }
-      ObjectKey key = next.get();
-      MDC.put(MDC_CONTROLLER, definition.name());
-      MDC.put(MDC_RESOURCE, kind + " " + key);
-      active.incrementAndGet();
-      try {
-        reconcile(key);
-      } catch (Throwable unexpected) {
-        // Only the runtime's own bookkeeping can get here; keep the worker alive regardless.
-        log.error("controller {}: internal error while handling {} {}", definition.name(), kind,
-            key, unexpected);
-        queue.addRateLimited(key);
-      } finally {
-        active.decrementAndGet();
-        queue.done(key);
-        MDC.remove(MDC_RESOURCE);
-        MDC.remove(MDC_CONTROLLER);
-      }
+      process(next.get());
+    }
+  }
+
+  /**
+   * Processes one ready key on the calling thread, if there is one; for deterministic tests.
+   *
+   * @return false when no key was ready
+   */
+  public boolean processNext() {
+    Optional<ObjectKey> next = queue.poll();
+    next.ifPresent(this::process);
+    return next.isPresent();
+  }
+
+  private void process(ObjectKey key) {
+    MDC.put(MDC_CONTROLLER, definition.name());
+    MDC.put(MDC_RESOURCE, kind + " " + key);
+    active.incrementAndGet();
+    try {
+      reconcile(key);
+    } catch (Throwable unexpected) {
+      // Only the runtime's own bookkeeping can get here; keep the worker alive regardless.
+      log.error("controller {}: internal error while handling {} {}", definition.name(), kind,
+          key, unexpected);
+      queue.addRateLimited(key);
+    } finally {
+      active.decrementAndGet();
+      queue.done(key);
+      MDC.remove(MDC_RESOURCE);
+      MDC.remove(MDC_CONTROLLER);
     }
   }
 

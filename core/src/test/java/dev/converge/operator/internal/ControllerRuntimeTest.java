@@ -1,0 +1,288 @@
+package dev.converge.operator.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.converge.builder.ControllerBuilder;
+import dev.converge.builder.ControllerDefinition;
+import dev.converge.builder.Watch;
+import dev.converge.event.EventRecorder;
+import dev.converge.event.EventType;
+import dev.converge.metrics.MicrometerControllerMetrics;
+import dev.converge.predicate.EventPredicate;
+import dev.converge.queue.ManualTicker;
+import dev.converge.reconcile.ObjectKey;
+import dev.converge.reconcile.Reconciler;
+import dev.converge.reconcile.Result;
+import dev.converge.source.ResourceEvent;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ControllerRuntimeTest {
+
+  private static final ObjectKey WEB = new ObjectKey("ns", "web");
+
+  private final ManualTicker ticker = new ManualTicker();
+  private final InMemoryCaches caches = new InMemoryCaches();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<String> events = new CopyOnWriteArrayList<>();
+  private final EventRecorder recorder = (involved, type, reason, message) ->
+      events.add(type + " " + involved.getMetadata().getName() + " " + reason + ": " + message);
+  private ControllerRuntime<Deployment> runtime;
+
+  @AfterEach
+  void stop() {
+    if (runtime != null) {
+      runtime.stop(Duration.ofSeconds(5));
+    }
+  }
+
+  private static Deployment deployment(String name, long generation) {
+    return new DeploymentBuilder().withNewMetadata().withName(name).withNamespace("ns")
+        .withGeneration(generation).withResourceVersion(String.valueOf(generation * 10))
+        .endMetadata().build();
+  }
+
+  private ControllerRuntime<Deployment> runtime(ControllerBuilder<Deployment> builder,
+      Reconciler<Deployment> reconciler) {
+    ControllerDefinition<Deployment> definition = builder.named("test").build(reconciler);
+    runtime = new ControllerRuntime<>(definition, new RuntimeServices(null, caches,
+        new MicrometerControllerMetrics(registry), recorder, null, Optional.empty(), "test",
+        ticker));
+    return runtime;
+  }
+
+  private ControllerRuntime<Deployment> runtime(Reconciler<Deployment> reconciler) {
+    return runtime(ControllerBuilder.forPrimary(Deployment.class), reconciler);
+  }
+
+  /** A reconciler that plays back the given results (a null supplier result means throw). */
+  private static Reconciler<Deployment> script(AtomicInteger calls, List<Supplier<Result>> steps) {
+    Deque<Supplier<Result>> remaining = new ArrayDeque<>(steps);
+    return (primary, context) -> {
+      calls.incrementAndGet();
+      return remaining.isEmpty() ? Result.done() : remaining.poll().get();
+    };
+  }
+
+  private long count(String result) {
+    var timer = registry.find(MicrometerControllerMetrics.RECONCILE).tag("controller", "test")
+        .tag("result", result).timer();
+    return timer == null ? 0 : timer.count();
+  }
+
+  @Test
+  void anErrorThrownByTheReconcilerFailsOnlyThatReconcileAndTheWorkerLivesOn() throws Exception {
+    caches.put(deployment("boom", 1));
+    caches.put(deployment("fine", 1));
+    CountDownLatch fineDone = new CountDownLatch(1);
+    CountDownLatch boomRetried = new CountDownLatch(2);
+    List<String> threads = new CopyOnWriteArrayList<>();
+    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
+      threads.add(Thread.currentThread().getName());
+      if (primary.getMetadata().getName().equals("boom")) {
+        boomRetried.countDown();
+        throw new Error("a bug in user code");
+      }
+      fineDone.countDown();
+      return Result.done();
+    });
+    rt.queue().add(new ObjectKey("ns", "boom"));
+    rt.queue().add(new ObjectKey("ns", "fine"));
+
+    rt.startWorkers(); // one worker: the default of maxConcurrentReconciles
+
+    assertThat(fineDone.await(10, TimeUnit.SECONDS))
+        .as("the only worker went on to the next key after an Error").isTrue();
+    assertThat(rt.queue().failures(new ObjectKey("ns", "boom"))).isEqualTo(1);
+    ticker.advance(Duration.ofMillis(5)); // the first backoff step
+    assertThat(boomRetried.await(10, TimeUnit.SECONDS)).as("the failed key was retried").isTrue();
+    assertThat(threads).containsOnly("converge-test-worker-1");
+    assertThat(count("error")).isGreaterThanOrEqualTo(2);
+    assertThat(count("success")).isEqualTo(1);
+  }
+
+  @Test
+  void transientFailuresBackOffAndRequeueAfterResetsTheBackoff() {
+    caches.put(deployment("web", 1));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt = runtime(script(calls, List.of(
+        () -> { throw new IllegalStateException("conflict"); },
+        () -> { throw new IllegalStateException("conflict again"); },
+        () -> Result.requeueAfter(Duration.ofSeconds(30)),
+        Result::done)));
+    rt.queue().add(WEB);
+
+    assertThat(rt.processNext()).isTrue();
+    assertThat(rt.queue().failures(WEB)).isEqualTo(1);
+    assertThat(rt.queue().pendingDelay(WEB)).contains(Duration.ofMillis(5));
+    assertThat(rt.processNext()).as("nothing before the backoff ends").isFalse();
+
+    ticker.advance(Duration.ofMillis(5));
+    assertThat(rt.processNext()).isTrue();
+    assertThat(rt.queue().failures(WEB)).isEqualTo(2);
+    assertThat(rt.queue().pendingDelay(WEB)).contains(Duration.ofMillis(10));
+
+    ticker.advance(Duration.ofMillis(10));
+    assertThat(rt.processNext()).isTrue();
+    assertThat(rt.queue().failures(WEB)).as("requeue-after resets the backoff").isZero();
+    assertThat(rt.queue().pendingDelay(WEB)).contains(Duration.ofSeconds(30));
+
+    ticker.advance(Duration.ofSeconds(29));
+    assertThat(rt.processNext()).isFalse();
+    ticker.advance(Duration.ofSeconds(1));
+    assertThat(rt.processNext()).isTrue();
+    assertThat(rt.queue().pendingDelay(WEB)).as("done: nothing scheduled").isEmpty();
+
+    assertThat(calls.get()).isEqualTo(4);
+    assertThat(count("error")).isEqualTo(2);
+    assertThat(count("requeue-after")).isEqualTo(1);
+    assertThat(count("success")).isEqualTo(1);
+  }
+
+  @Test
+  void afterRequeueAfterAFailureStartsBackoffFromTheBeginning() {
+    caches.put(deployment("web", 1));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt = runtime(script(calls, List.of(
+        () -> { throw new IllegalStateException("1"); },
+        () -> { throw new IllegalStateException("2"); },
+        () -> { throw new IllegalStateException("3"); },
+        () -> Result.requeueAfter(Duration.ofSeconds(1)),
+        () -> { throw new IllegalStateException("4"); })));
+    rt.queue().add(WEB);
+    rt.processNext();
+    ticker.advance(Duration.ofMillis(5));
+    rt.processNext();
+    ticker.advance(Duration.ofMillis(10));
+    rt.processNext();
+    assertThat(rt.queue().pendingDelay(WEB)).contains(Duration.ofMillis(20));
+    ticker.advance(Duration.ofMillis(20));
+    rt.processNext(); // requeue after 1 s
+    ticker.advance(Duration.ofSeconds(1));
+    rt.processNext(); // fails again
+    assertThat(rt.queue().pendingDelay(WEB)).as("5 ms again, not 40 ms").contains(Duration.ofMillis(5));
+  }
+
+  @Test
+  void requeueUsesTheBackoffWithoutCountingAnError() {
+    caches.put(deployment("web", 1));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt = runtime(script(calls, List.of(Result::requeue)));
+    rt.queue().add(WEB);
+    rt.processNext();
+    assertThat(rt.queue().pendingDelay(WEB)).contains(Duration.ofMillis(5));
+    assertThat(count("requeue")).isEqualTo(1);
+    assertThat(count("error")).isZero();
+  }
+
+  @Test
+  void permanentFailureEmitsAWarningAndIsNotRetriedUntilTheGenerationChanges() {
+    caches.put(deployment("web", 1));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
+      calls.incrementAndGet();
+      return primary.getMetadata().getGeneration() == 1
+          ? Result.permanentFailure("InvalidSpec", "spec.replicas must be >= 1; set it to 1 or more")
+          : Result.done();
+    });
+    rt.queue().add(WEB);
+    rt.processNext();
+    assertThat(calls.get()).isEqualTo(1);
+    assertThat(events).containsExactly(
+        EventType.WARNING + " web InvalidSpec: spec.replicas must be >= 1; set it to 1 or more");
+    assertThat(rt.queue().pendingDelay(WEB)).as("no retry scheduled").isEmpty();
+    assertThat(count("permanent")).isEqualTo(1);
+
+    // A status or label update (same generation) enqueues the key again: still no reconcile.
+    caches.put(new DeploymentBuilder(deployment("web", 1)).editMetadata()
+        .withResourceVersion("11").addToLabels("touched", "yes").endMetadata().build());
+    rt.queue().add(WEB);
+    rt.processNext();
+    assertThat(calls.get()).isEqualTo(1);
+
+    caches.put(deployment("web", 2)); // the user fixed the spec
+    rt.queue().add(WEB);
+    rt.processNext();
+    assertThat(calls.get()).isEqualTo(2);
+    assertThat(count("success")).isEqualTo(1);
+  }
+
+  @Test
+  void aPrimaryDeletedBeforeProcessingIsDoneWithoutCallingTheReconciler() {
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt = runtime(script(calls, List.of()));
+    rt.queue().add(WEB); // enqueued, then deleted before a worker got to it
+
+    assertThat(rt.processNext()).isTrue();
+    assertThat(calls.get()).isZero();
+    assertThat(rt.queue().failures(WEB)).isZero();
+    assertThat(rt.queue().pendingDelay(WEB)).isEmpty();
+    assertThat(count("error")).isZero();
+  }
+
+  @Test
+  void periodicReconcileIsScheduledAfterSuccessWhenConfigured() {
+    caches.put(deployment("web", 1));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt = runtime(
+        ControllerBuilder.forPrimary(Deployment.class).reconcileEvery(Duration.ofMinutes(10)),
+        script(calls, List.of()));
+    rt.queue().add(WEB);
+    rt.processNext();
+    assertThat(rt.queue().pendingDelay(WEB)).contains(Duration.ofMinutes(10));
+  }
+
+  @Test
+  void periodicReconcileIsOffByDefault() {
+    caches.put(deployment("web", 1));
+    ControllerRuntime<Deployment> rt = runtime(script(new AtomicInteger(), List.of()));
+    rt.queue().add(WEB);
+    rt.processNext();
+    assertThat(rt.queue().pendingDelay(WEB)).isEmpty();
+  }
+
+  @Test
+  void primaryPredicatesFilterEventsBeforeTheQueue() {
+    ControllerRuntime<Deployment> rt = runtime(
+        ControllerBuilder.forPrimary(Deployment.class)
+            .withPredicate(EventPredicate.generationChanged()),
+        script(new AtomicInteger(), List.of()));
+    @SuppressWarnings("unchecked")
+    Watch<Deployment> primaryWatch = (Watch<Deployment>) runtimeDefinitionWatch(rt);
+
+    rt.dispatch(primaryWatch, new ResourceEvent.Updated<>(deployment("web", 1),
+        new DeploymentBuilder(deployment("web", 1)).editMetadata().withResourceVersion("99")
+            .endMetadata().build()));
+    assertThat(rt.queue().depth()).as("status-only update filtered").isZero();
+
+    rt.dispatch(primaryWatch, new ResourceEvent.Updated<>(deployment("web", 1),
+        deployment("web", 2)));
+    assertThat(rt.queue().poll()).contains(WEB);
+  }
+
+  @Test
+  void aThrowingMappingFunctionDropsTheEventWithoutBreakingDispatch() {
+    ControllerRuntime<Deployment> rt = runtime(script(new AtomicInteger(), List.of()));
+    Watch<Deployment> bad = new Watch<>(Deployment.class, EventPredicate.always(),
+        (event, c) -> { throw new IllegalStateException("mapping bug"); });
+    rt.dispatch(bad, new ResourceEvent.Created<>(deployment("web", 1)));
+    assertThat(rt.queue().depth()).isZero();
+  }
+
+  private Watch<?> runtimeDefinitionWatch(ControllerRuntime<Deployment> rt) {
+    return rt.definition().watches().get(0);
+  }
+}
