@@ -78,7 +78,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /** Like {@link #owns(Class)}, with a filter on the owned kind's events. */
   public <T extends HasMetadata> ControllerBuilder<P> owns(
       Class<T> type, EventPredicate<? super T> predicate) {
-    return watches(type, new EnqueueControllerOwner<>(primaryType), predicate);
+    return watchesWith(type, new EnqueueControllerOwner<>(primaryType), predicate);
   }
 
   /**
@@ -93,11 +93,14 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /** Like {@link #watches(Class, MappingFunction)}, with a filter on the watched kind's events. */
   public <T extends HasMetadata> ControllerBuilder<P> watches(
       Class<T> type, MappingFunction<? super T> mapping, EventPredicate<? super T> predicate) {
-    return watches(type, new EnqueueMapped<T>(mapping), predicate);
+    return watchesWith(type, new EnqueueMapped<T>(mapping), predicate);
   }
 
-  /** The general form: any handler, any filter. */
-  public <T extends HasMetadata> ControllerBuilder<P> watches(
+  /**
+   * The general form: any handler, any filter. (Named apart from {@code watches} so that a lambda
+   * is never ambiguous between a handler and a mapping function.)
+   */
+  public <T extends HasMetadata> ControllerBuilder<P> watchesWith(
       Class<T> type, EventHandler<T> handler, EventPredicate<? super T> predicate) {
     Objects.requireNonNull(predicate, "predicate");
     EventPredicate<T> filter = predicate::test;

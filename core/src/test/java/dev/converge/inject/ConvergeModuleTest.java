@@ -1,0 +1,87 @@
+package dev.converge.inject;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.Mockito.mock;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.ProvisionException;
+import dev.converge.builder.ControllerBuilder;
+import dev.converge.operator.Operator;
+import dev.converge.operator.OperatorState;
+import dev.converge.reconcile.Result;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.Test;
+
+class ConvergeModuleTest {
+
+  private final KubernetesClient client = mock(KubernetesClient.class);
+
+  private AbstractModule clientModule() {
+    return new AbstractModule() {
+      @Override
+      protected void configure() {
+        bind(KubernetesClient.class).toInstance(client);
+      }
+    };
+  }
+
+  @Test
+  void controllersContributedFromSeveralModulesEndUpInOneOperator() {
+    Injector injector = Guice.createInjector(
+        new ConvergeModule(b -> b.name("test-operator")),
+        clientModule(),
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            ConvergeModule.controllers(binder()).addBinding().toInstance(
+                ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
+          }
+        },
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            ConvergeModule.controllers(binder()).addBinding().toInstance(
+                ControllerBuilder.forPrimary(ConfigMap.class).build((p, c) -> Result.done()));
+          }
+        });
+
+    Operator operator = injector.getInstance(Operator.class);
+
+    assertThat(operator.name()).isEqualTo("test-operator");
+    assertThat(operator.state()).isEqualTo(OperatorState.NEW);
+    assertThat(operator.toString()).contains("controllers=2");
+    assertThat(injector.getInstance(Operator.class)).as("singleton").isSameAs(operator);
+  }
+
+  @Test
+  void twoControllersWithTheSameNameFailWithTheName() {
+    Injector injector = Guice.createInjector(new ConvergeModule(), clientModule(),
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            ConvergeModule.controllers(binder()).addBinding().toInstance(
+                ControllerBuilder.forPrimary(Deployment.class).named("same")
+                    .build((p, c) -> Result.done()));
+            ConvergeModule.controllers(binder()).addBinding().toInstance(
+                ControllerBuilder.forPrimary(ConfigMap.class).named("same")
+                    .build((p, c) -> Result.done()));
+          }
+        });
+    assertThatThrownBy(() -> injector.getInstance(Operator.class))
+        .isInstanceOf(ProvisionException.class)
+        .hasMessageContaining("two controllers are named \"same\"");
+  }
+
+  @Test
+  void anOperatorWithoutControllersIsRejected() {
+    Injector injector = Guice.createInjector(new ConvergeModule(), clientModule());
+    assertThatThrownBy(() -> injector.getInstance(Operator.class))
+        .hasMessageContaining("at least one controller");
+  }
+
+}
