@@ -52,7 +52,7 @@ class AppDeploymentSchemaTest {
 
   @Test
   void namesScopeAndShortName() {
-    assertThat(crd.at("/metadata/name").asString()).isEqualTo("appdeployments.apps.converge.dev");
+    assertThat(crd.at("/metadata/name").asString()).isEqualTo("appdeployments.sample.crd.converge.dev");
     assertThat(crd.at("/spec/scope").asString()).isEqualTo("Namespaced");
     assertThat(crd.at("/spec/names/kind").asString()).isEqualTo("AppDeployment");
     assertThat(SchemaTrees.texts(crd.at("/spec/names/shortNames"))).isEqualTo(List.of("appdep"));

@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * (a status type), and the printer columns the example operator shows. The example operator defines the
  * real class in its own module; this one proves the mapping.
  */
-@Group("apps.converge.dev")
+@Group("sample.crd.converge.dev")
 @Version("v1")
 @ShortNames("appdep")
 @PrinterColumn(name = "Image", type = "string", jsonPath = ".spec.image")
