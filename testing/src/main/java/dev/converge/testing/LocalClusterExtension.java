@@ -55,14 +55,38 @@ public final class LocalClusterExtension implements ParameterResolver {
     return context
         .getRoot()
         .getStore(STORE)
-        .getOrComputeIfAbsent(
-            LocalCluster.class,
-            k -> {
-              LocalCluster started = LocalCluster.start();
-              log.info("shared local cluster started in {} ms", started.startupTime().toMillis());
-              return started;
-            },
-            LocalCluster.class);
+        .getOrComputeIfAbsent(SharedCluster.class, k -> SharedCluster.start(), SharedCluster.class)
+        .get();
+  }
+
+  /**
+   * The run's cluster, or why it could not start: a cluster that failed once fails every later
+   * test at once with the same cause, instead of being started again for each of them.
+   */
+  private record SharedCluster(LocalCluster cluster, RuntimeException failure) implements AutoCloseable {
+    static SharedCluster start() {
+      try {
+        LocalCluster started = LocalCluster.start();
+        log.info("shared local cluster started in {} ms", started.startupTime().toMillis());
+        return new SharedCluster(started, null);
+      } catch (RuntimeException e) {
+        return new SharedCluster(null, e);
+      }
+    }
+
+    LocalCluster get() {
+      if (failure != null) {
+        throw new IllegalStateException("the local cluster could not start: " + failure.getMessage(), failure);
+      }
+      return cluster;
+    }
+
+    @Override
+    public void close() {
+      if (cluster != null) {
+        cluster.close();
+      }
+    }
   }
 
   /** A namespace and a client bound to it, removed together. */

@@ -131,6 +131,8 @@ public final class ProcessCluster implements LocalCluster {
                 "--etcd-servers=" + etcdUrl,
                 "--bind-address=127.0.0.1",
                 "--advertise-address=127.0.0.1",
+                // the 'kubernetes' Service's endpoints may not point at loopback; nothing here needs them
+                "--endpoint-reconciler-type=none",
                 "--secure-port=" + apiPort,
                 "--cert-dir=" + workDir.resolve("apiserver-certs"),
                 "--tls-cert-file=" + servingCert,

@@ -13,7 +13,9 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+import javax.net.ssl.SSLEngine;
+import java.net.Socket;
 
 /** JDK HTTP clients for the start-up health checks of the local control plane. */
 final class TlsClients {
@@ -41,7 +43,11 @@ final class TlsClients {
 
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-      return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(2)).build();
+      return HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1) // the components refuse HTTP/2 from unknown clients (GOAWAY)
+          .sslContext(context)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
     } catch (GeneralSecurityException | java.io.IOException e) {
       throw new IllegalStateException("cannot build the TLS client for the local API server", e);
     }
@@ -52,13 +58,26 @@ final class TlsClients {
    * kube-scheduler on 127.0.0.1, which serve in-memory self-signed certificates.
    */
   static HttpClient trustingLoopback() {
+    // An X509ExtendedTrustManager, so that JSSE does not add its own host-name check around it.
     TrustManager trustAll =
-        new X509TrustManager() {
+        new X509ExtendedTrustManager() {
           @Override
           public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
           @Override
           public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
           @Override
           public X509Certificate[] getAcceptedIssuers() {
@@ -68,7 +87,11 @@ final class TlsClients {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, new TrustManager[] {trustAll}, null);
-      return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(2)).build();
+      return HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1) // the components refuse HTTP/2 from unknown clients (GOAWAY)
+          .sslContext(context)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot build the loopback health-check client", e);
     }

@@ -1,0 +1,84 @@
+package dev.converge.testing.conformance.internal;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRuleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.UUID;
+import org.awaitility.Awaitility;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * A small namespaced CRD in a group unique to one kit run: {@code spec.size} (integer), {@code
+ * color}, {@code mode} (immutable through a CEL rule), {@code optional}, {@code extra}, and {@code
+ * replicas} which the server defaults to 1 — so the custom resource too has a field desired never
+ * sets.
+ */
+public record WidgetCrd(String group, KubernetesClient admin) implements AutoCloseable {
+
+  public static final String KIND = "Widget";
+  public static final String PLURAL = "widgets";
+
+  /** Creates the CRD and waits until it is established. */
+  public static WidgetCrd create(KubernetesClient admin) {
+    String group = "c" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT) + ".conformance.converge.dev";
+    JSONSchemaProps string = new JSONSchemaPropsBuilder().withType("string").build();
+    JSONSchemaProps spec = new JSONSchemaPropsBuilder()
+        .withType("object")
+        .addToProperties("size", new JSONSchemaPropsBuilder().withType("integer").build())
+        .addToProperties("replicas", new JSONSchemaPropsBuilder().withType("integer")
+            .withDefault(JsonNodeFactory.instance.numberNode(1))
+            .build())
+        .addToProperties("color", string)
+        .addToProperties("mode", new JSONSchemaPropsBuilder().withType("string")
+            .withXKubernetesValidations(new ValidationRuleBuilder()
+                .withRule("self == oldSelf").withMessage("mode is immutable").build())
+            .build())
+        .addToProperties("optional", string)
+        .addToProperties("extra", string)
+        .build();
+    CustomResourceDefinition crd = new CustomResourceDefinitionBuilder()
+        .withNewMetadata().withName(PLURAL + "." + group).endMetadata()
+        .withNewSpec()
+        .withGroup(group)
+        .withScope("Namespaced")
+        .withNewNames().withKind(KIND).withPlural(PLURAL).withSingular("widget").withListKind("WidgetList").endNames()
+        .addNewVersion()
+        .withName("v1").withServed(true).withStorage(true)
+        .withNewSubresources().withNewStatus().endStatus().endSubresources()
+        .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder()
+            .withType("object")
+            .addToProperties("spec", spec)
+            .addToProperties("status", new JSONSchemaPropsBuilder().withType("object")
+                .withXKubernetesPreserveUnknownFields(true).build())
+            .build())
+        .endSchema()
+        .endVersion()
+        .endSpec()
+        .build();
+    admin.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+    Awaitility.await("CRD " + crd.getMetadata().getName() + " established")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> {
+          CustomResourceDefinition live = admin.apiextensions().v1().customResourceDefinitions()
+              .withName(crd.getMetadata().getName()).get();
+          return live != null && live.getStatus() != null && live.getStatus().getConditions().stream()
+              .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+        });
+    return new WidgetCrd(group, admin);
+  }
+
+  public String apiVersion() {
+    return group + "/v1";
+  }
+
+  /** Deletes the CRD (and with it every Widget). */
+  @Override
+  public void close() {
+    admin.apiextensions().v1().customResourceDefinitions().withName(PLURAL + "." + group).delete();
+  }
+}
