@@ -1,0 +1,67 @@
+package dev.converge.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.converge.strategy.StrategySelection;
+import dev.converge.testing.LocalCluster;
+import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.TestNamespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * After convergence an idle operator sends no write at all: not to the Deployment, not to the
+ * Service (whatever the strategy, despite the server's defaults), not to the status, no Events.
+ * The idle window is {@value #IDLE_SECONDS} s (the issue asks for a minute; a shorter window keeps
+ * the suite fast, and nothing in the operator runs on a timer longer than that once converged).
+ */
+@ExtendWith(LocalClusterExtension.class)
+class AppDeploymentSteadyStateIT {
+
+  static final int IDLE_SECONDS = 20;
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "apps/v1/Deployment=ssa, v1/Service=update",
+      "default=merge-patch",
+      "default=update"})
+  void anIdleOperatorWritesNothing(String strategies, KubernetesClient admin, TestNamespace ns,
+      LocalCluster cluster) {
+    ClusterState state = new ClusterState(admin, ns.name());
+    OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
+        .withStrategies(StrategySelection.parse(strategies));
+    try (RunningOperator operator = RunningOperator.start(cluster, settings)) {
+      state.putConfigMap("cfg", Map.of("K", "V"));
+      state.create("idle", "nginx:1.27", 2, "cfg");
+      state.create("idle-too", "busybox:1.36", 1, null);
+      state.awaitRunning("idle", 2);
+      state.awaitRunning("idle-too", 1);
+      // Let the last status writes of the rollout land: converged means no write for 3 s.
+      int[] seen = {operator.writes().size()};
+      await("writes settle").atMost(ClusterState.CONVERGE).pollInterval(Duration.ofSeconds(3))
+          .until(() -> {
+            int now = operator.writes().size();
+            boolean same = now == seen[0];
+            seen[0] = now;
+            return same;
+          });
+      List<String> before = operator.writes();
+      long reconcilesBefore = operator.reconciles();
+
+      await().during(Duration.ofSeconds(IDLE_SECONDS)).atMost(Duration.ofSeconds(IDLE_SECONDS + 5))
+          .until(() -> operator.writes().size() == before.size());
+
+      assertThat(operator.writes()).as("writes during %d idle seconds", IDLE_SECONDS)
+          .isEqualTo(before);
+      System.out.printf("steady state [%s]: %d writes to converge, 0 in %d idle seconds,"
+              + " %d reconciles while idle%n", strategies, before.size(), IDLE_SECONDS,
+          operator.reconciles() - reconcilesBefore);
+    }
+  }
+}
