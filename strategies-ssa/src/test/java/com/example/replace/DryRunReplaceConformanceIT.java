@@ -1,0 +1,29 @@
+package com.example.replace;
+
+import com.google.inject.Guice;
+import dev.converge.strategy.ApiKind;
+import dev.converge.strategy.StrategiesModule;
+import dev.converge.strategy.StrategySelection;
+import dev.converge.strategy.StrategySelector;
+import dev.converge.testing.conformance.ConformanceTarget;
+import dev.converge.testing.conformance.Scenario;
+import dev.converge.testing.conformance.StrategyConformanceKit;
+
+/**
+ * The extension path end to end: a strategy from this test source set, discovered through its
+ * META-INF/services entry, bound by Guice, chosen by configuration, run through the same kit.
+ */
+class DryRunReplaceConformanceIT extends StrategyConformanceKit {
+
+  @Override
+  protected ConformanceTarget target() {
+    StrategySelector selector = Guice.createInjector(
+            new StrategiesModule(StrategySelection.parse("default=ssa, v1/ConfigMap=dry-run-replace")))
+        .getInstance(StrategySelector.class);
+    return ConformanceTarget.of(selector.forKind(new ApiKind("v1", "ConfigMap")))
+        .withLimit(Scenario.FOREIGN, "replaces everything outside labels and annotations, so fields another"
+            + " actor set in spec or data are overwritten")
+        .withLimit(Scenario.REMOVAL, "keeps live labels and annotations it cannot tell apart from its own,"
+            + " so dropped ones stay");
+  }
+}

@@ -1,0 +1,31 @@
+package dev.converge.strategy.ssa;
+
+import com.google.inject.Guice;
+import dev.converge.strategy.StrategiesModule;
+import dev.converge.strategy.StrategySelection;
+import dev.converge.strategy.StrategySelector;
+import dev.converge.testing.conformance.ConformanceTarget;
+import dev.converge.testing.conformance.Scenario;
+import dev.converge.testing.conformance.StrategyConformanceKit;
+import java.util.List;
+
+/** The conformance kit on ssa, switching to and from update and merge-patch. */
+class ServerSideApplyStrategyConformanceIT extends StrategyConformanceKit {
+
+  private final StrategySelector selector = Guice.createInjector(
+          new StrategiesModule(StrategySelection.all(ServerSideApplyStrategy.NAME)))
+      .getInstance(StrategySelector.class);
+
+  @Override
+  protected ConformanceTarget target() {
+    return ConformanceTarget.of(selector.installed().get(ServerSideApplyStrategy.NAME));
+  }
+
+  @Override
+  protected List<ConformanceTarget> peers() {
+    return List.of(
+        ConformanceTarget.of(selector.installed().get("update"))
+            .withLimit(Scenario.REMOVAL, "update does not remove map keys dropped from desired"),
+        ConformanceTarget.of(selector.installed().get("merge-patch")));
+  }
+}
