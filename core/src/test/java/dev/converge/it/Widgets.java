@@ -6,6 +6,7 @@ import dev.converge.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** Small helpers shared by the integration tests' reconcilers and assertions. */
 public final class Widgets {
@@ -17,8 +18,16 @@ public final class Widgets {
   /** Writes the Ready condition and observedGeneration (no request when already so). */
   public static <W extends CustomResource<WidgetSpec, WidgetStatus>> void setReady(
       Context<W> context, W widget, ConditionStatus status, String reason, String message) {
+    setReady(context, widget, status, reason, message, s -> {});
+  }
+
+  /** Like the other, with more status changes written in the same patch. */
+  public static <W extends CustomResource<WidgetSpec, WidgetStatus>> void setReady(
+      Context<W> context, W widget, ConditionStatus status, String reason, String message,
+      Consumer<WidgetStatus> more) {
     context.status().update(widget, copy -> {
       WidgetStatus s = copy.getStatus() == null ? new WidgetStatus() : copy.getStatus();
+      more.accept(s);
       s.setObservedGeneration(copy.getMetadata().getGeneration());
       s.setConditions(CONDITIONS.set(s.getConditions(), copy, "Ready", status, reason, message));
       copy.setStatus(s);
