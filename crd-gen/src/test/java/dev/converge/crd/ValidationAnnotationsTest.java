@@ -76,6 +76,7 @@ class ValidationAnnotationsTest {
   void nullableOnlyWhereAsked() {
     assertThat(spec(Widget.class, "optionalValue").get("nullable").asBoolean()).isTrue();
     assertThat(spec(Widget.class, "name").has("nullable")).isFalse();
+    assertThat(spec(Widget.class, "note").has("nullable")).as("Optional alone is not nullable").isFalse();
   }
 
   @Test

@@ -222,7 +222,7 @@ public final class KubernetesSchemaModule implements Module {
       node.put("description", description.value());
     }
     if (annotation(member, Nullable.class) != null) {
-      node.put("nullable", true);
+      node.put(StructuralSchema.NULLABLE, true);
     }
     Minimum minimum = annotation(member, Minimum.class);
     if (minimum != null) {

@@ -25,6 +25,12 @@ public final class StructuralSchema {
   static final String JAVA_FIELD = "x-converge-java-member";
   /** Temporary keyword: how deep a recursive type is expanded below this member. */
   static final String RECURSION_LIMIT = "x-converge-recursion-limit";
+  /**
+   * Temporary keyword: the member is {@code @Nullable}. Only then does the schema say {@code nullable};
+   * the null types victools derives (for example from {@code Optional}) are dropped, because the API server
+   * prunes nulls of non-nullable fields, which is what an absent Optional means.
+   */
+  static final String NULLABLE = "x-converge-nullable";
   static final String PRESERVE_UNKNOWN_FIELDS = "x-kubernetes-preserve-unknown-fields";
   static final String INT_OR_STRING = "x-kubernetes-int-or-string";
 
@@ -41,7 +47,7 @@ public final class StructuralSchema {
       "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations");
   /** Keywords of the generated JSON Schema that carry nothing Kubernetes needs. */
   private static final Set<String> DROPPED = Set.of("$schema", "$id", "$anchor", "$comment", "readOnly",
-      "writeOnly", JAVA_FIELD, RECURSION_LIMIT);
+      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE);
   /** Keywords whose arrays add up when a property's own attributes meet its type's attributes. */
   private static final Set<String> CONCATENATED = Set.of("required", "x-kubernetes-validations", "oneOf");
 
@@ -125,6 +131,11 @@ public final class StructuralSchema {
     booleanExclusiveBound(node, "exclusiveMaximum", "maximum");
     convertChildren(node, context);
     check(node, context);
+    if (node.path(NULLABLE).asBoolean(false)) {
+      node.put("nullable", true);
+    } else {
+      node.remove("nullable");
+    }
     for (String dropped : DROPPED) {
       node.remove(dropped);
     }
@@ -169,7 +180,7 @@ public final class StructuralSchema {
 
   private static ObjectNode cutOff(ObjectNode reference) {
     ObjectNode node = NODES.objectNode();
-    for (String kept : List.of("description", "nullable", JAVA_FIELD)) {
+    for (String kept : List.of("description", NULLABLE, JAVA_FIELD)) {
       if (reference.has(kept)) {
         node.set(kept, reference.get(kept));
       }

@@ -1,0 +1,23 @@
+package dev.converge.crd.compare;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A resource written for both generators: every feature they share, annotated once for fabric8
+ * ({@code io.fabric8.generator.annotation}, {@code io.fabric8.crd.generator.annotation}) and once for Converge.
+ */
+@Group("gizmos.compare.converge.dev")
+@Version("v1")
+@ShortNames("gz")
+@Categories("compare")
+@AdditionalPrinterColumn(name = "Size", jsonPath = ".spec.size", type = AdditionalPrinterColumn.Type.INTEGER)
+@dev.converge.crd.annotation.PrinterColumn(name = "Size", jsonPath = ".spec.size", type = "integer")
+public class Gizmo extends CustomResource<GizmoSpec, GizmoStatus> implements Namespaced {
+  private static final long serialVersionUID = 1L;
+}
