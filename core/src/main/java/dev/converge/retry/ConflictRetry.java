@@ -4,6 +4,7 @@ import dev.converge.retry.internal.ResourceText;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,6 +12,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Retries a write that failed with 409 Conflict: re-read the object, re-apply the change, write again,
@@ -166,9 +168,12 @@ public final class ConflictRetry {
         current = latest;
         base[0] = latest;
       }
-      T copy = client.getKubernetesSerialization().clone(current);
+      KubernetesSerialization serialization = client.getKubernetesSerialization();
+      T copy = serialization.clone(current);
       change.accept(copy);
-      if (copy.equals(current)) {
+      // Compared as JSON: user status/spec classes often lack equals().
+      if (serialization.convertValue(copy, JsonNode.class)
+          .equals(serialization.convertValue(current, JsonNode.class))) {
         return current;
       }
       return client.resource(copy).update();
