@@ -18,6 +18,20 @@ import java.util.function.Consumer;
  *       adds {@code metadata.resourceVersion} so that a write based on a stale read fails with
  *       409 Conflict instead.</li>
  * </ul>
+ *
+ * <p>Typical use at the end of a reconcile, with {@code app} the primary as read from the cache:
+ *
+ * <pre>{@code
+ * context.status().update(app, a -> {
+ *   a.getStatus().setReadyReplicas(ready);
+ *   a.getStatus().setConditions(conditions.set(a.getStatus().getConditions(), a, "Ready",
+ *       ConditionStatus.of(ready == wanted), "Rollout", ready + " of " + wanted + " ready"));
+ * });
+ * }</pre>
+ *
+ * <p>With the optimistic lock, a stale write throws a 409 {@code KubernetesClientException}; either
+ * let the reconcile be retried, or wrap the write in {@link dev.converge.retry.ConflictRetry#call}
+ * with a fresh read per attempt.
  */
 public interface StatusWriter {
 

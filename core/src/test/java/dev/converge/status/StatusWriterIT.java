@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -24,6 +25,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -222,5 +224,26 @@ class StatusWriterIT {
     assertThat(reread.getStatus().getObservedGeneration()).isEqualTo(1L);
     assertThat(reread.getStatus().getConditions()).singleElement()
         .satisfies(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
+  }
+
+  @Test
+  void genericResourcesAreWrittenTheSameWay(KubernetesClient client, LocalCluster cluster) {
+    createWidget(client, "untyped", "Pending");
+    GenericKubernetesResource asRead = client.genericKubernetesResources(GROUP + "/v1", "Widget")
+        .withName("untyped").get();
+
+    StatusOutcome<GenericKubernetesResource> outcome = StatusWriter.create(client).update(asRead,
+        g -> g.setAdditionalProperty("status", Map.of("phase", "Running")));
+    assertThat(outcome.written()).isTrue();
+
+    RequestLog log = new RequestLog();
+    try (KubernetesClient counted = countingClient(cluster, client.getNamespace(), log)) {
+      StatusOutcome<GenericKubernetesResource> again = StatusWriter.create(counted).update(
+          outcome.object(), g -> g.setAdditionalProperty("status", Map.of("phase", "Running")));
+      assertThat(again.written()).isFalse();
+      assertThat(log.requests).isEmpty();
+    }
+    assertThat(client.resources(Widget.class).withName("untyped").get().getStatus().getPhase())
+        .isEqualTo("Running");
   }
 }
