@@ -15,7 +15,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -174,5 +179,40 @@ class EventRecorderIT {
     } finally {
       events.forEach(e -> client.resource(e).delete());
     }
+  }
+
+  @Test
+  void concurrentRepeatsStillMakeOneEventWithTheFullCount(KubernetesClient client)
+      throws Exception {
+    EventRecorder recorder = EventRecorder.builder(client).component("converge-it").build();
+    ConfigMap involved = subject(client, "shared");
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        done.add(pool.submit(() -> recorder.normal(involved, "Referenced", "used by an app")));
+      }
+      for (Future<?> f : done) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(eventsAbout(client, involved)).singleElement()
+        .satisfies(e -> assertThat(e.getCount()).isEqualTo(20));
+  }
+
+  @Test
+  void longObjectNamesStillGetAValidEventName(KubernetesClient client) {
+    EventRecorder recorder = EventRecorder.builder(client).component("converge-it").build();
+    ConfigMap involved = subject(client, "n".repeat(253));
+
+    recorder.normal(involved, "Observed", "a very long name");
+
+    assertThat(eventsAbout(client, involved)).singleElement().satisfies(e -> {
+      assertThat(e.getMetadata().getName()).hasSizeLessThanOrEqualTo(253);
+      assertThat(e.getInvolvedObject().getName()).isEqualTo("n".repeat(253));
+    });
   }
 }

@@ -70,7 +70,9 @@ public final class AggregatingEventRecorder implements EventRecorder {
         return size() > cacheSize;
       }
     };
-    this.sequence = new AtomicLong(System.currentTimeMillis() * 1_000_000L + System.nanoTime() % 1_000_000L);
+    // Unique per recorder and distinct across restarts, like client-go's "<name>.<unix nanos>".
+    this.sequence =
+        new AtomicLong(System.currentTimeMillis() * 1_000_000L + System.nanoTime() % 1_000_000L);
   }
 
   @Override
@@ -111,7 +113,8 @@ public final class AggregatingEventRecorder implements EventRecorder {
       slot = slots.computeIfAbsent(key, k -> new Slot());
     }
     synchronized (slot) {
-      String now = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+      String now =
+          DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
       if (slot.eventName != null && increment(namespace, slot, now)) {
         return;
       }
@@ -185,7 +188,9 @@ public final class AggregatingEventRecorder implements EventRecorder {
     String suffix = "." + Long.toHexString(sequence.incrementAndGet());
     String base = involvedName == null || involvedName.isBlank() ? "event" : involvedName;
     int room = 253 - suffix.length();
-    return (base.length() > room ? base.substring(0, room) : base) + suffix;
+    String head = base.length() > room ? base.substring(0, room) : base;
+    // A cut may leave a '.' or '-' at the end, which a DNS subdomain label may not end with.
+    return head.replaceAll("[.-]+$", "") + suffix;
   }
 
   private static String truncate(String s, int max) {
