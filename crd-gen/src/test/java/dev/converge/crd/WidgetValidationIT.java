@@ -80,7 +80,7 @@ class WidgetValidationIT {
         Arguments.of("required (Jakarta)", "{\"revision\": null}", List.of("spec.revision", "Required value")),
         Arguments.of("minLength", "{\"name\": \"ab\"}", List.of("spec.name", "at least 3 chars long")),
         Arguments.of("maxLength", "{\"name\": \"abcdefghijklmnopqrstuvwxyz\"}",
-            List.of("spec.name", "at most 20 chars long")),
+            List.of("spec.name", "may not be more than 20")),
         Arguments.of("pattern", "{\"name\": \"Not-Lower\"}", List.of("spec.name", "should match '^[a-z][a-z0-9-]*$'")),
         Arguments.of("minimum", "{\"size\": 0}", List.of("spec.size", "greater than or equal to 1")),
         Arguments.of("exclusive maximum", "{\"size\": 100}", List.of("spec.size", "less than 100")),
