@@ -28,8 +28,9 @@ public sealed interface CleanupResult {
   record RetryAfter(Duration delay) implements CleanupResult {
     public RetryAfter {
       Objects.requireNonNull(delay, "delay");
-      if (delay.isNegative()) {
-        throw new IllegalArgumentException("retry delay must not be negative, was " + delay);
+      if (delay.isNegative() || delay.isZero()) {
+        throw new IllegalArgumentException("cleanup retry delay must be positive, was " + delay
+            + "; return done() when cleanup finished, or throw to retry with backoff");
       }
     }
   }

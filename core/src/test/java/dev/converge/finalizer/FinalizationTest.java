@@ -105,8 +105,10 @@ class FinalizationTest {
   }
 
   @Test
-  void negativeRetryDelayIsRefused() {
+  void retryDelayMustBePositive() {
     assertThatThrownBy(() -> CleanupResult.retryAfter(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> CleanupResult.retryAfter(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -1,0 +1,54 @@
+package dev.converge.finalizer;
+
+import dev.converge.reconcile.Context;
+import dev.converge.reconcile.Reconciler;
+import dev.converge.reconcile.Result;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Objects;
+
+/**
+ * Puts the finalizer protocol in front of a reconciler, so the reconciler itself only ever sees
+ * live primaries that already carry the finalizer:
+ *
+ * <pre>{@code
+ * Reconciler<Database> reconciler = FinalizingReconciler.wrap(
+ *     "example.com/drop-database", db -> { cloud.drop(db.getSpec().getName()); return CleanupResult.done(); },
+ *     new DatabaseReconciler());
+ * }</pre>
+ *
+ * <p>Outcomes map onto {@link Result}: a primary being deleted ends with {@link Result#done()} once
+ * cleanup finished (or when the finalizer is not ours), with {@link Result#requeueAfter} while
+ * cleanup is pending, and a failing cleanup throws {@link FinalizerCleanupException}, which the
+ * runtime retries with backoff while the finalizer keeps the object.
+ */
+public final class FinalizingReconciler<P extends HasMetadata> implements Reconciler<P> {
+
+  private final String finalizer;
+  private final FinalizerHook<P> hook;
+  private final Reconciler<P> delegate;
+
+  private FinalizingReconciler(String finalizer, FinalizerHook<P> hook, Reconciler<P> delegate) {
+    this.finalizer = Objects.requireNonNull(finalizer, "finalizer");
+    this.hook = Objects.requireNonNull(hook, "hook");
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  public static <P extends HasMetadata> Reconciler<P> wrap(String finalizer, FinalizerHook<P> hook,
+      Reconciler<P> delegate) {
+    return new FinalizingReconciler<>(finalizer, hook, delegate);
+  }
+
+  @Override
+  public Result reconcile(P primary, Context<P> context) throws Exception {
+    Finalization<P> finalization =
+        new Finalization<>(new Finalizers(context.client()), finalizer, hook);
+    FinalizationOutcome<P> outcome = finalization.apply(primary);
+    if (outcome instanceof FinalizationOutcome.Proceed<P> proceed) {
+      return delegate.reconcile(proceed.primary(), context);
+    }
+    if (outcome instanceof FinalizationOutcome.CleanupPending<P> pending) {
+      return Result.requeueAfter(pending.delay());
+    }
+    return Result.done();
+  }
+}
