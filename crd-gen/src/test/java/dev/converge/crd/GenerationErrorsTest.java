@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Shapes Kubernetes cannot express fail with the Java member, the path and the fix; cycles never overflow. */
-class GenerationErrorsTest {
+public class GenerationErrorsTest {
 
   // ---- cycles
 
