@@ -7,6 +7,7 @@ import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
@@ -245,6 +246,24 @@ public final class Operator implements AutoCloseable {
         && (now == OperatorState.RUNNING || now == OperatorState.STANDBY);
     return new OperatorHealth(live, ready, now, cachesSynced, Optional.ofNullable(leader.get()),
         problems);
+  }
+
+  /**
+   * Delivers a generic event for {@code object} to every controller that watches its kind: for
+   * triggers from outside the cluster (a webhook from an external system, a timer of your own).
+   * It passes through the watches' predicates ({@code onGeneric}) and handlers like any event.
+   *
+   * @throws IllegalArgumentException when no controller watches the object's kind
+   */
+  public void generic(HasMetadata object) {
+    boolean delivered = false;
+    for (ControllerRuntime<?> controller : controllers) {
+      delivered |= controller.dispatchGeneric(object);
+    }
+    if (!delivered) {
+      throw new IllegalArgumentException("no controller of operator " + name + " watches "
+          + object.getKind() + "; generic events go to controllers that watch the kind");
+    }
   }
 
   /** True while this instance reconciles (leader, or no leader election). */

@@ -50,14 +50,20 @@ public interface EventPredicate<T extends HasMetadata> {
   /** True when every one of {@code predicates} is (true for an empty list). */
   @SafeVarargs
   static <T extends HasMetadata> EventPredicate<T> allOf(EventPredicate<? super T>... predicates) {
-    List<EventPredicate<? super T>> all = List.of(predicates);
+    List<EventPredicate<? super T>> all = new java.util.ArrayList<>(predicates.length);
+    for (EventPredicate<? super T> p : predicates) {
+      all.add(Objects.requireNonNull(p, "predicate"));
+    }
     return event -> all.stream().allMatch(p -> p.test(event));
   }
 
   /** True when at least one of {@code predicates} is (false for an empty list). */
   @SafeVarargs
   static <T extends HasMetadata> EventPredicate<T> anyOf(EventPredicate<? super T>... predicates) {
-    List<EventPredicate<? super T>> all = List.of(predicates);
+    List<EventPredicate<? super T>> all = new java.util.ArrayList<>(predicates.length);
+    for (EventPredicate<? super T> p : predicates) {
+      all.add(Objects.requireNonNull(p, "predicate"));
+    }
     return event -> all.stream().anyMatch(p -> p.test(event));
   }
 

@@ -119,6 +119,24 @@ public final class ControllerRuntime<P extends HasMetadata> {
     }
   }
 
+  /**
+   * Routes a generic event (a trigger from outside the watch streams) for {@code object} through
+   * every watch of its kind.
+   *
+   * @return true when this controller watches the object's kind
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public boolean dispatchGeneric(HasMetadata object) {
+    boolean watched = false;
+    for (Watch<?> watch : definition.watches()) {
+      if (watch.type().isInstance(object)) {
+        watched = true;
+        dispatch((Watch) watch, new ResourceEvent.Generic<>(object));
+      }
+    }
+    return watched;
+  }
+
   /** Starts the workers; reconciles begin for whatever is queued. */
   public synchronized void startWorkers() {
     if (workers != null) {
@@ -244,8 +262,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
       if (failure instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      Duration delay = queue.addRateLimited(key);
       record(ReconcileOutcome.ERROR, start);
+      if (queue.isShutDown()) {
+        log.warn("reconcile of {} {} ended by shutdown: {}", kind, key, failure.toString());
+        return;
+      }
+      Duration delay = queue.addRateLimited(key);
       log.error("reconcile of {} {} failed (attempt {}); retrying in {} ms", kind, key, retries + 1,
           delay.toMillis(), failure);
       return;
