@@ -25,7 +25,7 @@ import java.util.Optional;
 public final class DryRunReplaceStrategy implements ResourceStrategy {
 
   public static final String NAME = "dry-run-replace";
-  private static final int ATTEMPTS = 3;
+  private static final int ATTEMPTS = 5;
 
   @Override
   public String name() {
@@ -70,7 +70,7 @@ public final class DryRunReplaceStrategy implements ResourceStrategy {
         if (e.getCode() != 409) {
           throw ResourceWriteException.of(desired, "PUT", e);
         }
-        current = Optional.ofNullable((R) context.client().resource(desired).get());
+        current = Optional.ofNullable(context.client().resource(desired).get());
       }
     }
     throw new ResourceWriteException(ResourceWriteException.describe(desired), 409, List.of(),
@@ -82,6 +82,7 @@ public final class DryRunReplaceStrategy implements ResourceStrategy {
     Map<String, Object> meta = ResourceTree.mapAtOrCreate(tree, "metadata");
     meta.remove("resourceVersion");
     meta.remove("managedFields");
+    tree.remove("status");
     return ResourceTree.canonicalJson(tree);
   }
 }

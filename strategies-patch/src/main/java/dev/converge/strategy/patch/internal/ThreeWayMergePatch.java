@@ -42,8 +42,17 @@ public final class ThreeWayMergePatch {
         patch.put(key, ResourceTree.copy(want));
       }
     });
-    lastFields.keySet().forEach(key -> {
-      if (!desired.containsKey(key) && live.containsKey(key)) {
+    lastFields.forEach((key, last) -> {
+      if (desired.get(key) != null || !live.containsKey(key)) {
+        return;
+      }
+      if (last instanceof Map<?, ?> lastMap && live.get(key) instanceof Map<?, ?> haveMap) {
+        // Only the keys this controller applied go; keys others added to the same map stay.
+        Map<String, Object> sub = diff((Map<String, Object>) lastMap, Map.of(), (Map<String, Object>) haveMap);
+        if (!sub.isEmpty()) {
+          patch.put(key, sub);
+        }
+      } else {
         patch.put(key, null);
       }
     });

@@ -39,6 +39,19 @@ class ThreeWayMergePatchTest {
   }
 
   @Test
+  void aMapDroppedWholeFromDesiredLosesOnlyTheKeysThisControllerApplied() {
+    Map<String, Object> last = ThreeWayMergePatch.fieldsOf(tree("""
+        {"metadata":{"annotations":{"example.com/removable":"yes"}}}"""));
+    Map<String, Object> live = tree("""
+        {"metadata":{"annotations":{"example.com/removable":"yes","other.example/note":"keep"}}}""");
+
+    Map<String, Object> patch = ThreeWayMergePatch.diff(last, tree("{\"metadata\":{}}"), live);
+
+    assertThat(ResourceTree.canonicalJson(patch))
+        .isEqualTo("{\"metadata\":{\"annotations\":{\"example.com/removable\":null}}}");
+  }
+
+  @Test
   void theRecordHoldsKeysNotValues() {
     assertThat(ResourceTree.canonicalJson(ThreeWayMergePatch.fieldsOf(tree("""
         {"data":{"password":"c2VjcmV0"},"spec":{"ports":[{"port":80}]}}"""))))

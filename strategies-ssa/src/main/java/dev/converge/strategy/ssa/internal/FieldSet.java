@@ -117,6 +117,10 @@ public final class FieldSet {
     if (!(fieldNode instanceof Map<?, ?> node)) {
       return false;
     }
+    if (node.isEmpty()) {
+      // A leaf in the field set: a scalar, or an atomic map or list (a label selector) owned whole.
+      return true;
+    }
     if (desired instanceof Map<?, ?> map) {
       for (Map.Entry<?, ?> e : map.entrySet()) {
         if (isEmpty(e.getValue())) {

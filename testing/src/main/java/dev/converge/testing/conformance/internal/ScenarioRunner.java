@@ -20,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 
 /**
  * Runs one scenario on one subject against the real API server. Each scenario uses objects of its
@@ -104,6 +107,7 @@ public final class ScenarioRunner {
   private String change(Subject subject, String name) {
     HasMetadata base = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), base);
+    settle(base);
     Map<String, Object> before = ResourceTree.of(fetch(base));
     HasMetadata changed = subject.desired(namespace, name, Variant.CHANGED);
     counter.reset();
@@ -292,6 +296,27 @@ public final class ScenarioRunner {
     }
     expect(left.isEmpty(), label + ": still present after removal from desired: " + left);
     return label + " ok";
+  }
+
+  /**
+   * Waits until controllers stop writing the object (its resourceVersion holds still for a second),
+   * so that a status update by the Deployment or StatefulSet controller does not race the one write
+   * the change scenario counts.
+   */
+  private void settle(HasMetadata desired) {
+    AtomicReference<String> last = new AtomicReference<>("");
+    AtomicInteger stable = new AtomicInteger();
+    Awaitility.await(desired.getKind() + " " + desired.getMetadata().getName() + " settles")
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> {
+          String rv = fetch(desired).getMetadata().getResourceVersion();
+          if (rv.equals(last.getAndSet(rv))) {
+            return stable.incrementAndGet() >= 4;
+          }
+          stable.set(0);
+          return false;
+        });
   }
 
   private ApplyResult<HasMetadata> apply(ResourceStrategy strategy, HasMetadata desired) {

@@ -83,7 +83,7 @@ public final class Subjects {
         "{" + FOREIGN_META + ",\"spec\":{\"minReadySeconds\":7}}",
         plus(FOREIGN_META_PATHS, "spec.minReadySeconds"),
         List.of(REMOVABLE_LABEL, REMOVABLE_ANNOTATION),
-        "statefulset spec",
+        "spec.selector",
         false);
   }
 
