@@ -72,8 +72,8 @@ class AppDeploymentIT {
     raw.setAdditionalProperty("spec", Map.of("image", "nginx:1.27"));
     GenericKubernetesResource created = client.genericKubernetesResources("sample.crd.converge.dev/v1",
         "AppDeployment").resource(raw).create();
-    assertThat((Object) created.get("spec", "replicas")).isEqualTo(1);
-    assertThat((Object) created.get("spec", "port")).isEqualTo(8080);
+    assertThat(created.<Object>get("spec", "replicas")).isEqualTo(1);
+    assertThat(created.<Object>get("spec", "port")).isEqualTo(8080);
     Map<String, Object> spec = created.get("spec");
     assertThat(spec).doesNotContainKey("configMapName");
   }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** CRD-level output: names, scope, printer columns, subresources, versions. */
-class CustomResourceDefinitionTest {
+public class CustomResourceDefinitionTest {
 
   // ---- fixtures
 

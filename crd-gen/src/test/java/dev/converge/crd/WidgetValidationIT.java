@@ -147,7 +147,7 @@ class WidgetValidationIT {
     spec.put("maxUnavailable", "25%");
     spec.put("threshold", 3);
     GenericKubernetesResource second = widgets(client).resource(widget("int-or-string-b", spec)).create();
-    assertThat((Object) second.get("spec", "threshold")).isEqualTo(3);
+    assertThat(second.<Object>get("spec", "threshold")).isEqualTo(3);
   }
 
   @Test
@@ -161,9 +161,11 @@ class WidgetValidationIT {
     GenericKubernetesResource created = widgets(client).resource(widget("pruning", spec)).create();
     Map<String, Object> live = created.get("spec");
     assertThat(live).doesNotContainKey("bogus");
-    assertThat((Map<String, Object>) created.get("spec", "endpoint")).doesNotContainKey("extraKey");
-    assertThat((Map<String, Object>) created.get("spec", "openEndpoint")).containsEntry("extraKey", "kept");
-    assertThat((Object) created.get("spec", "anything", "deep", "list")).isEqualTo(List.of(1, "two"));
-    assertThat((Object) created.get("spec", "template", "data", "k")).isEqualTo("v");
+    Map<String, Object> endpoint = created.get("spec", "endpoint");
+    assertThat(endpoint).doesNotContainKey("extraKey");
+    Map<String, Object> openEndpoint = created.get("spec", "openEndpoint");
+    assertThat(openEndpoint).containsEntry("extraKey", "kept");
+    assertThat(created.<Object>get("spec", "anything", "deep", "list")).isEqualTo(List.of(1, "two"));
+    assertThat(created.<Object>get("spec", "template", "data", "k")).isEqualTo("v");
   }
 }

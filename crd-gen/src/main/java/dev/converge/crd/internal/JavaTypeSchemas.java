@@ -5,7 +5,7 @@ import com.github.victools.jsonschema.generator.OptionPreset;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
-import com.github.victools.jsonschema.module.jackson.JacksonModule;
+import com.github.victools.jsonschema.module.jackson.JacksonSchemaModule;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
 import com.github.victools.jsonschema.module.jakarta.validation.JakartaValidationModule;
 import com.github.victools.jsonschema.module.jakarta.validation.JakartaValidationOption;
@@ -28,7 +28,7 @@ public final class JavaTypeSchemas {
         .with(Option.DEFINITIONS_FOR_ALL_OBJECTS, Option.DEFINITION_FOR_MAIN_SCHEMA, Option.FLATTENED_ENUMS,
             Option.FLATTENED_OPTIONALS, Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES,
             Option.NONPUBLIC_NONSTATIC_FIELDS_WITHOUT_GETTERS)
-        .with(new JacksonModule(JacksonOption.FLATTENED_ENUMS_FROM_JSONVALUE,
+        .with(new JacksonSchemaModule(JacksonOption.FLATTENED_ENUMS_FROM_JSONVALUE,
             JacksonOption.FLATTENED_ENUMS_FROM_JSONPROPERTY, JacksonOption.RESPECT_JSONPROPERTY_REQUIRED,
             JacksonOption.RESPECT_JSONPROPERTY_ORDER, JacksonOption.SKIP_SUBTYPE_LOOKUP,
             JacksonOption.IGNORE_TYPE_INFO_TRANSFORM))

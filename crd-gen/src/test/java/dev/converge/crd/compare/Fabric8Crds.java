@@ -14,8 +14,11 @@ final class Fabric8Crds {
   private Fabric8Crds() {
   }
 
-  @SafeVarargs
-  static Map<String, String> generate(Class<? extends HasMetadata>... classes) {
+  static Map<String, String> generate(Class<? extends HasMetadata> resource) {
+    return generate(List.of(resource));
+  }
+
+  static Map<String, String> generate(List<Class<? extends HasMetadata>> resources) {
     Map<String, ByteArrayOutputStream> streams = new LinkedHashMap<>();
     CRDGenerator.AbstractCRDOutput<ByteArrayOutputStream> output = new CRDGenerator.AbstractCRDOutput<>() {
       @Override
@@ -27,7 +30,7 @@ final class Fabric8Crds {
         .withOutput(output)
         .forCRDVersions(List.of("v1"))
         .withParallelGenerationEnabled(false)
-        .customResourceClasses(classes)
+        .customResourceClasses(resources)
         .generate();
     Map<String, String> yaml = new LinkedHashMap<>();
     streams.forEach((name, stream) -> yaml.put(name, stream.toString(StandardCharsets.UTF_8)));
