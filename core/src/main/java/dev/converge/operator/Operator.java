@@ -55,6 +55,7 @@ public final class Operator implements AutoCloseable {
   private final Runnable onLeadershipLost;
   private final AtomicReference<OperatorState> state = new AtomicReference<>(OperatorState.NEW);
   private final AtomicReference<String> leader = new AtomicReference<>();
+  private final AtomicReference<String> electionFailure = new AtomicReference<>();
   private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
   private volatile CompletableFuture<?> election;
   private volatile boolean workersStarted;
@@ -120,6 +121,14 @@ public final class Operator implements AutoCloseable {
             .build())
         .build()
         .start();
+    election.whenComplete((v, t) -> {
+      if (t != null && !(t instanceof java.util.concurrent.CancellationException)
+          && state.get() != OperatorState.STOPPED) {
+        electionFailure.set("leader election ended with an error: " + t);
+        log.error("operator {}: leader election for Lease {}/{} ended with an error", name,
+            le.leaseNamespace(), le.leaseName(), t);
+      }
+    });
   }
 
   private void startedLeading() {
@@ -232,6 +241,10 @@ public final class Operator implements AutoCloseable {
     OperatorState now = state.get();
     boolean cachesSynced = informers.hasSynced();
     List<String> problems = new ArrayList<>(informers.failures());
+    String electionProblem = electionFailure.get();
+    if (electionProblem != null) {
+      problems.add(electionProblem);
+    }
     if (now == OperatorState.LEADERSHIP_LOST) {
       problems.add("lost the leader lease; reconciling stopped");
     }
@@ -241,7 +254,8 @@ public final class Operator implements AutoCloseable {
     if (now == OperatorState.NEW || now == OperatorState.STOPPED) {
       problems.add("operator is " + now.name().toLowerCase(java.util.Locale.ROOT));
     }
-    boolean live = now != OperatorState.LEADERSHIP_LOST && informers.failures().isEmpty();
+    boolean live = now != OperatorState.LEADERSHIP_LOST && informers.failures().isEmpty()
+        && electionProblem == null;
     boolean ready = live && cachesSynced
         && (now == OperatorState.RUNNING || now == OperatorState.STANDBY);
     return new OperatorHealth(live, ready, now, cachesSynced, Optional.ofNullable(leader.get()),
