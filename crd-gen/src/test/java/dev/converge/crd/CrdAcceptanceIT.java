@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.converge.crd.sample.AppDeployment;
 import dev.converge.crd.sample.Widget;
+import dev.converge.crd.sample.Workload;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -26,7 +28,8 @@ class CrdAcceptanceIT {
       CustomResourceDefinitionTest.GadgetV1Alpha1.class,
       CustomResourceDefinitionTest.GadgetV1Beta1.class,
       CustomResourceDefinitionTest.GadgetV1.class,
-      GenerationErrorsTest.LimitedTree.class);
+      GenerationErrorsTest.LimitedTree.class,
+      Workload.class);
 
   @AfterAll
   static void removeCrds(LocalCluster localCluster) {
@@ -35,6 +38,37 @@ class CrdAcceptanceIT {
         client.apiextensions().v1().customResourceDefinitions().withName(crd.name()).delete();
       }
     }
+  }
+
+  @Test
+  void anEmbeddedPodTemplateKeepsItsLabels(KubernetesClient client) {
+    CrdInstaller.install(client, ALL, Duration.ofSeconds(60));
+    String yaml = """
+        apiVersion: workloads.crd.converge.dev/v1
+        kind: Workload
+        metadata:
+          name: labelled
+        spec:
+          template:
+            metadata:
+              labels:
+                app: web
+            spec:
+              containers:
+              - name: web
+                image: nginx:1.27
+                resources:
+                  limits:
+                    memory: 128Mi
+                    cpu: 1
+        """;
+    GenericKubernetesResource workload = client.getKubernetesSerialization().unmarshal(yaml,
+        GenericKubernetesResource.class);
+    GenericKubernetesResource created = client.genericKubernetesResources("workloads.crd.converge.dev/v1",
+        "Workload").resource(workload).create();
+    assertThat(created.<Object>get("spec", "template", "metadata", "labels", "app")).isEqualTo("web");
+    assertThat(created.<Object>get("spec", "template", "spec", "containers", 0, "resources", "limits", "cpu"))
+        .isEqualTo(1);
   }
 
   @Test

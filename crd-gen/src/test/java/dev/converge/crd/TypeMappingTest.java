@@ -5,6 +5,7 @@ import static dev.converge.crd.SchemaTrees.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.converge.crd.sample.Widget;
+import dev.converge.crd.sample.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -96,6 +97,19 @@ class TypeMappingTest {
     assertThat(template.get("type").asString()).isEqualTo("object");
     assertThat(template.get("x-kubernetes-embedded-resource").asBoolean()).isTrue();
     assertThat(template.get("x-kubernetes-preserve-unknown-fields").asBoolean()).isTrue();
+  }
+
+  @Test
+  void fabric8ModelTypesExpandAndNestedMetadataKeepsItsContent() {
+    JsonNode template = spec(Workload.class, "template");
+    assertThat(template.at("/properties/spec/properties/containers/items/properties/image/type").asString())
+        .isEqualTo("string");
+    JsonNode metadata = template.at("/properties/metadata");
+    assertThat(metadata.get("type").asString()).isEqualTo("object");
+    assertThat(metadata.get("x-kubernetes-preserve-unknown-fields").asBoolean()).isTrue();
+    assertThat(spec(Workload.class, "resources").at("/properties/limits/additionalProperties/x-kubernetes-int-or-string")
+        .asBoolean()).isTrue();
+    SchemaTrees.assertStructural(SchemaTrees.schema(Workload.class), "Workload");
   }
 
   @Test

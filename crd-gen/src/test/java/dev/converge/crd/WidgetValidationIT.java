@@ -138,6 +138,24 @@ class WidgetValidationIT {
   }
 
   @Test
+  void aTransitionRuleComparesWithTheOldValue(KubernetesClient client) {
+    ObjectNode spec = validSpec();
+    spec.put("storageClass", "fast");
+    GenericKubernetesResource created = widgets(client).resource(widget("immutable", spec)).create();
+    Map<String, Object> changed = created.get("spec");
+    changed.put("storageClass", "slow");
+    assertThatThrownBy(() -> widgets(client).resource(created).update())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(422);
+          assertThat(e.getMessage()).contains("spec.storageClass", "storageClass is immutable");
+        });
+    changed.put("storageClass", "fast");
+    changed.put("size", 20);
+    GenericKubernetesResource updated = widgets(client).resource(created).update();
+    assertThat(updated.<Object>get("spec", "size")).isEqualTo(20);
+  }
+
+  @Test
   void intOrStringAcceptsBoth(KubernetesClient client) {
     ObjectNode spec = validSpec();
     spec.put("maxUnavailable", 1);

@@ -141,7 +141,11 @@ public final class KubernetesSchemaModule implements Module {
       return typed("string", "uuid");
     }
     if (raw == ObjectMeta.class) {
-      return typed("object", null);
+      // Nested metadata (a pod template's labels, for example) must survive pruning; the resource's own
+      // metadata is declared by the API server and never reaches this module.
+      ObjectNode metadata = typed("object", null);
+      metadata.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
+      return metadata;
     }
     if (raw == Object.class || JsonNode.class.isAssignableFrom(raw)) {
       ObjectNode any = NODES.objectNode();

@@ -130,6 +130,9 @@ public class WidgetSpec {
   @Rule(value = "self.startsWith('img-')", message = "image must start with img-")
   public String image;
 
+  @Rule(value = "self == oldSelf", message = "storageClass is immutable")
+  public String storageClass;
+
   @Default("[\"a\", \"b\"]")
   public List<String> defaultedList;
 
