@@ -149,6 +149,31 @@ public class GenerationErrorsTest {
     private static final long serialVersionUID = 1L;
   }
 
+  public interface Shape {
+    double area();
+  }
+
+  public static class Drawing {
+    public List<Shape> shapes;
+    @dev.converge.crd.annotation.PreserveUnknownFields
+    public Shape anyShape;
+  }
+
+  @Group("bad.crd.converge.dev")
+  @Version("v1")
+  public static class DrawingResource extends CustomResource<Drawing, Void> {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @Test
+  void anAbstractTypeIsRefusedUnlessItPreservesUnknownFields() {
+    assertThatThrownBy(() -> CrdGenerator.generate(DrawingResource.class))
+        .isInstanceOf(CrdGenerationException.class)
+        .hasMessageContaining("Drawing.shapes (spec.shapes[*])")
+        .hasMessageContaining("abstract type dev.converge.crd.GenerationErrorsTest$Shape")
+        .hasMessageContaining("@PreserveUnknownFields");
+  }
+
   @Test
   void listMapKeyMustBeRequiredOrDefaulted() {
     assertThatThrownBy(() -> CrdGenerator.generate(BadListMapResource.class))

@@ -40,6 +40,13 @@ class JakartaAndJacksonTest {
     @JsonIgnore
     public String ignored;
     public transient String notSerialised;
+    @SuppressWarnings("unused")
+    private String privateWithoutAccessor;
+    private String privateWithGetter;
+
+    public String getPrivateWithGetter() {
+      return privateWithGetter;
+    }
   }
 
   @Group("jakarta.crd.converge.dev")
@@ -68,6 +75,8 @@ class JakartaAndJacksonTest {
 
   @Test
   void propertiesJacksonDoesNotWriteAreLeftOut() {
-    assertThat(spec.get("properties").propertyNames()).doesNotContain("ignored", "notSerialised");
+    assertThat(spec.get("properties").propertyNames())
+        .doesNotContain("ignored", "notSerialised", "privateWithoutAccessor")
+        .contains("privateWithGetter");
   }
 }

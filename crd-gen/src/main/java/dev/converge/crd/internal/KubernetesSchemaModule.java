@@ -34,6 +34,7 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.lang.annotation.Annotation;
+import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -162,6 +163,14 @@ public final class KubernetesSchemaModule implements Module {
       embedded.put("x-kubernetes-embedded-resource", true);
       embedded.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
       return embedded;
+    }
+    if ((raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) && !raw.isPrimitive() && !raw.isArray()
+        && !raw.isEnum() && !raw.getName().startsWith("java.")) {
+      // Subtypes are not looked up, so the properties are unknown; StructuralSchema reports it unless the
+      // member preserves unknown fields.
+      ObjectNode unknown = typed("object", null);
+      unknown.put(StructuralSchema.ABSTRACT_TYPE, raw.getName());
+      return unknown;
     }
     return null;
   }

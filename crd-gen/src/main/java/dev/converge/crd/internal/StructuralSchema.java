@@ -31,6 +31,8 @@ public final class StructuralSchema {
    * prunes nulls of non-nullable fields, which is what an absent Optional means.
    */
   static final String NULLABLE = "x-converge-nullable";
+  /** Temporary keyword: the Java type is an interface or abstract class, whose properties are unknown. */
+  static final String ABSTRACT_TYPE = "x-converge-abstract-type";
   static final String PRESERVE_UNKNOWN_FIELDS = "x-kubernetes-preserve-unknown-fields";
   static final String INT_OR_STRING = "x-kubernetes-int-or-string";
 
@@ -47,7 +49,7 @@ public final class StructuralSchema {
       "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations");
   /** Keywords of the generated JSON Schema that carry nothing Kubernetes needs. */
   private static final Set<String> DROPPED = Set.of("$schema", "$id", "$anchor", "$comment", "readOnly",
-      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE);
+      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE, ABSTRACT_TYPE);
   /** Keywords whose arrays add up when a property's own attributes meet its type's attributes. */
   private static final Set<String> CONCATENATED = Set.of("required", "x-kubernetes-validations", "oneOf");
 
@@ -350,6 +352,11 @@ public final class StructuralSchema {
       }
     }
     String type = node.path("type").asString("");
+    if (node.has(ABSTRACT_TYPE) && !node.path(PRESERVE_UNKNOWN_FIELDS).asBoolean(false)) {
+      throw fail(context, "has the abstract type " + node.get(ABSTRACT_TYPE).asString() + ", whose properties the"
+          + " generator cannot know, so the API server would prune everything in it; use a concrete class, or"
+          + " annotate the field with @PreserveUnknownFields");
+    }
     if (node.has("properties") && node.has("additionalProperties")) {
       throw fail(context, "has both named properties and additionalProperties; Kubernetes allows one or the other."
           + " Use a Map field or a class, not both");
