@@ -301,10 +301,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
         Duration.ofNanos(Math.max(0, services.ticker().nanoTime() - startNanos)));
   }
 
+  /**
+   * What a permanent failure is pinned to: the object's UID (a deleted and re-created object is a
+   * new one) and its generation (a spec change deserves another try).
+   */
   private static String versionOf(HasMetadata primary) {
     Long generation = primary.getMetadata().getGeneration();
-    return generation != null
-        ? "generation " + generation
-        : "resourceVersion " + primary.getMetadata().getResourceVersion();
+    return "uid " + primary.getMetadata().getUid() + (generation != null
+        ? " generation " + generation
+        : " resourceVersion " + primary.getMetadata().getResourceVersion());
   }
 }

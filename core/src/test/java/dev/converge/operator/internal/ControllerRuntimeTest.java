@@ -50,8 +50,13 @@ class ControllerRuntimeTest {
   }
 
   private static Deployment deployment(String name, long generation) {
+    return deployment(name, generation, "uid-" + name);
+  }
+
+  private static Deployment deployment(String name, long generation, String uid) {
     return new DeploymentBuilder().withNewMetadata().withName(name).withNamespace("ns")
-        .withGeneration(generation).withResourceVersion(String.valueOf(generation * 10))
+        .withUid(uid).withGeneration(generation)
+        .withResourceVersion(String.valueOf(generation * 10))
         .endMetadata().build();
   }
 
@@ -216,6 +221,27 @@ class ControllerRuntimeTest {
     caches.put(deployment("web", 2)); // the user fixed the spec
     rt.queue().add(WEB);
     rt.processNext();
+    assertThat(calls.get()).isEqualTo(2);
+    assertThat(count("success")).isEqualTo(1);
+  }
+
+  @Test
+  void aPermanentFailureDoesNotStickToARecreatedObjectOfTheSameName() {
+    caches.put(deployment("web", 1, "first"));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
+      calls.incrementAndGet();
+      return primary.getMetadata().getUid().equals("first")
+          ? Result.permanentFailure("InvalidSpec", "bad") : Result.done();
+    });
+    rt.queue().add(WEB);
+    rt.processNext();
+
+    // Deleted and created again before the worker saw the deletion: same name, generation 1.
+    caches.put(deployment("web", 1, "second"));
+    rt.queue().add(WEB);
+    rt.processNext();
+
     assertThat(calls.get()).isEqualTo(2);
     assertThat(count("success")).isEqualTo(1);
   }
