@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.List;
 import java.util.Map;
 
@@ -84,11 +86,14 @@ final class Lifecycle {
     assertThat(cluster.service("web").orElseThrow().getSpec().getClusterIP()).isEqualTo(clusterIp);
 
     // Someone scales the managed Deployment by hand: the operator puts it back.
-    admin.apps().deployments().inNamespace(namespace).withName("web")
-        .edit(d -> {
-          d.getSpec().setReplicas(1);
-          return d;
-        });
+    // As `kubectl edit` or `kubectl patch` would: a merge patch under a manager of its own.
+    admin.apps().deployments().inNamespace(namespace).withName("web").patch(
+        new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("kubectl-edit")
+            .build(),
+        "{\"spec\":{\"replicas\":1}}");
+    await("the hand edit landed").atMost(ClusterState.CONVERGE).until(() ->
+        cluster.deployment("web").orElseThrow().getMetadata().getManagedFields().stream()
+            .anyMatch(f -> "kubectl-edit".equals(f.getManager())));
     await("replicas restored to 3").atMost(ClusterState.CONVERGE).untilAsserted(() ->
         assertThat(cluster.deployment("web").orElseThrow().getSpec().getReplicas()).isEqualTo(3));
     cluster.awaitRunning("web", 3);

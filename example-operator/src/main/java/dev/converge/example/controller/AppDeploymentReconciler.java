@@ -14,11 +14,14 @@ import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
 import dev.converge.status.ConditionStatus;
 import dev.converge.status.Conditions;
+import dev.converge.status.StatusWriter;
 import dev.converge.strategy.ApplyResult;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -117,6 +120,13 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     }
 
     Rollout rollout = Rollout.of(deployment.live(), spec.replicasOrDefault());
+    if (!rollout.observed() && statusIsCurrent(app)) {
+      // The Deployment controller has not yet looked at the Deployment's latest generation (an
+      // annotation edit bumps it too, not only our template changes), so its status says nothing
+      // new. It will write status when it has, and that event reconciles again; concluding
+      // "Pending" now would only flap the Ready condition.
+      return Result.done();
+    }
     writeStatus(app, context, rollout.complete() ? Phase.Running : Phase.Pending, rollout.ready(),
         ConditionStatus.of(rollout.complete()),
         rollout.complete() ? REASON_ALL_READY : REASON_ROLLING_OUT, rollout.describe(), config);
@@ -125,9 +135,48 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
 
   private record ConfigResolution(ConditionStatus status, String reason, String message) {}
 
+  /**
+   * Writes the status computed from {@code app} as read, only when it differs, with the read's
+   * resourceVersion: the read comes from the informer cache and may be a step behind our own last
+   * status write, and a merge patch computed against a stale copy would silently leave stale
+   * fields in place. On 409 Conflict the AppDeployment is read fresh from the API server once and
+   * the status computed again from it; a second conflict is thrown and retried by the runtime.
+   */
   private void writeStatus(AppDeployment app, Context<AppDeployment> context, Phase phase,
       int readyReplicas, ConditionStatus ready, String readyReason, String readyMessage,
       ConfigResolution config) {
+    StatusWriter writer = context.status().withOptimisticLock();
+    AppDeploymentStatus wanted =
+        wantedStatus(app, phase, readyReplicas, ready, readyReason, readyMessage, config);
+    if (wanted.equals(app.getStatus())) {
+      return;
+    }
+    log.debug("AppDeployment {}: status {} -> {}", context.key(), app.getStatus(), wanted);
+    try {
+      writer.update(app, a -> a.setStatus(wanted));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      AppDeployment fresh = context.client().resources(AppDeployment.class)
+          .inNamespace(context.key().namespace()).withName(context.key().name()).get();
+      if (fresh == null || !Objects.equals(fresh.getMetadata().getGeneration(),
+          app.getMetadata().getGeneration())) {
+        return; // deleted, or a new spec whose own event reconciles it again
+      }
+      AppDeploymentStatus again =
+          wantedStatus(fresh, phase, readyReplicas, ready, readyReason, readyMessage, config);
+      if (again.equals(fresh.getStatus())) {
+        return;
+      }
+      writer.update(fresh, a -> a.setStatus(again));
+    }
+    log.info("AppDeployment {}: phase {}, {} ready, {} {}", context.key(), phase, readyReplicas,
+        readyReason, readyMessage);
+  }
+
+  private AppDeploymentStatus wantedStatus(AppDeployment app, Phase phase, int readyReplicas,
+      ConditionStatus ready, String readyReason, String readyMessage, ConfigResolution config) {
     AppDeploymentStatus current = app.getStatus();
     List<Condition> list = current == null ? List.of() : current.getConditions();
     list = conditions.set(list, app, AppDeploymentStatus.READY, ready, readyReason, readyMessage);
@@ -140,12 +189,12 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     wanted.setReadyReplicas(readyReplicas);
     wanted.setConditions(list);
     wanted.setObservedGeneration(app.getMetadata().getGeneration());
-    if (wanted.equals(current)) {
-      return;
-    }
-    context.status().update(app, a -> a.setStatus(wanted));
-    log.info("AppDeployment {}: phase {}, {} ready, {} {}", context.key(), phase, readyReplicas,
-        readyReason, readyMessage);
+    return wanted;
+  }
+
+  private static boolean statusIsCurrent(AppDeployment app) {
+    return app.getStatus() != null
+        && Objects.equals(app.getStatus().getObservedGeneration(), app.getMetadata().getGeneration());
   }
 
   private static int readyOf(Optional<Deployment> deployment) {

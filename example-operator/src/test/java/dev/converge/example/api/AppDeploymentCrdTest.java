@@ -57,4 +57,11 @@ class AppDeploymentCrdTest {
             "Image .spec.image", "Replicas .spec.replicas", "Ready .status.readyReplicas",
             "Phase .status.phase", "Age .metadata.creationTimestamp"));
   }
+
+  @Test
+  void theBuildBundledTheSameCrdInTheJar() {
+    assertThat(AppDeploymentCrdTest.class.getClassLoader().getResource(AppDeploymentCrd.RESOURCE))
+        .as("CRD written by the process-classes build step").isNotNull();
+    assertThat(AppDeploymentCrd.yaml()).isEqualTo(crd.yaml());
+  }
 }
