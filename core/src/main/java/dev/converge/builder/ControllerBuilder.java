@@ -42,8 +42,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
 
   private final Class<P> primaryType;
   private final List<EventPredicate<? super P>> primaryPredicates = new ArrayList<>();
-  private final List<Watch<?>> watches = new ArrayList<>();
-  private final List<Index<?>> indexes = new ArrayList<>();
+  private final List<WatchDefinition<?>> watches = new ArrayList<>();
+  private final List<IndexDefinition<?>> indexes = new ArrayList<>();
   private String name;
   private int maxConcurrentReconciles = DEFAULT_MAX_CONCURRENT_RECONCILES;
   private Duration reconcileEvery;
@@ -104,7 +104,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
       Class<T> type, EventHandler<T> handler, EventPredicate<? super T> predicate) {
     Objects.requireNonNull(predicate, "predicate");
     EventPredicate<T> filter = predicate::test;
-    watches.add(new Watch<>(type, filter, handler));
+    watches.add(new WatchDefinition<>(type, filter, handler));
     return this;
   }
 
@@ -114,7 +114,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
    */
   public <R extends HasMetadata> ControllerBuilder<P> index(
       Class<R> type, String name, IndexFunction<R> function) {
-    indexes.add(new Index<>(type, name, function));
+    indexes.add(new IndexDefinition<>(type, name, function));
     return this;
   }
 
@@ -159,8 +159,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
   public ControllerDefinition<P> build(Reconciler<P> reconciler) {
     List<EventPredicate<? super P>> predicates = List.copyOf(primaryPredicates);
     EventPredicate<P> filter = event -> predicates.stream().allMatch(p -> p.test(event));
-    List<Watch<?>> all = new ArrayList<>();
-    all.add(new Watch<>(primaryType, filter, new EnqueueSelf<>()));
+    List<WatchDefinition<?>> all = new ArrayList<>();
+    all.add(new WatchDefinition<>(primaryType, filter, new EnqueueSelf<>()));
     all.addAll(watches);
     String controllerName =
         name != null ? name : HasMetadata.getKind(primaryType).toLowerCase(Locale.ROOT);

@@ -17,8 +17,8 @@ import java.util.Optional;
 public record ControllerDefinition<P extends HasMetadata>(
     String name,
     Class<P> primaryType,
-    List<Watch<?>> watches,
-    List<Index<?>> indexes,
+    List<WatchDefinition<?>> watches,
+    List<IndexDefinition<?>> indexes,
     Reconciler<P> reconciler,
     int maxConcurrentReconciles,
     Optional<Duration> reconcileEvery,

@@ -1,8 +1,8 @@
 package dev.converge.operator.internal;
 
 import dev.converge.builder.ControllerDefinition;
-import dev.converge.builder.Index;
-import dev.converge.builder.Watch;
+import dev.converge.builder.IndexDefinition;
+import dev.converge.builder.WatchDefinition;
 import dev.converge.metrics.ReconcileOutcome;
 import dev.converge.queue.WorkQueue;
 import dev.converge.reconcile.ObjectKey;
@@ -69,15 +69,15 @@ public final class ControllerRuntime<P extends HasMetadata> {
   /** Declares the informers, indexes and event handlers this controller needs. */
   public void register(SharedInformers informers) {
     informers.require(definition.primaryType());
-    for (Index<?> index : definition.indexes()) {
+    for (IndexDefinition<?> index : definition.indexes()) {
       informers.addIndex(index);
     }
-    for (Watch<?> watch : definition.watches()) {
+    for (WatchDefinition<?> watch : definition.watches()) {
       registerWatch(informers, watch);
     }
   }
 
-  private <T extends HasMetadata> void registerWatch(SharedInformers informers, Watch<T> watch) {
+  private <T extends HasMetadata> void registerWatch(SharedInformers informers, WatchDefinition<T> watch) {
     String watchedKind = HasMetadata.getKind(watch.type());
     informers.addHandler(watch.type(), new ResourceEventHandler<T>() {
       @Override
@@ -98,12 +98,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
   }
 
   /** Routes one event through the watch's predicate and handler into the queue. */
-  public <T extends HasMetadata> void dispatch(Watch<T> watch, ResourceEvent<T> event) {
+  public <T extends HasMetadata> void dispatch(WatchDefinition<T> watch, ResourceEvent<T> event) {
     dispatch(watch, HasMetadata.getKind(watch.type()), event);
   }
 
   private <T extends HasMetadata> void dispatch(
-      Watch<T> watch, String watchedKind, ResourceEvent<T> event) {
+      WatchDefinition<T> watch, String watchedKind, ResourceEvent<T> event) {
     try {
       if (!watch.predicate().test(event)) {
         return;
@@ -128,10 +128,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public boolean dispatchGeneric(HasMetadata object) {
     boolean watched = false;
-    for (Watch<?> watch : definition.watches()) {
+    for (WatchDefinition<?> watch : definition.watches()) {
       if (watch.type().isInstance(object)) {
         watched = true;
-        dispatch((Watch) watch, new ResourceEvent.Generic<>(object));
+        dispatch((WatchDefinition) watch, new ResourceEvent.Generic<>(object));
       }
     }
     return watched;

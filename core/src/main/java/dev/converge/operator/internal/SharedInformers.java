@@ -1,6 +1,6 @@
 package dev.converge.operator.internal;
 
-import dev.converge.builder.Index;
+import dev.converge.builder.IndexDefinition;
 import dev.converge.source.Caches;
 import dev.converge.source.ResourceCache;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -66,7 +66,7 @@ public final class SharedInformers implements Caches {
     entry(type);
   }
 
-  public synchronized <R extends HasMetadata> void addIndex(Index<R> index) {
+  public synchronized <R extends HasMetadata> void addIndex(IndexDefinition<R> index) {
     Entry<R> entry = entry(index.type());
     if (entry.indexers.containsKey(index.name())) {
       throw new IllegalArgumentException(

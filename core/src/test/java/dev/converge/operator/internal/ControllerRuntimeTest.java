@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.converge.builder.ControllerBuilder;
 import dev.converge.builder.ControllerDefinition;
-import dev.converge.builder.Watch;
+import dev.converge.builder.WatchDefinition;
 import dev.converge.event.EventRecorder;
 import dev.converge.event.EventType;
 import dev.converge.metrics.MicrometerControllerMetrics;
@@ -287,7 +287,7 @@ class ControllerRuntimeTest {
             .withPredicate(EventPredicate.generationChanged()),
         script(new AtomicInteger(), List.of()));
     @SuppressWarnings("unchecked")
-    Watch<Deployment> primaryWatch = (Watch<Deployment>) runtimeDefinitionWatch(rt);
+    WatchDefinition<Deployment> primaryWatch = (WatchDefinition<Deployment>) runtimeDefinitionWatch(rt);
 
     rt.dispatch(primaryWatch, new ResourceEvent.Updated<>(deployment("web", 1),
         new DeploymentBuilder(deployment("web", 1)).editMetadata().withResourceVersion("99")
@@ -302,13 +302,13 @@ class ControllerRuntimeTest {
   @Test
   void aThrowingMappingFunctionDropsTheEventWithoutBreakingDispatch() {
     ControllerRuntime<Deployment> rt = runtime(script(new AtomicInteger(), List.of()));
-    Watch<Deployment> bad = new Watch<>(Deployment.class, EventPredicate.always(),
+    WatchDefinition<Deployment> bad = new WatchDefinition<>(Deployment.class, EventPredicate.always(),
         (event, c) -> { throw new IllegalStateException("mapping bug"); });
     rt.dispatch(bad, new ResourceEvent.Created<>(deployment("web", 1)));
     assertThat(rt.queue().depth()).isZero();
   }
 
-  private Watch<?> runtimeDefinitionWatch(ControllerRuntime<Deployment> rt) {
+  private WatchDefinition<?> runtimeDefinitionWatch(ControllerRuntime<Deployment> rt) {
     return rt.definition().watches().get(0);
   }
 

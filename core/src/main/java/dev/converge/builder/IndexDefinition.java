@@ -9,9 +9,10 @@ import java.util.Objects;
  *
  * @param <R> the indexed kind
  */
-public record Index<R extends HasMetadata>(Class<R> type, String name, IndexFunction<R> function) {
+public record IndexDefinition<R extends HasMetadata>(
+    Class<R> type, String name, IndexFunction<R> function) {
 
-  public Index {
+  public IndexDefinition {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(function, "function");

@@ -11,10 +11,10 @@ import java.util.Objects;
  *
  * @param <T> the watched kind
  */
-public record Watch<T extends HasMetadata>(
+public record WatchDefinition<T extends HasMetadata>(
     Class<T> type, EventPredicate<T> predicate, EventHandler<T> handler) {
 
-  public Watch {
+  public WatchDefinition {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(predicate, "predicate");
     Objects.requireNonNull(handler, "handler");
