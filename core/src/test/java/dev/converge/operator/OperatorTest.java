@@ -1,0 +1,71 @@
+package dev.converge.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verifyNoInteractions;
+
+import dev.converge.builder.ControllerBuilder;
+import dev.converge.event.EventRecorder;
+import dev.converge.reconcile.Result;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.Test;
+
+class OperatorTest {
+
+  private final KubernetesClient client = mock(KubernetesClient.class);
+
+  private Operator operator() {
+    return Operator.builder(client)
+        .name("unit")
+        .events(EventRecorder.discarding())
+        .controller(ControllerBuilder.forPrimary(ConfigMap.class).build((c, ctx) -> Result.done()))
+        .build();
+  }
+
+  @Test
+  void aNewOperatorIsLiveButNotReadyAndTouchesNothing() {
+    Operator operator = operator();
+    OperatorHealth health = operator.health();
+    assertThat(health.state()).isEqualTo(OperatorState.NEW);
+    assertThat(health.live()).isTrue();
+    assertThat(health.ready()).isFalse();
+    assertThat(health.problems()).contains("informer caches have not synced yet", "operator is new");
+    verifyNoInteractions(client);
+  }
+
+  @Test
+  void stopIsIdempotentAndWorksBeforeStart() {
+    Operator operator = operator();
+    assertThat(operator.stop()).isTrue();
+    assertThat(operator.stop()).isTrue();
+    assertThat(operator.state()).isEqualTo(OperatorState.STOPPED);
+    assertThat(operator.health().ready()).isFalse();
+    assertThatThrownBy(operator::start).hasMessageContaining("already started");
+  }
+
+  @Test
+  void cachesOfUnwatchedKindsAreRefusedWithTheFix() {
+    Operator operator = operator();
+    assertThatThrownBy(() -> operator.caches().of(io.fabric8.kubernetes.api.model.Secret.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Secret")
+        .hasMessageContaining(".owns(Secret.class)");
+  }
+
+  @Test
+  void genericEventsForUnwatchedKindsAreRefused() {
+    Operator operator = operator();
+    assertThatThrownBy(() -> operator.generic(new io.fabric8.kubernetes.api.model.Secret()))
+        .hasMessageContaining("watches Secret");
+  }
+
+  @Test
+  void builderRejectsNonsense() {
+    assertThatThrownBy(() -> Operator.builder(client).build())
+        .hasMessageContaining("at least one controller");
+    assertThatThrownBy(() -> Operator.builder(client).name("Not A Name"))
+        .hasMessageContaining("lower-case DNS label");
+  }
+}
