@@ -7,7 +7,8 @@ import java.util.Objects;
  * The result of making one live object match one desired object.
  *
  * @param outcome what happened
- * @param live the object as the API server (or, for {@code UNCHANGED}, the cache) last returned it
+ * @param live the object as the API server returned it after the write, or for {@code UNCHANGED}
+ *     the context's cached object — shared with the cache, so treat it as read-only
  * @param request a short, human-readable description of the write request(s) sent, for logs and
  *     metrics; {@code "none"} when nothing was sent (for example {@code "PUT rv=123"},
  *     {@code "PATCH application/merge-patch+json {\"spec\":{\"replicas\":3}}"})

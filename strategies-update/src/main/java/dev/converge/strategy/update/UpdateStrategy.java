@@ -161,8 +161,14 @@ public final class UpdateStrategy implements ResourceStrategy {
             + " The reconcile fails and is retried with backoff.", null);
   }
 
-  private <R extends HasMetadata> R create(R object, StrategyContext context, List<String> sent) {
-    object.getMetadata().setResourceVersion(null);
+  @SuppressWarnings("unchecked")
+  private <R extends HasMetadata> R create(R desired, StrategyContext context, List<String> sent) {
+    Map<String, Object> tree = ResourceTree.of(desired);
+    tree.remove("status");
+    Map<String, Object> metadata = ResourceTree.mapAtOrCreate(tree, "metadata");
+    metadata.remove("resourceVersion");
+    metadata.remove("managedFields");
+    R object = ResourceTree.toResource(tree, (Class<R>) desired.getClass());
     try {
       R created = context.client().resource(object).create();
       sent.add("POST");

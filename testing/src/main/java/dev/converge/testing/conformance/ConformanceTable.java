@@ -64,7 +64,9 @@ public final class ConformanceTable {
       }
       md.append('\n');
     }
-    md.append('\n');
+    md.append('\n').append("Cells count kinds: passed / run, over ")
+        .append(String.join(", ", new java.util.LinkedHashSet<>(results.stream().map(ScenarioResult::subject).toList())))
+        .append(".\n\n");
     for (Scenario s : Scenario.values()) {
       md.append(s.number()).append(". **").append(s.shortName()).append("** — ").append(s.description()).append("  \n");
     }

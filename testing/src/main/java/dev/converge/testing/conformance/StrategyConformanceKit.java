@@ -63,6 +63,14 @@ public abstract class StrategyConformanceKit {
     return List.of();
   }
 
+  /**
+   * Why the switch scenario does not run when {@link #peers()} is empty; override to say where the
+   * switches involving this strategy are checked instead.
+   */
+  protected String noPeersReason() {
+    return "no peer strategies were given to this run";
+  }
+
   @BeforeAll
   void startKit(LocalCluster cluster) {
     counter = new WriteCounter();
@@ -103,7 +111,7 @@ public abstract class StrategyConformanceKit {
   @TestFactory
   Stream<DynamicContainer> conformance() {
     ConformanceTarget target = target();
-    ScenarioRunner runner = new ScenarioRunner(target, peers(), strategyClient, counter, other, namespace);
+    ScenarioRunner runner = new ScenarioRunner(target, peers(), noPeersReason(), strategyClient, counter, other, namespace);
     return Subjects.all(widgets).stream().map(subject -> DynamicContainer.dynamicContainer(subject.label(),
         Arrays.stream(Scenario.values()).map(scenario -> DynamicTest.dynamicTest(
             scenario.number() + ". " + scenario.shortName(), () -> runOne(runner, target, scenario, subject)))));
