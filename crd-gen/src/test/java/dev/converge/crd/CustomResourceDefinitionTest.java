@@ -4,6 +4,7 @@ import static dev.converge.crd.SchemaTrees.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.converge.crd.annotation.PrinterColumn;
 import dev.converge.crd.annotation.Scale;
 import dev.converge.crd.sample.Widget;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -129,6 +130,59 @@ public class CustomResourceDefinitionTest {
     assertThat(columns.get(1).get("priority").asInt()).isEqualTo(1);
     assertThat(columns.get(1).get("type").asString()).isEqualTo("string");
     assertThat(columns.get(2).get("type").asString()).isEqualTo("date");
+  }
+
+  public static class ColumnSpec {
+    @PrinterColumn(name = "Count")
+    public int count;
+    @PrinterColumn(name = "Started")
+    public java.time.Instant started;
+    @PrinterColumn(name = "Flag", type = "string", description = "as text")
+    public boolean flag;
+    public ColumnNested nested;
+  }
+
+  public static class ColumnNested {
+    @PrinterColumn(name = "Deep")
+    public String deep;
+  }
+
+  @Group("columns.crd.converge.dev")
+  @Version("v1")
+  @PrinterColumn(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
+  public static class Columned extends CustomResource<ColumnSpec, Void> {
+    private static final long serialVersionUID = 1L;
+  }
+
+  public static class ColumnInList {
+    public List<ColumnNested> entries;
+  }
+
+  @Group("columns.crd.converge.dev")
+  @Version("v1")
+  public static class ColumnInListResource extends CustomResource<ColumnInList, Void> {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @Test
+  void printerColumnsOnFieldsTakeTheFieldsPathAndType() {
+    JsonNode columns = SchemaTrees.crd(Columned.class).at("/spec/versions/0/additionalPrinterColumns");
+    assertThat(columns.valueStream().map(c -> c.get("name").asString() + " " + c.get("jsonPath").asString() + " "
+        + c.get("type").asString()).toList()).containsExactly(
+            "Age .metadata.creationTimestamp date",
+            "Count .spec.count integer",
+            "Flag .spec.flag string",
+            "Deep .spec.nested.deep string",
+            "Started .spec.started date");
+    assertThat(columns.get(2).get("description").asString()).isEqualTo("as text");
+  }
+
+  @Test
+  void aPrinterColumnInsideAListIsRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CrdGenerator.generate(ColumnInListResource.class))
+        .isInstanceOf(CrdGenerationException.class)
+        .hasMessageContaining("ColumnNested.deep (spec.entries[*].deep)")
+        .hasMessageContaining("inside a list or map");
   }
 
   @Test

@@ -8,21 +8,27 @@ import java.lang.annotation.Target;
 import java.lang.annotation.Repeatable;
 
 /**
- * An additional printer column shown by {@code kubectl get}, declared on the custom resource class.
- * {@code AGE} from {@code .metadata.creationTimestamp} is a column like any other.
+ * An additional printer column shown by {@code kubectl get}. On the custom resource class it needs a
+ * {@link #jsonPath()}; {@code AGE} from {@code .metadata.creationTimestamp} is a column like any other. On a
+ * field of the spec or status (not inside a list or map) the path is the field's own and the type follows
+ * the field's schema type when left empty. Class columns come first, then field columns in the schema's (alphabetical) property order, as
+ * fabric8's generator orders them.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.TYPE)
+@Target({ElementType.TYPE, ElementType.FIELD, ElementType.METHOD})
 @Repeatable(PrinterColumns.class)
 public @interface PrinterColumn {
   String name();
 
-  /** A simple JSON path into the object, e.g. {@code .spec.replicas}. */
-  String jsonPath();
+  /** A simple JSON path into the object, e.g. {@code .spec.replicas}; empty on a field. */
+  String jsonPath() default "";
 
-  /** One of integer, number, string, boolean, date. */
-  String type() default "string";
+  /**
+   * One of integer, number, string, boolean, date; empty means string on a class and the field's schema
+   * type on a field (date for date-time strings).
+   */
+  String type() default "";
 
   /** One of int32, int64, float, double, byte, date, date-time, password; empty for none. */
   String format() default "";

@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 /** Container of repeated {@link PrinterColumn}s. */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.TYPE)
+@Target({ElementType.TYPE, ElementType.FIELD, ElementType.METHOD})
 public @interface PrinterColumns {
   PrinterColumn[] value();
 }

@@ -43,7 +43,7 @@ public final class JavaTypeSchemas {
    * @param typeName its simple name, for messages
    * @param path where it sits in the resource, e.g. {@code spec}
    */
-  public ObjectNode structuralSchema(Type type, String typeName, String path) {
+  public StructuralSchema.Converted structuralSchema(Type type, String typeName, String path) {
     ObjectNode generated = generator.generateSchema(type);
     return StructuralSchema.convert(generated, typeName, path);
   }

@@ -25,6 +25,7 @@ import dev.converge.crd.annotation.Maximum;
 import dev.converge.crd.annotation.Minimum;
 import dev.converge.crd.annotation.Nullable;
 import dev.converge.crd.annotation.PreserveUnknownFields;
+import dev.converge.crd.annotation.PrinterColumn;
 import dev.converge.crd.annotation.RecursionLimit;
 import dev.converge.crd.annotation.Required;
 import dev.converge.crd.annotation.Rule;
@@ -305,6 +306,23 @@ public final class KubernetesSchemaModule implements Module {
       MapType mapType = member.getAnnotationConsideringFieldAndGetter(MapType.class);
       if (mapType != null) {
         node.put("x-kubernetes-map-type", mapType.value().name().toLowerCase(Locale.ROOT));
+      }
+      PrinterColumn[] columns = member.getRawMember() instanceof java.lang.reflect.AnnotatedElement element
+          ? element.getAnnotationsByType(PrinterColumn.class) : new PrinterColumn[0];
+      if (columns.length > 0) {
+        ArrayNode markers = node.putArray(StructuralSchema.PRINTER_COLUMNS);
+        for (PrinterColumn column : columns) {
+          if (!column.jsonPath().isEmpty()) {
+            throw new CrdGenerationException(javaName(member) + ": @PrinterColumn '" + column.name() + "' on a field"
+                + " takes the field's path; leave jsonPath empty or move the column to the resource class");
+          }
+          ObjectNode marker = markers.addObject();
+          marker.put("name", column.name());
+          marker.put("type", column.type());
+          marker.put("format", column.format());
+          marker.put("description", column.description());
+          marker.put("priority", column.priority());
+        }
       }
       RecursionLimit limit = member.getAnnotationConsideringFieldAndGetter(RecursionLimit.class);
       if (limit != null) {

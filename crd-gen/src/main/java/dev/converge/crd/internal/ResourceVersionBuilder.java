@@ -95,8 +95,17 @@ public final class ResourceVersionBuilder {
     properties.putObject("apiVersion").put("type", "string");
     properties.putObject("kind").put("type", "string");
     properties.putObject("metadata").put("type", "object");
-    spec.ifPresent(type -> properties.set("spec", schemas.structuralSchema(type, simpleName(type), "spec")));
-    status.ifPresent(type -> properties.set("status", schemas.structuralSchema(type, simpleName(type), "status")));
+    List<StructuralSchema.FieldColumn> fieldColumns = new ArrayList<>();
+    spec.ifPresent(type -> {
+      StructuralSchema.Converted converted = schemas.structuralSchema(type, simpleName(type), "spec");
+      properties.set("spec", converted.schema());
+      fieldColumns.addAll(converted.columns());
+    });
+    status.ifPresent(type -> {
+      StructuralSchema.Converted converted = schemas.structuralSchema(type, simpleName(type), "status");
+      properties.set("status", converted.schema());
+      fieldColumns.addAll(converted.columns());
+    });
     JSONSchemaProps schema = SERIALIZATION.convertValue(root, JSONSchemaProps.class);
 
     CustomResourceSubresources subresources = new CustomResourceSubresources();
@@ -112,7 +121,7 @@ public final class ResourceVersionBuilder {
             ? version.deprecationWarning() : null)
         .withNewSchema().withOpenAPIV3Schema(schema).endSchema()
         .withSubresources(subresources.getStatus() == null && subresources.getScale() == null ? null : subresources)
-        .withAdditionalPrinterColumns(printerColumns(resourceClass))
+        .withAdditionalPrinterColumns(printerColumns(resourceClass, fieldColumns))
         .build();
     return new ResourceVersion(resourceClass, plural + "." + group, group, scope, names, entry);
   }
@@ -126,9 +135,21 @@ public final class ResourceVersionBuilder {
     return type.getErasedType().getSimpleName();
   }
 
-  private static List<CustomResourceColumnDefinition> printerColumns(Class<?> resourceClass) {
-    List<CustomResourceColumnDefinition> columns = new ArrayList<>();
+  private static List<CustomResourceColumnDefinition> printerColumns(Class<?> resourceClass,
+      List<StructuralSchema.FieldColumn> fieldColumns) {
+    List<StructuralSchema.FieldColumn> all = new ArrayList<>();
     for (PrinterColumn column : resourceClass.getAnnotationsByType(PrinterColumn.class)) {
+      if (column.jsonPath().isEmpty()) {
+        throw new CrdGenerationException(resourceClass.getName() + ": @PrinterColumn '" + column.name()
+            + "' on the resource class needs a jsonPath, e.g. .spec.replicas");
+      }
+      all.add(new StructuralSchema.FieldColumn(column.name(), column.jsonPath(),
+          column.type().isEmpty() ? "string" : column.type(), column.format(), column.description(),
+          column.priority()));
+    }
+    all.addAll(fieldColumns);
+    List<CustomResourceColumnDefinition> columns = new ArrayList<>();
+    for (StructuralSchema.FieldColumn column : all) {
       String type = column.type().toLowerCase(Locale.ROOT);
       if (!List.of("integer", "number", "string", "boolean", "date").contains(type)) {
         throw new CrdGenerationException(resourceClass.getName() + ": @PrinterColumn '" + column.name()

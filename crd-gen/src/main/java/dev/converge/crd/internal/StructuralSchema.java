@@ -33,6 +33,8 @@ public final class StructuralSchema {
   static final String NULLABLE = "x-converge-nullable";
   /** Temporary keyword: the Java type is an interface or abstract class, whose properties are unknown. */
   static final String ABSTRACT_TYPE = "x-converge-abstract-type";
+  /** Temporary keyword: printer columns declared on this member (name, type, format, description, priority). */
+  static final String PRINTER_COLUMNS = "x-converge-printer-columns";
   static final String PRESERVE_UNKNOWN_FIELDS = "x-kubernetes-preserve-unknown-fields";
   static final String INT_OR_STRING = "x-kubernetes-int-or-string";
 
@@ -49,12 +51,27 @@ public final class StructuralSchema {
       "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations");
   /** Keywords of the generated JSON Schema that carry nothing Kubernetes needs. */
   private static final Set<String> DROPPED = Set.of("$schema", "$id", "$anchor", "$comment", "readOnly",
-      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE, ABSTRACT_TYPE);
+      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE, ABSTRACT_TYPE, PRINTER_COLUMNS);
   /** Keywords whose arrays add up when a property's own attributes meet its type's attributes. */
   private static final Set<String> CONCATENATED = Set.of("required", "x-kubernetes-validations", "oneOf");
 
   private final ObjectNode definitions;
   private final String rootTypeName;
+  private final List<FieldColumn> columns = new ArrayList<>();
+
+  /**
+   * A printer column declared on a field.
+   *
+   * @param jsonPath the field's path, e.g. {@code .spec.replicas}
+   * @param type integer, number, string, boolean or date, from the annotation or the field's schema
+   */
+  public record FieldColumn(String name, String jsonPath, String type, String format, String description,
+      int priority) {
+  }
+
+  /** The structural schema and the printer columns its fields declare. */
+  public record Converted(ObjectNode schema, List<FieldColumn> columns) {
+  }
 
   private StructuralSchema(ObjectNode definitions, String rootTypeName) {
     this.definitions = definitions;
@@ -66,12 +83,13 @@ public final class StructuralSchema {
    * @param rootTypeName the Java type's simple name, for messages
    * @param rootPath where the schema sits in the resource, e.g. {@code spec}
    */
-  public static ObjectNode convert(ObjectNode generated, String rootTypeName, String rootPath) {
+  public static Converted convert(ObjectNode generated, String rootTypeName, String rootPath) {
     ObjectNode copy = generated.deepCopy();
     JsonNode defs = copy.remove(DEFS);
     ObjectNode definitions = defs instanceof ObjectNode object ? object : NODES.objectNode();
-    return new StructuralSchema(definitions, rootTypeName)
-        .convert(copy, new Context(rootPath, rootTypeName, null, List.of()));
+    StructuralSchema pass = new StructuralSchema(definitions, rootTypeName);
+    ObjectNode schema = pass.convert(copy, new Context(rootPath, rootTypeName, null, List.of()));
+    return new Converted(schema, List.copyOf(pass.columns));
   }
 
   private record Context(String path, String javaMember, Integer recursionLimit, List<String> expanding) {
@@ -133,6 +151,7 @@ public final class StructuralSchema {
     booleanExclusiveBound(node, "exclusiveMaximum", "maximum");
     convertChildren(node, context);
     check(node, context);
+    collectColumns(node, context);
     if (node.path(NULLABLE).asBoolean(false)) {
       node.put("nullable", true);
     } else {
@@ -142,6 +161,29 @@ public final class StructuralSchema {
       node.remove(dropped);
     }
     return node;
+  }
+
+  private void collectColumns(ObjectNode node, Context context) {
+    JsonNode markers = node.get(PRINTER_COLUMNS);
+    if (markers == null) {
+      return;
+    }
+    if (context.path().contains("[*]")) {
+      throw fail(context, "has a @PrinterColumn inside a list or map; a column shows one value per resource,"
+          + " so declare it on a field outside lists and maps");
+    }
+    for (JsonNode marker : markers) {
+      String type = marker.get("type").asString();
+      if (type.isEmpty()) {
+        String schemaType = node.path("type").asString("string");
+        type = switch (schemaType) {
+          case "integer", "number", "boolean" -> schemaType;
+          default -> "date-time".equals(node.path("format").asString("")) ? "date" : "string";
+        };
+      }
+      columns.add(new FieldColumn(marker.get("name").asString(), "." + context.path(), type,
+          marker.get("format").asString(), marker.get("description").asString(), marker.get("priority").asInt()));
+    }
   }
 
   // ---------------------------------------------------------------- references and cycles

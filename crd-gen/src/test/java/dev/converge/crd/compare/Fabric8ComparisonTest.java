@@ -55,6 +55,14 @@ class Fabric8ComparisonTest {
     assertThat(ours.at("/spec/versions").size()).isEqualTo(3);
   }
 
+  @Test
+  void scaleSubresourceFromFabric8FieldAnnotationsAgrees() {
+    JsonNode ours = normalize(converge(CustomResourceDefinitionTest.Replicated.class));
+    JsonNode theirs = normalize(fabric8(CustomResourceDefinitionTest.Replicated.class));
+    assertThat(ours.at("/spec/versions/0/subresources/scale").isObject()).isTrue();
+    assertThat(ours.toPrettyString()).isEqualTo(theirs.toPrettyString());
+  }
+
   /** Versions keyed by name: the order of versions in a CRD carries no meaning. */
   private static Map<String, String> byVersionName(JsonNode crd) {
     Map<String, String> versions = new java.util.TreeMap<>();
@@ -72,6 +80,9 @@ class Fabric8ComparisonTest {
     assertThat(schema.at("/properties/image/x-kubernetes-validations/0/message").asString())
         .isEqualTo("image must start with img-");
     assertThat(schema.at("/properties/name/pattern").asString()).isEqualTo("^[a-z]+$");
+    JsonNode columns = normalize(converge(Gizmo.class)).at("/spec/versions/0/additionalPrinterColumns");
+    assertThat(columns.valueStream().map(c -> c.get("jsonPath").asString()).toList())
+        .containsExactly(".spec.size", ".status.observedGeneration", ".status.phase");
   }
 
   /**
