@@ -81,40 +81,76 @@ public final class AppOperatorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OperatorSettings settings;
+    Started started;
     try {
-      settings = settings();
+      started = start();
     } catch (StrategyConfigurationException | IllegalArgumentException e) {
       System.err.println("app-operator: " + e.getMessage());
       return 2;
     }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      started.close();
+      stopped.countDown();
+    }, "app-operator-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  /**
+   * Builds everything the flags describe and starts it: the client, the operator (through Guice),
+   * and the probe and metrics server. Returns at once; closing the result stops it all.
+   *
+   * @throws StrategyConfigurationException when a strategy is unknown or the selection is malformed
+   * @throws IOException when the config file cannot be read or the HTTP port cannot be bound
+   */
+  Started start() throws IOException {
+    OperatorSettings settings = settings();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
-
     Config config = kubeconfig != null
         ? Config.fromKubeconfig(context, kubeconfig.toFile())
         : Config.autoConfigure(context);
-    CountDownLatch stopped = new CountDownLatch(1);
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-      Operator operator =
-          Guice.createInjector(new AppOperatorModule(client, settings, registry)).getInstance(Operator.class);
-      try (ProbeServer probes = ProbeServer.start(httpPort, operator, registry)) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-          operator.stop();
-          stopped.countDown();
-        }, "app-operator-shutdown"));
-        System.out.printf("app-operator: API server %s, namespace %s, strategies %s, leader election %s,"
-                + " probes and metrics on :%d%n",
-            config.getMasterUrl(), settings.namespace().orElse("(all)"), describe(settings.strategies()),
-            settings.leaderElection().map(l -> "on Lease " + l.leaseNamespace() + "/" + l.leaseName())
-                .orElse("off"),
-            probes.port());
-        operator.start();
-        stopped.await();
+    ClientKeyAlgorithm.detect(config);
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+    try {
+      Operator operator;
+      try {
+        operator = Guice.createInjector(new AppOperatorModule(client, settings, registry))
+            .getInstance(Operator.class);
+      } catch (com.google.inject.CreationException e) {
+        // Guice wraps configuration errors; show the one that says what to fix.
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof StrategyConfigurationException strategyError) {
+          throw strategyError;
+        }
+        throw e;
       }
+      ProbeServer probes = ProbeServer.start(httpPort, operator, registry);
+      System.out.printf("app-operator: API server %s, namespace %s, strategies %s, leader election"
+              + " %s, probes and metrics on :%d%n",
+          config.getMasterUrl(), settings.namespace().orElse("(all)"), describe(settings.strategies()),
+          settings.leaderElection().map(l -> "on Lease " + l.leaseNamespace() + "/" + l.leaseName())
+              .orElse("off"),
+          probes.port());
+      operator.start();
+      return new Started(client, operator, probes);
+    } catch (RuntimeException | IOException e) {
+      client.close();
+      throw e;
     }
-    return 0;
+  }
+
+  /** A started operator with its client and HTTP server. */
+  record Started(KubernetesClient client, Operator operator, ProbeServer probes)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      probes.close();
+      operator.stop();
+      client.close();
+    }
   }
 
   OperatorSettings settings() throws IOException {

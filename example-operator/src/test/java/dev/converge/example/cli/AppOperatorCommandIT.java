@@ -1,0 +1,72 @@
+package dev.converge.example.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.converge.example.api.AppDeployment;
+import dev.converge.example.api.AppDeploymentCrd;
+import dev.converge.example.api.AppDeploymentSpec;
+import dev.converge.example.api.Phase;
+import dev.converge.strategy.StrategyConfigurationException;
+import dev.converge.testing.LocalCluster;
+import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.TestNamespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
+
+/** The command line as a user runs it: flags, kubeconfig, probes and metrics over HTTP. */
+@ExtendWith(LocalClusterExtension.class)
+class AppOperatorCommandIT {
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void runsFromAKubeconfigAndServesProbesAndMetrics(KubernetesClient admin, TestNamespace ns,
+      LocalCluster cluster) throws Exception {
+    AppDeploymentCrd.install(admin, Duration.ofSeconds(30));
+    AppOperatorCommand command = new AppOperatorCommand();
+    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
+        "--namespace", ns.name(), "--http-port", "0", "--strategy", "v1/Service=merge-patch");
+
+    try (AppOperatorCommand.Started started = command.start()) {
+      int port = started.probes().port();
+      await("ready").atMost(Duration.ofSeconds(30)).until(() -> get(port, "/readyz").statusCode() == 200);
+      assertThat(get(port, "/healthz").statusCode()).isEqualTo(200);
+
+      admin.resources(AppDeployment.class).inNamespace(ns.name()).resource(
+          AppDeployment.of(ns.name(), "cli", new AppDeploymentSpec("nginx:1.27", 1, null, null))).create();
+      await("Running").atMost(Duration.ofSeconds(60)).until(() -> {
+        AppDeployment app = admin.resources(AppDeployment.class).inNamespace(ns.name()).withName("cli").get();
+        return app.getStatus() != null && app.getStatus().getPhase() == Phase.Running;
+      });
+
+      String metrics = get(port, "/metrics").body();
+      assertThat(metrics).contains("converge_reconcile_seconds_count{")
+          .contains("controller=\"appdeployment\"").contains("jvm_memory_used_bytes");
+    }
+  }
+
+  @Test
+  void anUnknownStrategyFailsAtStartupNamingWhatIsInstalled(LocalCluster cluster) {
+    AppOperatorCommand command = new AppOperatorCommand();
+    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
+        "--http-port", "0", "--strategy", "apps/v1/Deployment=replace");
+    assertThatThrownBy(command::start)
+        .isInstanceOf(StrategyConfigurationException.class)
+        .hasMessageContaining("'replace' (for apps/v1/Deployment)")
+        .hasMessageContaining("merge-patch").hasMessageContaining("ssa").hasMessageContaining("update");
+  }
+
+  private HttpResponse<String> get(int port, String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
