@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -49,7 +50,7 @@ public final class CrdGenerator {
   /** @see #generate(Class[]) */
   public static List<GeneratedCrd> generate(Collection<? extends Class<?>> resourceClasses) {
     Map<String, List<ResourceVersion>> byCrd = new LinkedHashMap<>();
-    for (Class<?> resourceClass : resourceClasses) {
+    for (Class<?> resourceClass : new LinkedHashSet<>(resourceClasses)) {
       ResourceVersion version = ResourceVersionBuilder.read(resourceClass);
       byCrd.computeIfAbsent(version.crdName(), name -> new ArrayList<>()).add(version);
     }

@@ -228,6 +228,12 @@ public class CustomResourceDefinitionTest {
   }
 
   @Test
+  void aClassGivenTwiceCountsOnce() {
+    assertThat(CrdGenerator.generate(GadgetV1.class, GadgetV1.class).get(0).definition().getSpec().getVersions())
+        .hasSize(1);
+  }
+
+  @Test
   void twoStorageVersionsAreRefused() {
     assertThatThrownBy(() -> CrdGenerator.generate(GadgetV1.class, GadgetV2.class))
         .isInstanceOf(CrdGenerationException.class)
