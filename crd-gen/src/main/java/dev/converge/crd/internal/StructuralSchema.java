@@ -387,7 +387,7 @@ public final class StructuralSchema {
   // ---------------------------------------------------------------- structural checks
 
   private void check(ObjectNode node, Context context) {
-    for (String key : iterable(node.propertyNames())) {
+    for (String key : List.copyOf(node.propertyNames())) {
       if (!ALLOWED.contains(key) && !DROPPED.contains(key)) {
         throw fail(context, "produces the JSON Schema keyword '" + key + "', which apiextensions.k8s.io/v1 does not"
             + " accept; remove the annotation that adds it");
@@ -456,10 +456,6 @@ public final class StructuralSchema {
     } else if (listType.equals("set") && items.path("type").asString("").equals("object")) {
       throw fail(context, "is @ListType(SET) of objects; sets hold scalars, use ListType.Kind.MAP with keys");
     }
-  }
-
-  private static Iterable<String> iterable(java.util.Collection<String> names) {
-    return List.copyOf(names);
   }
 
   private CrdGenerationException fail(Context context, String reason) {
