@@ -13,6 +13,7 @@ import dev.converge.example.desired.AppLabels;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.status.Conditions;
+import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -29,6 +30,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -123,6 +125,9 @@ public final class Demo {
     step("Waiting for phase Running");
     follow(() -> appLine(admin), () -> isRunning(admin));
     showObjects(admin);
+    say("");
+    say("$ kubectl -n %s get appdeployments", NAMESPACE);
+    kubectl(cluster, "-n", NAMESPACE, "get", "appdeployments");
 
     step("Changing the ConfigMap (GREETING=bonjour): the pods must roll");
     String hashBefore = configHash(admin);
@@ -162,7 +167,7 @@ public final class Demo {
     }
     String ready = Conditions.find(status.getConditions(), AppDeploymentStatus.READY)
         .map(c -> c.getReason() + ": " + c.getMessage()).orElse("");
-    return String.format("phase %-8s ready %d/%d  %s", status.getPhase(),
+    return String.format("%-8s  ready %d/%d  %s", status.getPhase(),
         status.getReadyReplicas() == null ? 0 : status.getReadyReplicas(), REPLICAS, ready);
   }
 
@@ -173,7 +178,9 @@ public final class Demo {
           orZero(rs.getStatus() == null ? null : rs.getStatus().getReadyReplicas()),
           orZero(rs.getSpec().getReplicas())));
     }
-    return "ReplicaSets (by config-hash): " + String.join(", ", parts) + "   " + appLine(admin);
+    AppDeployment app = admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
+    String phase = app == null || app.getStatus() == null ? "-" : String.valueOf(app.getStatus().getPhase());
+    return String.format("%-8s  pods by config-hash: %s", phase, String.join(", ", parts));
   }
 
   private void showObjects(KubernetesClient admin) {
@@ -268,6 +275,22 @@ public final class Demo {
 
   private static int orZero(Integer value) {
     return value == null ? 0 : value;
+  }
+
+  /** Runs the cluster's kubectl and prints its output indented; a failure is shown, not fatal. */
+  private void kubectl(LocalCluster cluster, String... args) {
+    try {
+      List<String> command = new ArrayList<>();
+      command.add(ControlPlaneBinaries.locate().kubectl().toString());
+      command.add("--kubeconfig=" + cluster.kubeconfig());
+      command.addAll(List.of(args));
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      process.waitFor();
+      output.lines().forEach(line -> say("%s", line));
+    } catch (Exception e) {
+      say("(kubectl not available: %s)", e.getMessage());
+    }
   }
 
   // ---- printing and waiting -----------------------------------------------------------------
