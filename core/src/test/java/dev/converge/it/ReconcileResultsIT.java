@@ -61,12 +61,17 @@ class ReconcileResultsIT {
   }
 
   private void startOperator(KubernetesClient client, TestNamespace ns) {
+    startOperator(client, ns, EventPredicate.generationChanged());
+  }
+
+  private void startOperator(KubernetesClient client, TestNamespace ns,
+      EventPredicate<ResultWidget> primaryFilter) {
     operator = Operator.builder(client)
         .name("results-it")
         .namespace(ns.name())
         .meterRegistry(registry)
         .controller(ControllerBuilder.forPrimary(ResultWidget.class)
-            .withPredicate(EventPredicate.generationChanged())
+            .withPredicate(primaryFilter)
             .maxConcurrentReconciles(2)
             .backoff(new ExponentialBackoff(Duration.ofMillis(50), Duration.ofSeconds(2)))
             .build((widget, context) -> {
@@ -179,7 +184,9 @@ class ReconcileResultsIT {
   @Test
   void permanentFailureWarnsOnceAndWaitsForTheNextSpecChange(KubernetesClient client,
       TestNamespace ns) {
-    startOperator(client, ns);
+    // No predicate: every update (our own status write, a label change) reaches the queue, so
+    // it is the runtime's permanent-failure gate that holds the reconciles back.
+    startOperator(client, ns, EventPredicate.always());
     client.resource(widget("broken", "invalid")).create();
 
     await().atMost(Duration.ofSeconds(30)).until(() -> warnings(client, ns, "broken").size() == 1);
@@ -189,7 +196,7 @@ class ReconcileResultsIT {
     ResultWidget live = client.resources(ResultWidget.class).withName("broken").get();
     assertThat(Widgets.ready(live).orElseThrow().getReason()).isEqualTo("InvalidSpec");
 
-    // A metadata-only change (no new generation) must not bring a retry.
+    // Status and metadata changes (no new generation) must not bring a retry.
     client.resources(ResultWidget.class).withName("broken")
         .edit(w -> { w.getMetadata().setLabels(Map.of("touched", "yes")); return w; });
     await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
@@ -203,7 +210,9 @@ class ReconcileResultsIT {
         client.resources(ResultWidget.class).withName("broken").get()));
     ResultWidget fixed = client.resources(ResultWidget.class).withName("broken").get();
     assertThat(fixed.getStatus().getObservedGeneration()).isEqualTo(2L);
-    assertThat(attemptsOf("broken")).isEqualTo(2);
+    // (Without a predicate the status write of generation 2 may bring one more, successful pass.)
+    assertThat(attemptsOf("broken")).isGreaterThanOrEqualTo(2);
+    assertThat(count("permanent")).isEqualTo(1);
   }
 
   @Test
