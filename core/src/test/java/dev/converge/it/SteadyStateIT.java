@@ -16,6 +16,7 @@ import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -68,6 +69,7 @@ class SteadyStateIT {
         Operator operator = Operator.builder(operatorClient)
             .name("steady-it")
             .namespace(ns.name())
+            .cache(Namespace.class)
             .strategies(new StrategySelector(Map.of(strategy.name(), strategy),
                 StrategySelection.all(strategy.name())))
             .controller(ControllerBuilder.forPrimary(SteadyWidget.class)
@@ -79,6 +81,8 @@ class SteadyStateIT {
                         + cm.getMetadata().getName()).stream().map(ObjectKey::of).toList())
                 .reconcileEvery(Duration.ofMillis(200))
                 .build((widget, context) -> {
+                  // A cluster-scoped kind, looked up from a namespaced primary's context.
+                  context.get(Namespace.class, widget.getMetadata().getNamespace()).orElseThrow();
                   ConfigMap source = context.get(ConfigMap.class,
                       widget.getSpec().getConfigMapName()).orElseThrow();
                   ConfigMap desired = new ConfigMapBuilder().withNewMetadata()

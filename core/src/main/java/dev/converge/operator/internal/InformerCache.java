@@ -2,6 +2,7 @@ package dev.converge.operator.internal;
 
 import dev.converge.source.ResourceCache;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -15,11 +16,13 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
   private final Class<R> type;
   private final SharedIndexInformer<R> informer;
   private final KubernetesSerialization serialization;
+  private final boolean namespaced;
 
   InformerCache(Class<R> type, SharedIndexInformer<R> informer, KubernetesSerialization serialization) {
     this.type = type;
     this.informer = informer;
     this.serialization = serialization;
+    this.namespaced = Namespaced.class.isAssignableFrom(type);
   }
 
   @Override
@@ -29,8 +32,9 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
 
   @Override
   public Optional<R> get(String namespace, String name) {
-    R found = informer.getIndexer().getByKey(Cache.namespaceKeyFunc(
-        namespace == null || namespace.isEmpty() ? null : namespace, name));
+    // A cluster-scoped kind is keyed by name alone, whatever namespace the caller is in.
+    boolean scoped = namespaced && namespace != null && !namespace.isEmpty();
+    R found = informer.getIndexer().getByKey(Cache.namespaceKeyFunc(scoped ? namespace : null, name));
     return Optional.ofNullable(found).map(serialization::clone);
   }
 
