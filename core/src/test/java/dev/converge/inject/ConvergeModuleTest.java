@@ -9,12 +9,15 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
 import dev.converge.builder.ControllerBuilder;
+import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorState;
 import dev.converge.reconcile.Result;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 class ConvergeModuleTest {
@@ -84,4 +87,23 @@ class ConvergeModuleTest {
         .hasMessageContaining("at least one controller");
   }
 
+
+  @Test
+  void aDirectlyBoundMeterRegistryReceivesTheOperatorsMetrics() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Injector injector = Guice.createInjector(new ConvergeModule(), clientModule(),
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            bind(MeterRegistry.class).toInstance(registry);
+            ConvergeModule.controllers(binder()).addBinding().toInstance(
+                ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
+          }
+        });
+
+    injector.getInstance(Operator.class);
+
+    assertThat(registry.find(MicrometerControllerMetrics.ACTIVE_WORKERS)
+        .tag("controller", "deployment").gauge()).isNotNull();
+  }
 }
