@@ -1,22 +1,19 @@
 package dev.converge.example;
 
 import com.google.inject.AbstractModule;
-import com.google.inject.Provides;
-import com.google.inject.Singleton;
 import dev.converge.example.controller.AppDeploymentController;
-import dev.converge.operator.Operator;
-import dev.converge.operator.OperatorBuilder;
+import dev.converge.inject.ConvergeModule;
 import dev.converge.status.Conditions;
 import dev.converge.strategy.StrategiesModule;
-import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 
 /**
- * Wires the AppDeployment operator with Guice: the strategies found on the classpath by
- * ServiceLoader ({@link StrategiesModule}, which fails injector creation when the selection names
- * a strategy no jar provides), the controller, and the {@link Operator} on the given client.
+ * Wires the AppDeployment operator with Guice: Converge's {@link ConvergeModule} (the {@code
+ * Operator}), the strategies found on the classpath by ServiceLoader ({@link StrategiesModule},
+ * which fails injector creation when the selection names a strategy no jar provides), and the
+ * AppDeployment controller.
  *
  * <pre>{@code
  * Operator operator = Guice.createInjector(new AppOperatorModule(client, settings, registry))
@@ -38,23 +35,15 @@ public final class AppOperatorModule extends AbstractModule {
 
   @Override
   protected void configure() {
+    install(new ConvergeModule(operator -> {
+      operator.name(OperatorSettings.OPERATOR_NAME);
+      settings.namespace().ifPresent(operator::namespace);
+      settings.leaderElection().ifPresent(operator::leaderElection);
+    }));
     install(new StrategiesModule(settings.strategies(), AppOperatorModule.class.getClassLoader()));
     bind(KubernetesClient.class).toInstance(client);
     bind(MeterRegistry.class).toInstance(registry);
-    bind(OperatorSettings.class).toInstance(settings);
-  }
-
-  @Provides
-  @Singleton
-  Operator operator(KubernetesClient kubernetes, StrategySelector strategies,
-      MeterRegistry meters, OperatorSettings config) {
-    OperatorBuilder builder = Operator.builder(kubernetes)
-        .name(OperatorSettings.OPERATOR_NAME)
-        .controller(AppDeploymentController.definition(new Conditions(config.clock())))
-        .strategies(strategies)
-        .meterRegistry(meters);
-    config.namespace().ifPresent(builder::namespace);
-    config.leaderElection().ifPresent(builder::leaderElection);
-    return builder.build();
+    ConvergeModule.controllers(binder()).addBinding()
+        .toInstance(AppDeploymentController.definition(new Conditions(settings.clock())));
   }
 }
