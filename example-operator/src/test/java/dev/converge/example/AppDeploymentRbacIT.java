@@ -8,6 +8,7 @@ import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
 import dev.converge.example.controller.AppDeploymentReconciler;
+import dev.converge.operator.LeaderElection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
@@ -94,6 +95,23 @@ class AppDeploymentRbacIT {
         role.getMetadata().setLabels(Map.of("escalate", "true"));
         return role;
       }));
+    }
+  }
+
+  @Test
+  void withLeaderElectionTheShippedRoleCoversTheLease(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
+    applyShippedRbac(admin);
+    String lease = "app-operator-" + ns.name().hashCode();
+    OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
+        .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
+    try (RunningOperator operator = RunningOperator.start(cluster, settings, SA, SA_GROUPS)) {
+      await("leader").atMost(ClusterState.CONVERGE).until(() -> operator.operator().isReconciling());
+      assertThat(admin.leases().inNamespace(SA_NAMESPACE).withName(lease).get().getSpec().getHolderIdentity())
+          .isNotBlank();
+      ClusterState state = new ClusterState(admin, ns.name());
+      state.create("elected", "nginx:1.27", 1, null);
+      state.awaitRunning("elected", 1);
     }
   }
 
