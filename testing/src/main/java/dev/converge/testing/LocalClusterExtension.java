@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * <p>Parameters it resolves: {@link LocalCluster} (shared; started on first use, stopped when the
  * run ends), {@link TestNamespace} and {@link KubernetesClient} (an administrator client whose
  * default namespace is the test's namespace). Asked for by a test method, the namespace belongs to
- * that method; asked for by a constructor or {@code @BeforeAll}, to the test class. The namespace
- * is deleted and the client closed when its owner finishes.
+ * that method; asked for by a constructor or {@code @BeforeAll}, to the test class, and then every
+ * test method of the class shares it (JUnit's stores fall back to the enclosing context). The
+ * namespace is deleted and the client closed when its owner finishes.
  */
 public final class LocalClusterExtension implements ParameterResolver {
 
