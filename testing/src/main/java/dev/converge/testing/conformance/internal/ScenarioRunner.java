@@ -98,6 +98,8 @@ public final class ScenarioRunner {
   private String noOp(Subject subject, String name) {
     HasMetadata desired = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), desired);
+    // Let the controllers finish (status, revision annotations) so live differs from desired as much as it will.
+    settle(desired);
     counter.reset();
     ApplyResult<HasMetadata> result = apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
     expect(result.outcome() == ApplyOutcome.UNCHANGED, "outcome " + result.outcome() + " (" + result.request() + "), expected UNCHANGED");
@@ -125,6 +127,7 @@ public final class ScenarioRunner {
     expect(ResourceTree.canonicalJson(restBefore).equals(ResourceTree.canonicalJson(restAfter)),
         "more than " + subject.changedPath() + " changed: before " + ResourceTree.canonicalJson(restBefore)
             + " after " + ResourceTree.canonicalJson(restAfter));
+    expectSteady(subject.desired(namespace, name, Variant.CHANGED), "after the change");
     return "1 write: " + result.request();
   }
 
@@ -174,6 +177,7 @@ public final class ScenarioRunner {
     List<String> left = subject.removablePaths().stream().filter(p -> TreePath.of(p).get(after) != null).toList();
     expect(left.isEmpty(), "still present after removal from desired: " + left);
     expectContains(fetch(base), without, "after removal");
+    expectSteady(subject.desired(namespace, name, Variant.WITHOUT_REMOVABLE), "after the removal");
     return "removed " + subject.removablePaths();
   }
 
@@ -297,6 +301,14 @@ public final class ScenarioRunner {
     }
     expect(left.isEmpty(), label + ": still present after removal from desired: " + left);
     return label + " ok";
+  }
+
+  /** Applying the same desired once more must send nothing: the strategy does not loop. */
+  private void expectSteady(HasMetadata desired, String when) {
+    counter.reset();
+    ApplyResult<HasMetadata> again = apply(target.strategy(), desired);
+    expect(again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
+        "applying the same desired again " + when + " was " + again.outcome() + " with writes " + counter.writes());
   }
 
   /**
