@@ -6,7 +6,6 @@ import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.ResourceWriteException;
 import dev.converge.strategy.StrategyContext;
 import dev.converge.strategy.ssa.internal.FieldSet;
-import dev.converge.strategy.tree.Containment;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ResourceTree;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -108,7 +107,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         takeOver(live, entries, mine, legacy, context, sent);
       } else if (mine != null) {
         FieldSet owned = new FieldSet(fieldsV1(mine));
-        if (Containment.contains(liveTree, wanted) && owned.coveredBy(wanted) && owned.owns(wanted)) {
+        if (owned.heldBy(liveTree, wanted) && owned.coveredBy(wanted) && owned.owns(wanted)) {
           return ApplyResult.unchanged(live);
         }
       }

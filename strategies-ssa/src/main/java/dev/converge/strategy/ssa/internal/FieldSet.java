@@ -57,6 +57,60 @@ public final class FieldSet {
     return true;
   }
 
+  /**
+   * Whether live holds every desired value, reading lists the way the server merges them: a list
+   * this set addresses by key ({@code k:{...}}) is associative, so live elements other managers added
+   * do not count as a difference and desired elements are found by key; every other list is compared
+   * whole, element by element.
+   */
+  public boolean heldBy(Map<String, Object> live, Map<String, Object> desired) {
+    return held(live, desired, fields);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static boolean held(Object live, Object desired, Object fieldNode) {
+    Map<?, ?> node = fieldNode instanceof Map<?, ?> m ? m : Map.of();
+    if (desired instanceof Map<?, ?> want && live instanceof Map<?, ?> have && !node.isEmpty()) {
+      for (Map.Entry<?, ?> e : want.entrySet()) {
+        if (!held(have.get(e.getKey()), e.getValue(), node.get("f:" + e.getKey()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (desired instanceof List<?> want && live instanceof List<?> have
+        && node.keySet().stream().anyMatch(k -> String.valueOf(k).startsWith("k:"))) {
+      for (int i = 0; i < want.size(); i++) {
+        if (!(want.get(i) instanceof Map<?, ?> element)) {
+          return Containment.contains(live, desired);
+        }
+        Map<String, Object> key = keyOf(node, element);
+        if (key == null) {
+          return Containment.contains(live, desired);
+        }
+        Object counterpart = byKey(have, key);
+        if (counterpart == null || !held(counterpart, element, keyedEntry(node, element, i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return Containment.contains(live, desired);
+  }
+
+  private static Map<String, Object> keyOf(Map<?, ?> node, Map<?, ?> element) {
+    for (Object k : node.keySet()) {
+      String key = (String) k;
+      if (key.startsWith("k:")) {
+        Map<String, Object> parsed = ResourceTree.parse(key.substring(2));
+        if (matches(element, parsed)) {
+          return parsed;
+        }
+      }
+    }
+    return null;
+  }
+
   /** The union of two fieldsV1 trees. */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> union(Map<String, Object> a, Map<String, Object> b) {

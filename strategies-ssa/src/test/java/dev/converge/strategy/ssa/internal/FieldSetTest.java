@@ -49,6 +49,26 @@ class FieldSetTest {
   }
 
   @Test
+  void anElementAnotherManagerAddedToAKeyedListIsNotADifferenceButAChangedOwnedElementIs() {
+    FieldSet set = new FieldSet(ResourceTree.parse("""
+        {"f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{"f:env":{"k:{\\"name\\":\\"MODE\\"}":{"f:value":{}}},
+          "f:image":{}}},"f:args":{}}}"""));
+    Map<String, Object> desired = ResourceTree.parse("""
+        {"spec":{"containers":[{"name":"app","image":"a:1","env":[{"name":"MODE","value":"a"}]}],"args":["x"]}}""");
+
+    assertThat(set.heldBy(ResourceTree.parse("""
+        {"spec":{"containers":[{"name":"side","image":"s:1"},{"name":"app","image":"a:1","imagePullPolicy":"IfNotPresent",
+          "env":[{"name":"OTHER","value":"o"},{"name":"MODE","value":"a"}]}],"args":["x"]}}"""), desired)).isTrue();
+    assertThat(set.heldBy(ResourceTree.parse("""
+        {"spec":{"containers":[{"name":"app","image":"a:1","env":[{"name":"MODE","value":"b"}]}],"args":["x"]}}"""),
+        desired)).isFalse();
+    // args is atomic (no keys in the field set): an extra element is a difference
+    assertThat(set.heldBy(ResourceTree.parse("""
+        {"spec":{"containers":[{"name":"app","image":"a:1","env":[{"name":"MODE","value":"a"}]}],"args":["x","y"]}}"""),
+        desired)).isFalse();
+  }
+
+  @Test
   void unionMergesNestedFieldSets() {
     Map<String, Object> union = FieldSet.union(
         ResourceTree.parse("{\"f:data\":{\"f:a\":{}}}"),
