@@ -155,6 +155,11 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     try {
       writer.update(app, a -> a.setStatus(wanted));
     } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+        // Deleted since the cache copy was taken: no status to write; the deletion is its own event.
+        log.debug("AppDeployment {}: deleted before its status could be written", context.key());
+        return;
+      }
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;
       }

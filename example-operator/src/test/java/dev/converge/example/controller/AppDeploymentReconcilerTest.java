@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -153,6 +154,14 @@ class AppDeploymentReconcilerTest {
 
     assertThat(result).isEqualTo(Result.done());
     assertThat(context.statusWrites).hasSize(writes);
+  }
+
+  @Test
+  void anAppDeploymentDeletedBeforeItsStatusWriteIsNotAFailure() throws Exception {
+    FakeContext context = context();
+    context.statusFailure = new KubernetesClientException("appdeployments \"web\" not found", 404, null);
+
+    assertThat(reconciler.reconcile(app("nginx:1.27", 1, null), context)).isEqualTo(Result.done());
   }
 
   private static AppDeployment last(FakeContext context) {

@@ -34,6 +34,8 @@ final class FakeContext implements Context<AppDeployment> {
   private final Map<String, HasMetadata> objects = new HashMap<>();
   final List<HasMetadata> applied = new ArrayList<>();
   final List<AppDeployment> statusWrites = new ArrayList<>();
+  /** When set, status writes fail with it (e.g. a 404 for an object deleted meanwhile). */
+  RuntimeException statusFailure;
 
   FakeContext(ObjectKey key) {
     this.key = key;
@@ -113,6 +115,9 @@ final class FakeContext implements Context<AppDeployment> {
     return new StatusWriter() {
       @Override
       public <T extends HasMetadata> StatusOutcome<T> update(T asRead, Consumer<T> change) {
+        if (statusFailure != null) {
+          throw statusFailure;
+        }
         T copy = JSON.clone(asRead);
         change.accept(copy);
         statusWrites.add((AppDeployment) copy);

@@ -22,6 +22,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
@@ -141,6 +143,24 @@ public final class Demo {
     showReplicaSets(admin);
     showPods(admin);
 
+    step("Scaling the Deployment by hand to 1 (as kubectl scale would): the operator restores it");
+    admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).patch(
+        new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("kubectl-scale")
+            .build(), "{\"spec\":{\"replicas\":1}}");
+    follow(() -> "Deployment spec.replicas " + deploymentReplicas(admin), () -> deploymentReplicas(admin) == REPLICAS);
+
+    if (!keep) {
+      step("Deleting the AppDeployment: the garbage collector removes what it owns");
+      say("(the collector finds new kinds on a 30 s discovery pass;");
+      say(" with a CRD installed seconds ago this takes up to half a minute)");
+      admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).delete();
+      follow(() -> String.format("Deployment %s, Service %s",
+              admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get() == null ? "gone" : "present",
+              admin.services().inNamespace(NAMESPACE).withName(APP).get() == null ? "gone" : "present"),
+          () -> admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get() == null
+              && admin.services().inNamespace(NAMESPACE).withName(APP).get() == null);
+    }
+
     long reconciles = registry.find(MicrometerControllerMetrics.RECONCILE).timers().stream()
         .mapToLong(Timer::count).sum();
     step("Done in " + (System.nanoTime() - started) / 1_000_000_000 + " s: the operator ran "
@@ -223,6 +243,11 @@ public final class Demo {
     }
     say("");
     table(rows);
+  }
+
+  private int deploymentReplicas(KubernetesClient admin) {
+    Deployment deployment = admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get();
+    return deployment == null ? 0 : orZero(deployment.getSpec().getReplicas());
   }
 
   private boolean isRunning(KubernetesClient admin) {
@@ -331,6 +356,10 @@ public final class Demo {
         last = now;
       }
       if (done.get()) {
+        String last2 = line.get();
+        if (!last2.equals(last)) {
+          say("%s", last2);
+        }
         return;
       }
       if (System.nanoTime() > deadline) {
