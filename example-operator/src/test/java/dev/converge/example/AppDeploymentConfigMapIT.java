@@ -34,7 +34,7 @@ class AppDeploymentConfigMapIT {
             assertThat(resolved.getStatus()).isEqualTo("False");
             assertThat(resolved.getReason()).isEqualTo(AppDeploymentReconciler.REASON_CONFIG_MAP_NOT_FOUND);
             assertThat(resolved.getMessage()).contains(ns.name() + "/api-config");
-            assertThat(state.app("api").getStatus().getPhase()).isEqualTo(Phase.Pending);
+            assertThat(state.phase("api")).isEqualTo(Phase.Pending);
           });
       // No Deployment whose pods could never start; the Service is there already.
       assertThat(state.deployment("api")).isEmpty();
@@ -45,7 +45,7 @@ class AppDeploymentConfigMapIT {
       await("Running after the ConfigMap appears, sooner than the 30 s re-check")
           .atMost(Duration.ofSeconds(AppDeploymentReconciler.MISSING_CONFIG_RECHECK_SECONDS - 10))
           .untilAsserted(() -> {
-            assertThat(state.app("api").getStatus().getPhase()).isEqualTo(Phase.Running);
+            assertThat(state.phase("api")).isEqualTo(Phase.Running);
             assertThat(state.condition("api", AppDeploymentStatus.CONFIG_RESOLVED).getStatus())
                 .isEqualTo("True");
           });

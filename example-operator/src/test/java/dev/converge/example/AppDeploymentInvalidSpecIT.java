@@ -30,7 +30,7 @@ class AppDeploymentInvalidSpecIT {
 
       await("phase Failed with Ready=False/InvalidImage").atMost(ClusterState.CONVERGE)
           .untilAsserted(() -> {
-            assertThat(state.app("bad").getStatus().getPhase()).isEqualTo(Phase.Failed);
+            assertThat(state.phase("bad")).isEqualTo(Phase.Failed);
             var ready = state.condition("bad", AppDeploymentStatus.READY);
             assertThat(ready.getStatus()).isEqualTo("False");
             assertThat(ready.getReason()).isEqualTo(AppDeploymentReconciler.REASON_INVALID_IMAGE);

@@ -58,7 +58,7 @@ class AppDeploymentRbacIT {
       // A permanent failure records a Warning event: events may be created.
       state.create("broken", "UPPER/case", 1, null);
       await().atMost(ClusterState.CONVERGE).untilAsserted(() -> {
-        assertThat(state.app("broken").getStatus().getPhase()).isEqualTo(Phase.Failed);
+        assertThat(state.phase("broken")).isEqualTo(Phase.Failed);
         assertThat(admin.v1().events().inNamespace(ns.name()).list().getItems())
             .anyMatch(e -> "broken".equals(e.getInvolvedObject().getName())
                 && "Warning".equals(e.getType()));

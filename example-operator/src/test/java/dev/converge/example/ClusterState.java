@@ -95,6 +95,12 @@ final class ClusterState {
     return app(name);
   }
 
+  /** The phase, or null while the operator has written no status yet. */
+  Phase phase(String name) {
+    AppDeployment app = app(name);
+    return app == null || app.getStatus() == null ? null : app.getStatus().getPhase();
+  }
+
   Condition condition(String name, String type) {
     AppDeployment app = app(name);
     return Conditions.find(app.getStatus() == null ? List.of() : app.getStatus().getConditions(), type)

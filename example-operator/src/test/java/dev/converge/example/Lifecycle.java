@@ -80,6 +80,7 @@ final class Lifecycle {
               .filter(rs -> hashAfter.equals(rs.getSpec().getTemplate().getMetadata().getAnnotations()
                   .get(dev.converge.example.desired.AppLabels.CONFIG_HASH_ANNOTATION)))
               .findFirst().orElseThrow(() -> new AssertionError("no new ReplicaSet yet: " + names(sets)));
+          assertThat(newest.getStatus()).as("status of " + newest.getMetadata().getName()).isNotNull();
           assertThat(newest.getStatus().getReadyReplicas()).isEqualTo(3);
         });
     cluster.awaitRunning("web", 3);
