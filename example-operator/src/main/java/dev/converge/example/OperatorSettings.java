@@ -1,6 +1,7 @@
 package dev.converge.example;
 
 import dev.converge.operator.LeaderElection;
+import io.fabric8.kubernetes.client.Config;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategySelection;
 import java.time.Clock;
@@ -59,5 +60,18 @@ public record OperatorSettings(
 
   public OperatorSettings withLeaderElection(LeaderElection election) {
     return new OperatorSettings(namespace, strategies, Optional.of(election), clock);
+  }
+
+  /**
+   * Gives the operator's client the user agent {@code app-operator/<version>}. The API server
+   * records a PUT or POST, which fabric8 cannot label with a field manager, under the user agent's
+   * first word, so the operator's writes by the update strategy stand under its own name in
+   * managedFields, and the ssa strategy takes over exactly those, never another fabric8 tool's.
+   */
+  public static Config identify(Config config) {
+    String version = Optional.ofNullable(OperatorSettings.class.getPackage().getImplementationVersion())
+        .orElse("dev");
+    config.setUserAgent(OPERATOR_NAME + "/" + version);
+    return config;
   }
 }

@@ -79,7 +79,7 @@ final class RunningOperator implements AutoCloseable {
       config.withImpersonateUsername(user).withImpersonateGroups(groups);
     }
     KubernetesClient client = new KubernetesClientBuilder()
-        .withConfig(config.build())
+        .withConfig(OperatorSettings.identify(config.build()))
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count-writes", recorder))
         .build();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();

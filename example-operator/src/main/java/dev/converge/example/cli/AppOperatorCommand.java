@@ -113,6 +113,7 @@ public final class AppOperatorCommand implements Callable<Integer> {
         ? Config.fromKubeconfig(context, kubeconfig.toFile())
         : Config.autoConfigure(context);
     ClientKeyAlgorithm.detect(config);
+    OperatorSettings.identify(config);
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
     try {
       Operator operator;

@@ -21,7 +21,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
@@ -95,7 +97,8 @@ public final class Demo {
         }
       }
     };
-    KubernetesClient operatorClient = cluster.clientBuilder()
+    KubernetesClient operatorClient = new KubernetesClientBuilder()
+        .withConfig(OperatorSettings.identify(new ConfigBuilder(cluster.config()).build()))
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count-writes", countWrites))
         .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

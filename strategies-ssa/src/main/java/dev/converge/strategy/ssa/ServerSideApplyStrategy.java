@@ -31,9 +31,14 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Taking over: an object last written by the {@code update} or {@code merge-patch} strategy has
  * its fields recorded under {@code Update} entries, which an apply does not release — later removals
- * would silently not happen. When such entries exist for one of the {@linkplain #takeOverManagers()
- * managers to take over}, the strategy first moves their fields into its own {@code Apply} entry
- * (one JSON patch of {@code metadata.managedFields}, guarded by the resourceVersion), then applies.
+ * would silently not happen. When such entries exist for this controller, the strategy first moves
+ * their fields into its own {@code Apply} entry (one JSON patch of {@code metadata.managedFields},
+ * guarded by the resourceVersion), then applies. "This controller" is its field manager and the
+ * manager name the API server gives its client's PUTs and POSTs, which fabric8 cannot label with a
+ * field manager: the first word of the client's user agent. Give the operator's client a user agent
+ * of its own ({@code Config#setUserAgent("my-operator/1.0")}); with fabric8's default user agent,
+ * every fabric8-based tool writes as {@value #FABRIC8_DEFAULT_MANAGER}, and fields such a tool set
+ * would be taken over too.
  */
 public final class ServerSideApplyStrategy implements ResourceStrategy {
 
@@ -51,16 +56,16 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   private final boolean force;
   private final Set<String> extraTakeOverManagers;
 
-  /** Force on, taking over from the context's field manager and {@value #FABRIC8_DEFAULT_MANAGER}. */
+  /** Force on, taking over only this controller's own earlier writes. */
   public ServerSideApplyStrategy() {
-    this(true, Set.of(FABRIC8_DEFAULT_MANAGER));
+    this(true, Set.of());
   }
 
   /**
    * @param force take ownership of fields other managers hold (what controllers normally want);
    *     without it such a conflict is reported as a {@link ResourceWriteException}
-   * @param extraTakeOverManagers managers besides the context's own whose {@code Update} entries are
-   *     taken over
+   * @param extraTakeOverManagers managers besides this controller's own (its field manager and its
+   *     client's user-agent name) whose {@code Update} entries are taken over
    */
   public ServerSideApplyStrategy(boolean force, Set<String> extraTakeOverManagers) {
     this.force = force;
@@ -72,12 +77,25 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return NAME;
   }
 
+  /**
+   * The manager name the API server records for this context's PUT and POST requests: the user
+   * agent up to its first {@code /}.
+   */
+  static String userAgentManager(StrategyContext context) {
+    String agent = context.client().getConfiguration().getUserAgent();
+    if (agent == null || agent.isBlank()) {
+      return FABRIC8_DEFAULT_MANAGER;
+    }
+    int slash = agent.indexOf('/');
+    return slash < 0 ? agent : agent.substring(0, slash);
+  }
+
   /** Whether applies force conflicts. */
   public boolean force() {
     return force;
   }
 
-  /** Managers besides the context's own whose {@code Update} entries are taken over. */
+  /** Managers besides this controller's own whose {@code Update} entries are taken over. */
   public Set<String> takeOverManagers() {
     return extraTakeOverManagers;
   }
@@ -101,7 +119,9 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
           .findFirst().orElse(null);
       List<Map<String, Object>> legacy = entries.stream()
           .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
-              && (context.fieldManager().equals(e.get("manager")) || extraTakeOverManagers.contains(e.get("manager"))))
+              && (context.fieldManager().equals(e.get("manager"))
+                  || userAgentManager(context).equals(e.get("manager"))
+                  || extraTakeOverManagers.contains(e.get("manager"))))
           .toList();
       if (!legacy.isEmpty()) {
         takeOver(live, entries, mine, legacy, context, sent);
