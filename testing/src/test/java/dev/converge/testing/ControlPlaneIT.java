@@ -219,6 +219,15 @@ class ControlPlaneIT {
     }
   }
 
+  @Test
+  void theKubeconfigWorksForAPlainFabric8Client(LocalCluster cluster, TestNamespace ns) throws Exception {
+    io.fabric8.kubernetes.client.Config plain =
+        io.fabric8.kubernetes.client.Config.fromKubeconfig(java.nio.file.Files.readString(cluster.kubeconfig()));
+    try (KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(plain).build()) {
+      assertThat(client.namespaces().withName(ns.name()).get()).isNotNull();
+    }
+  }
+
   private static ConfigMap configMap(String name, String mode) {
     return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().addToData("mode", mode).build();
   }

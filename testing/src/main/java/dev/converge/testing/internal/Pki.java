@@ -41,7 +41,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 /**
  * The certificates of one local cluster: a CA, the API server's serving certificate, an
  * administrator client certificate (organisation {@code system:masters}) and the service-account
- * token signing key. ECDSA P-256 keys: generated in milliseconds, accepted by every component.
+ * token signing key. ECDSA P-256 keys, generated in milliseconds, except the client's (see
+ * {@link #client}).
  */
 public final class Pki {
 
@@ -123,10 +124,16 @@ public final class Pki {
     }
   }
 
-  /** A client certificate: the API server reads the user from CN and the groups from O. */
+  /**
+   * A client certificate: the API server reads the user from CN and the groups from O. Its key is
+   * RSA: fabric8's client reads an RSA PKCS#8 key from a kubeconfig without being told the
+   * algorithm, which it does not do for an EC key.
+   */
   public Issued client(String user, List<String> groups) {
     try {
-      KeyPair keys = newKeyPair();
+      KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+      rsa.initialize(2048, random);
+      KeyPair keys = rsa.generateKeyPair();
       X509v3CertificateBuilder builder = builder(caSubject(), subject(user, groups), keys);
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
       builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));

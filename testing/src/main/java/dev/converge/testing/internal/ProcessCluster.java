@@ -100,7 +100,6 @@ public final class ProcessCluster implements LocalCluster {
     String kubeconfigText = KubeconfigText.of(apiUrl, pki.caPem(), admin);
     kubeconfig = write(workDir.resolve("admin.kubeconfig"), kubeconfigText);
     config = Config.fromKubeconfig(kubeconfigText);
-    config.setClientKeyAlgo("EC");
 
     // etcd
     String etcdUrl = "http://127.0.0.1:" + etcdPort;
