@@ -66,7 +66,7 @@ public final class Operator implements AutoCloseable {
     this.leaderElection = b.leaderElection;
     this.shutdownTimeout = b.shutdownTimeout;
     this.onLeadershipLost = b.onLeadershipLost;
-    this.informers = new SharedInformers(b.client, b.namespace, b.informerResync);
+    this.informers = new SharedInformers(b.client, b.namespaces, b.informerResync);
     EventRecorder events =
         b.events != null ? b.events : EventRecorder.builder(b.client).component(b.name).build();
     StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);

@@ -37,7 +37,7 @@ public final class OperatorBuilder {
   final List<ControllerDefinition<?>> controllers = new ArrayList<>();
   final Set<Class<? extends HasMetadata>> extraCaches = new LinkedHashSet<>();
   String name = DEFAULT_NAME;
-  Optional<String> namespace = Optional.empty();
+  Set<String> namespaces = new java.util.TreeSet<>();
   Duration informerResync = Duration.ZERO;
   Optional<LeaderElection> leaderElection = Optional.empty();
   Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
@@ -80,12 +80,21 @@ public final class OperatorBuilder {
     return this;
   }
 
-  /** Watches only {@code ns} (for namespaced kinds); default: all namespaces. */
+  /**
+   * Watches {@code ns} (for namespaced kinds); may be called several times to watch a set of
+   * namespaces. Default: all namespaces. Cluster-scoped kinds are always watched whole.
+   */
   public OperatorBuilder namespace(String ns) {
     if (ns == null || ns.isBlank()) {
       throw new IllegalArgumentException("namespace must not be blank; omit it to watch all");
     }
-    this.namespace = Optional.of(ns);
+    this.namespaces.add(ns);
+    return this;
+  }
+
+  /** Watches each of {@code names}; see {@link #namespace(String)}. */
+  public OperatorBuilder namespaces(Collection<String> names) {
+    names.forEach(this::namespace);
     return this;
   }
 

@@ -37,7 +37,7 @@ public final class AppOperatorModule extends AbstractModule {
   protected void configure() {
     install(new ConvergeModule(operator -> {
       operator.name(OperatorSettings.OPERATOR_NAME);
-      settings.namespace().ifPresent(operator::namespace);
+      operator.namespaces(settings.namespaces());
       settings.leaderElection().ifPresent(operator::leaderElection);
     }));
     install(new StrategiesModule(settings.strategies(), AppOperatorModule.class.getClassLoader()));

@@ -8,18 +8,19 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How the AppDeployment operator runs, independent of where the values came from (flags, a config
  * file, a test).
  *
- * @param namespace the namespace to watch; empty for all namespaces
+ * @param namespaces the namespaces to watch; empty for all namespaces
  * @param strategies which strategy writes each kind
  * @param leaderElection the Lease to hold while reconciling; empty to reconcile without one
  * @param clock the clock of condition timestamps
  */
 public record OperatorSettings(
-    Optional<String> namespace,
+    Set<String> namespaces,
     StrategySelection strategies,
     Optional<LeaderElection> leaderElection,
     Clock clock) {
@@ -38,7 +39,7 @@ public record OperatorSettings(
       new StrategySelection("ssa", Map.of(DEPLOYMENT, "ssa", SERVICE, "update"));
 
   public OperatorSettings {
-    Objects.requireNonNull(namespace, "namespace");
+    namespaces = Set.copyOf(Objects.requireNonNull(namespaces, "namespaces"));
     Objects.requireNonNull(strategies, "strategies");
     Objects.requireNonNull(leaderElection, "leaderElection");
     Objects.requireNonNull(clock, "clock");
@@ -46,20 +47,23 @@ public record OperatorSettings(
 
   /** All namespaces, default strategies, no leader election, the system clock. */
   public static OperatorSettings defaults() {
-    return new OperatorSettings(Optional.empty(), DEFAULT_STRATEGIES, Optional.empty(),
+    return new OperatorSettings(Set.of(), DEFAULT_STRATEGIES, Optional.empty(),
         Clock.systemUTC());
   }
 
+  /** These settings, also watching {@code ns}. */
   public OperatorSettings withNamespace(String ns) {
-    return new OperatorSettings(Optional.of(ns), strategies, leaderElection, clock);
+    Set<String> more = new java.util.TreeSet<>(namespaces);
+    more.add(ns);
+    return new OperatorSettings(more, strategies, leaderElection, clock);
   }
 
   public OperatorSettings withStrategies(StrategySelection selection) {
-    return new OperatorSettings(namespace, selection, leaderElection, clock);
+    return new OperatorSettings(namespaces, selection, leaderElection, clock);
   }
 
   public OperatorSettings withLeaderElection(LeaderElection election) {
-    return new OperatorSettings(namespace, strategies, Optional.of(election), clock);
+    return new OperatorSettings(namespaces, strategies, Optional.of(election), clock);
   }
 
   /**

@@ -7,22 +7,38 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
-/** A {@link ResourceCache} over one fabric8 informer; hands out copies, never cache entries. */
+/**
+ * A {@link ResourceCache} over the fabric8 informers of one kind: one for all namespaces, or one
+ * per watched namespace. Hands out copies, never cache entries.
+ */
 final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
 
+  /** The key of the single informer that watches every namespace. */
+  static final String ALL_NAMESPACES = "";
+
   private final Class<R> type;
-  private final SharedIndexInformer<R> informer;
+  private final Map<String, SharedIndexInformer<R>> informers;
   private final KubernetesSerialization serialization;
   private final boolean namespaced;
 
-  InformerCache(Class<R> type, SharedIndexInformer<R> informer, KubernetesSerialization serialization) {
+  InformerCache(
+      Class<R> type,
+      Map<String, SharedIndexInformer<R>> informersByNamespace,
+      KubernetesSerialization serialization) {
     this.type = type;
-    this.informer = informer;
+    this.informers = Map.copyOf(informersByNamespace);
     this.serialization = serialization;
     this.namespaced = Namespaced.class.isAssignableFrom(type);
+  }
+
+  /** The informer holding objects of {@code namespace}, if this cache watches it. */
+  private Optional<SharedIndexInformer<R>> informerFor(String namespace) {
+    SharedIndexInformer<R> all = informers.get(ALL_NAMESPACES);
+    return all != null ? Optional.of(all) : Optional.ofNullable(informers.get(namespace));
   }
 
   @Override
@@ -34,30 +50,41 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
   public Optional<R> get(String namespace, String name) {
     // A cluster-scoped kind is keyed by name alone, whatever namespace the caller is in.
     boolean scoped = namespaced && namespace != null && !namespace.isEmpty();
-    R found = informer.getIndexer().getByKey(Cache.namespaceKeyFunc(scoped ? namespace : null, name));
-    return Optional.ofNullable(found).map(serialization::clone);
+    String key = Cache.namespaceKeyFunc(scoped ? namespace : null, name);
+    if (!scoped) {
+      return informers.values().stream()
+          .map(i -> i.getIndexer().getByKey(key))
+          .filter(java.util.Objects::nonNull)
+          .findFirst()
+          .map(serialization::clone);
+    }
+    return informerFor(namespace).map(i -> i.getIndexer().getByKey(key)).map(serialization::clone);
   }
 
   @Override
   public List<R> list(String namespace) {
-    return copies(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+    return informerFor(namespace)
+        .map(i -> copies(i.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)))
+        .orElse(List.of());
   }
 
   @Override
   public List<R> list() {
-    return copies(informer.getIndexer().list());
+    return copies(informers.values().stream().flatMap(i -> i.getIndexer().list().stream()).toList());
   }
 
   @Override
   public List<R> byIndex(String indexName, String key) {
-    if (!informer.getIndexer().getIndexers().containsKey(indexName)) {
+    SharedIndexInformer<R> any = informers.values().iterator().next();
+    if (!any.getIndexer().getIndexers().containsKey(indexName)) {
       throw new IllegalArgumentException(
           "the cache of " + HasMetadata.getKind(type) + " has no index '" + indexName
-              + "'; indexes: " + new TreeSet<>(informer.getIndexer().getIndexers().keySet())
+              + "'; indexes: " + new TreeSet<>(any.getIndexer().getIndexers().keySet())
               + ". Register it with ControllerBuilder.index(" + type.getSimpleName()
               + ".class, \"" + indexName + "\", ...)");
     }
-    return copies(informer.getIndexer().byIndex(indexName, key));
+    return copies(
+        informers.values().stream().flatMap(i -> i.getIndexer().byIndex(indexName, key).stream()).toList());
   }
 
   @Override
@@ -66,12 +93,12 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
     if (uid == null) {
       return List.of();
     }
-    return copies(informer.getIndexer().byIndex(CONTROLLER_OWNER_INDEX, uid));
+    return byIndex(CONTROLLER_OWNER_INDEX, uid);
   }
 
   @Override
   public boolean hasSynced() {
-    return informer.hasSynced();
+    return informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
   }
 
   private List<R> copies(List<R> items) {

@@ -12,6 +12,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,8 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One informer per kind, shared by every controller of an operator. Controllers declare what they
- * need (kinds, indexes, handlers) before {@link #start}; afterwards the set is fixed.
+ * One informer per kind (per watched namespace, when the operator watches a set of namespaces),
+ * shared by every controller of an operator. Controllers declare what they need (kinds, indexes,
+ * handlers) before {@link #start}; afterwards the set is fixed.
  *
  * <p>Each informer gets an exception handler that logs and keeps retrying, because fabric8's
  * default handler stops an informer on most watch errors and the operator would then go blind
@@ -35,7 +39,7 @@ public final class SharedInformers implements Caches {
   private static final Logger log = LoggerFactory.getLogger(SharedInformers.class);
 
   private final KubernetesClient client;
-  private final Optional<String> namespace;
+  private final Set<String> namespaces;
   private final Duration resync;
   private final Map<Class<?>, Entry<?>> entries = new ConcurrentHashMap<>();
   private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -47,7 +51,7 @@ public final class SharedInformers implements Caches {
     final Map<String, Function<R, List<String>>> indexers = new HashMap<>();
     final List<ResourceEventHandler<R>> handlers = new ArrayList<>();
     final AtomicLong watchErrors = new AtomicLong();
-    SharedIndexInformer<R> informer;
+    final List<SharedIndexInformer<R>> informers = new ArrayList<>();
     InformerCache<R> cache;
 
     Entry(Class<R> type) {
@@ -55,9 +59,12 @@ public final class SharedInformers implements Caches {
     }
   }
 
-  public SharedInformers(KubernetesClient client, Optional<String> namespace, Duration resync) {
+  /**
+   * @param namespaces the namespaces to watch namespaced kinds in; empty for all namespaces
+   */
+  public SharedInformers(KubernetesClient client, Set<String> namespaces, Duration resync) {
     this.client = client;
-    this.namespace = namespace;
+    this.namespaces = Set.copyOf(namespaces);
     this.resync = resync;
   }
 
@@ -104,12 +111,29 @@ public final class SharedInformers implements Caches {
   }
 
   private <R extends HasMetadata> CompletableFuture<Void> startOne(Entry<R> entry) {
-    String kind = HasMetadata.getKind(entry.type);
-    var resources = client.resources(entry.type);
     boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
+    Map<String, SharedIndexInformer<R>> byNamespace = new LinkedHashMap<>();
+    if (namespaced && !namespaces.isEmpty()) {
+      for (String ns : new TreeSet<>(namespaces)) {
+        byNamespace.put(ns, informer(entry, Optional.of(ns)));
+      }
+    } else {
+      byNamespace.put(InformerCache.ALL_NAMESPACES, informer(entry, Optional.empty()));
+    }
+    entry.informers.addAll(byNamespace.values());
+    entry.cache = new InformerCache<>(entry.type, byNamespace, client.getKubernetesSerialization());
+    return CompletableFuture.allOf(
+        byNamespace.values().stream()
+            .map(i -> i.start().toCompletableFuture())
+            .toArray(CompletableFuture[]::new));
+  }
+
+  private <R extends HasMetadata> SharedIndexInformer<R> informer(Entry<R> entry, Optional<String> ns) {
+    String kind = HasMetadata.getKind(entry.type) + ns.map(n -> " in namespace " + n).orElse("");
+    var resources = client.resources(entry.type);
     SharedIndexInformer<R> informer =
-        namespaced && namespace.isPresent()
-            ? resources.inNamespace(namespace.get()).runnableInformer(resync.toMillis())
+        ns.isPresent()
+            ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
             : resources.inAnyNamespace().runnableInformer(resync.toMillis());
     Map<String, Function<R, List<String>>> indexers = new HashMap<>(entry.indexers);
     indexers.put(ResourceCache.CONTROLLER_OWNER_INDEX, SharedInformers::controllerOwnerUid);
@@ -125,8 +149,6 @@ public final class SharedInformers implements Caches {
           return true;
         });
     entry.handlers.forEach(informer::addEventHandler);
-    entry.informer = informer;
-    entry.cache = new InformerCache<>(entry.type, informer, client.getKubernetesSerialization());
     informer.stopped().whenComplete((v, t) -> {
       if (!stopping) {
         String message = "informer for " + kind + " stopped unexpectedly"
@@ -135,9 +157,8 @@ public final class SharedInformers implements Caches {
         log.error("{}; the operator no longer sees changes of this kind", message, t);
       }
     });
-    log.debug("starting informer for {} ({})", kind,
-        namespaced && namespace.isPresent() ? "namespace " + namespace.get() : "all namespaces");
-    return informer.start().toCompletableFuture();
+    log.debug("starting informer for {}", ns.isPresent() ? kind : kind + " (all namespaces)");
+    return informer;
   }
 
   private static List<String> controllerOwnerUid(HasMetadata resource) {
@@ -156,7 +177,8 @@ public final class SharedInformers implements Caches {
   /** True when every informer has delivered its initial list. */
   public boolean hasSynced() {
     return started
-        && entries.values().stream().allMatch(e -> e.informer != null && e.informer.hasSynced());
+        && entries.values().stream()
+            .allMatch(e -> !e.informers.isEmpty() && e.informers.stream().allMatch(SharedIndexInformer::hasSynced));
   }
 
   /** Messages for informers that stopped without being asked to. */
@@ -167,9 +189,9 @@ public final class SharedInformers implements Caches {
   public void stop() {
     stopping = true;
     for (Entry<?> entry : entries.values()) {
-      if (entry.informer != null) {
+      for (SharedIndexInformer<?> informer : entry.informers) {
         try {
-          entry.informer.stop();
+          informer.stop();
         } catch (RuntimeException e) {
           log.warn("stopping informer for {} failed: {}", HasMetadata.getKind(entry.type), e.toString());
         }

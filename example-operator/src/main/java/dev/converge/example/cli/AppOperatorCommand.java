@@ -48,9 +48,9 @@ public final class AppOperatorCommand implements Callable<Integer> {
   @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context; default: current.")
   String context;
 
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
-      description = "Namespace to watch; default: all namespaces.")
-  String namespace;
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", split = ",",
+      description = "Namespace to watch (repeatable, or comma-separated); default: all namespaces.")
+  List<String> namespaces = new ArrayList<>();
 
   @Option(names = "--strategy", paramLabel = "KIND=STRATEGY",
       description = "Strategy for a kind, repeatable, e.g. --strategy apps/v1/Deployment=ssa"
@@ -131,7 +131,7 @@ public final class AppOperatorCommand implements Callable<Integer> {
       ProbeServer probes = ProbeServer.start(httpPort, operator, registry);
       System.out.printf("app-operator: API server %s, namespace %s, strategies %s, leader election"
               + " %s, probes and metrics on :%d%n",
-          config.getMasterUrl(), settings.namespace().orElse("(all)"), describe(settings.strategies()),
+          config.getMasterUrl(), settings.namespaces().isEmpty() ? "(all)" : String.join(",", settings.namespaces()), describe(settings.strategies()),
           settings.leaderElection().map(l -> "on Lease " + l.leaseNamespace() + "/" + l.leaseName())
               .orElse("off"),
           probes.port());
@@ -170,7 +170,7 @@ public final class AppOperatorCommand implements Callable<Integer> {
       selection = merge(selection, StrategySelection.parse(joined),
           strategies.stream().anyMatch(s -> s.trim().startsWith("default=")));
     }
-    OperatorSettings settings = new OperatorSettings(Optional.ofNullable(namespace), selection,
+    OperatorSettings settings = new OperatorSettings(java.util.Set.copyOf(namespaces), selection,
         Optional.empty(), Clock.systemUTC());
     if (leaderElect) {
       settings = settings.withLeaderElection(

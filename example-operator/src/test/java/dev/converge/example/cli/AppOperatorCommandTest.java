@@ -28,7 +28,7 @@ class AppOperatorCommandTest {
     OperatorSettings settings = parse();
     assertThat(settings.strategies().strategyFor(DEPLOYMENT)).isEqualTo("ssa");
     assertThat(settings.strategies().strategyFor(SERVICE)).isEqualTo("update");
-    assertThat(settings.namespace()).isEmpty();
+    assertThat(settings.namespaces()).isEmpty();
     assertThat(settings.leaderElection()).isEmpty();
   }
 
@@ -37,7 +37,7 @@ class AppOperatorCommandTest {
     OperatorSettings settings = parse("--strategy", "v1/Service=merge-patch", "-n", "shop");
     assertThat(settings.strategies().strategyFor(SERVICE)).isEqualTo("merge-patch");
     assertThat(settings.strategies().strategyFor(DEPLOYMENT)).isEqualTo("ssa");
-    assertThat(settings.namespace()).contains("shop");
+    assertThat(settings.namespaces()).containsExactly("shop");
 
     OperatorSettings both = parse("--strategy", "apps/v1/Deployment=update",
         "--strategy", "v1/Service=ssa", "--strategy", "default=merge-patch");
