@@ -1,5 +1,7 @@
 package dev.converge.finalizer;
 
+import dev.converge.retry.ConflictRetry;
+import dev.converge.retry.Pause;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
@@ -41,7 +43,9 @@ public final class FinalizingReconciler<P extends HasMetadata> implements Reconc
   @Override
   public Result reconcile(P primary, Context<P> context) throws Exception {
     Finalization<P> finalization =
-        new Finalization<>(new Finalizers(context.client()), finalizer, hook);
+        new Finalization<>(
+            new Finalizers(context.client(), ConflictRetry.defaults().withPause(Pause.none())),
+            finalizer, hook);
     FinalizationOutcome<P> outcome = finalization.apply(primary);
     if (outcome instanceof FinalizationOutcome.Proceed<P> proceed) {
       return delegate.reconcile(proceed.primary(), context);

@@ -143,7 +143,10 @@ public final class Operator implements AutoCloseable {
       log.error("operator {}: lost the leader lease; stopped reconciling. Restart the process to"
           + " rejoin the election", name);
       Thread stopper = new Thread(() -> {
-        stopControllers(shutdownTimeout);
+        // Another instance may hold the lease within seconds: running reconciles are interrupted
+        // at once instead of being given the graceful shutdown timeout, so two leaders do not
+        // write the same objects side by side.
+        stopControllers(Duration.ZERO);
         try {
           onLeadershipLost.run();
         } catch (RuntimeException e) {

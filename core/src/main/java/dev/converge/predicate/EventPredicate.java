@@ -69,13 +69,18 @@ public interface EventPredicate<T extends HasMetadata> {
 
   /**
    * Updates pass only when {@code metadata.generation} changed, which the API server bumps on spec
-   * changes and not on status or metadata changes; other event types pass. Kinds that do not track
-   * a generation (ConfigMap, Secret) therefore never pass on update: use {@link
-   * #resourceVersionChanged()} for them.
+   * changes and not on status or metadata changes, or when the object starts being deleted (its
+   * {@code deletionTimestamp} appears), so that finalizer cleanup always runs; other event types
+   * pass. Kinds that do not track a generation (ConfigMap, Secret) therefore pass on update only
+   * when deletion starts: use {@link #resourceVersionChanged()} for them.
    */
   static <T extends HasMetadata> EventPredicate<T> generationChanged() {
     return onUpdateOnly(
         (oldObj, newObj) -> {
+          if (oldObj.getMetadata().getDeletionTimestamp() == null
+              && newObj.getMetadata().getDeletionTimestamp() != null) {
+            return true;
+          }
           Long before = oldObj.getMetadata().getGeneration();
           Long after = newObj.getMetadata().getGeneration();
           return before != null && after != null && !before.equals(after);

@@ -31,7 +31,8 @@ public interface Context<P extends HasMetadata> {
   String controllerName();
 
   /**
-   * How many times in a row this key has failed (thrown) before this attempt; 0 normally. Handy
+   * How many times in a row this key has failed (thrown) or asked for {@link Result#requeue()}
+   * before this attempt; 0 normally. Handy
    * for logging or for giving up on something external after a number of attempts.
    */
   int retries();

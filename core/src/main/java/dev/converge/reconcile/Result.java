@@ -32,8 +32,9 @@ public sealed interface Result {
   }
 
   /**
-   * Reconcile again soon, after this key's backoff delay, without counting as an error: for a
-   * reconcile that made progress and wants another pass. Prefer {@link #requeueAfter(Duration)}
+   * Reconcile again soon, after this key's backoff delay: for a reconcile that made progress and
+   * wants another pass. It is reported as {@code requeue}, not as an error, but it does advance the
+   * key's backoff and so {@link Context#retries()}. Prefer {@link #requeueAfter(Duration)}
    * with a real delay; a tight requeue loop costs API calls.
    */
   static Result requeue() {
@@ -49,8 +50,10 @@ public sealed interface Result {
   }
 
   /**
-   * The primary cannot be reconciled as it stands (an invalid spec, a reference to something that
-   * may never exist). Not retried until the primary's generation changes; the runtime records a
+   * The primary cannot be reconciled as it stands (an invalid spec). Not retried until the
+   * primary's generation changes or its deletion starts, whatever else changes: for a reference to
+   * something that does not exist yet, return {@link #requeueAfter(Duration)} instead and let a
+   * watch of that kind bring the reconcile back when it appears. The runtime records a
    * Warning event with {@code reason} and {@code message} on the primary. Report it in a status
    * condition too, so that {@code kubectl get} shows it.
    *

@@ -12,6 +12,15 @@ public interface Pause {
   /** Waits for {@code delay}. Implementations must preserve the thread's interrupt status. */
   void pause(Duration delay) throws InterruptedException;
 
+  /**
+   * Does not wait: the next attempt re-reads and retries at once. For code on a reconcile worker,
+   * which must not sleep; if conflicts persist, the attempts run out and the reconcile fails, and
+   * the work queue's backoff spaces the next try.
+   */
+  static Pause none() {
+    return delay -> {};
+  }
+
   /** Sleeps the calling thread. Only suitable because {@link ConflictRetry} bounds the total wait. */
   static Pause sleeping() {
     return delay -> Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);

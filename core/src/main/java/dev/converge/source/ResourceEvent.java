@@ -8,6 +8,10 @@ import java.util.Objects;
  * event handlers receive these; the four kinds match the four methods of a controller-runtime
  * predicate.
  *
+ * <p>The objects are the informer's own cache entries, handed over without a copy because every
+ * event passes through predicates and handlers: treat them as read-only. Changing one corrupts
+ * the cache that later reads and predicates see.
+ *
  * @param <T> the kind
  */
 public sealed interface ResourceEvent<T extends HasMetadata> {

@@ -45,6 +45,19 @@ class EventPredicateTest {
   }
 
   @Test
+  void generationChangedPassesTheUpdateThatStartsDeletionSoFinalizersRun() {
+    Deployment live = deployment(4, "20");
+    Deployment deleting = new DeploymentBuilder(live).editMetadata().withResourceVersion("21")
+        .withDeletionTimestamp("2026-11-29T12:00:00Z").endMetadata().build();
+    Deployment stillDeleting = new DeploymentBuilder(deleting).editMetadata().withResourceVersion("22")
+        .endMetadata().build();
+
+    assertThat(EventPredicate.<Deployment>generationChanged().test(update(live, deleting))).isTrue();
+    assertThat(EventPredicate.<Deployment>generationChanged().test(update(deleting, stillDeleting)))
+        .isFalse();
+  }
+
+  @Test
   void generationChangedNeverPassesUpdatesOfKindsWithoutGeneration() {
     ConfigMap before = new ConfigMapBuilder().withNewMetadata().withName("c")
         .withResourceVersion("1").endMetadata().addToData("k", "1").build();

@@ -139,8 +139,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
 
   /** Starts the workers; reconciles begin for whatever is queued. */
   public synchronized void startWorkers() {
-    if (workers != null) {
-      return;
+    if (workers != null || queue.isShutDown()) {
+      return; // already running, or stop() came first: starting now would leak the pool
     }
     AtomicInteger n = new AtomicInteger();
     workers = Executors.newFixedThreadPool(definition.maxConcurrentReconciles(), r -> {
@@ -303,12 +303,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
 
   /**
    * What a permanent failure is pinned to: the object's UID (a deleted and re-created object is a
-   * new one) and its generation (a spec change deserves another try).
+   * new one), its generation (a spec change deserves another try) and whether it is being deleted
+   * (finalizer cleanup must run even for an object whose spec failed permanently).
    */
   private static String versionOf(HasMetadata primary) {
     Long generation = primary.getMetadata().getGeneration();
     return "uid " + primary.getMetadata().getUid() + (generation != null
         ? " generation " + generation
-        : " resourceVersion " + primary.getMetadata().getResourceVersion());
+        : " resourceVersion " + primary.getMetadata().getResourceVersion())
+        + (primary.getMetadata().getDeletionTimestamp() != null ? " deleting" : "");
   }
 }

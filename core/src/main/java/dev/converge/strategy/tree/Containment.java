@@ -10,6 +10,9 @@ import java.util.Map;
  * looked at, so fields the API server defaulted (or another actor added to a map) never count as a
  * difference; lists are atomic (same length, element by element), numbers compare by value, and
  * strings that are both Kubernetes quantities compare by amount ({@code 1000m} equals {@code 1}).
+ * A field live lacks holds a desired {@code false}, {@code 0} or {@code ""}: built-in kinds omit
+ * such zero values when they store an object ({@code omitempty}), so {@code paused: false} in
+ * desired must not look like drift forever.
  */
 public final class Containment {
 
@@ -22,7 +25,7 @@ public final class Containment {
     }
     if (desired instanceof Map<?, ?> want) {
       if (live == null) {
-        return want.isEmpty() || want.values().stream().allMatch(v -> contains(null, v) && isEmptyish(v));
+        return want.values().stream().allMatch(v -> contains(null, v));
       }
       if (!(live instanceof Map<?, ?> have)) {
         return false;
@@ -48,7 +51,16 @@ public final class Containment {
       }
       return true;
     }
+    if (live == null) {
+      return isZeroValue(desired);
+    }
     return scalarEquals(live, desired);
+  }
+
+  private static boolean isZeroValue(Object v) {
+    return Boolean.FALSE.equals(v)
+        || "".equals(v)
+        || (v instanceof Number n && new BigDecimal(n.toString()).signum() == 0);
   }
 
   /** Equality of two scalars as the API server treats them. */
@@ -70,10 +82,6 @@ public final class Containment {
       }
     }
     return false;
-  }
-
-  private static boolean isEmptyish(Object v) {
-    return v == null || (v instanceof Map<?, ?> m && m.isEmpty()) || (v instanceof List<?> l && l.isEmpty());
   }
 
   private static boolean looksLikeQuantity(String s) {

@@ -49,4 +49,15 @@ class ContainmentTest {
     assertThat(ResourceTree.mapAt(desired, "data")).containsEntry("password", "czNjcmV0");
     assertThat(ResourceTree.mapAt(desired, "metadata")).doesNotContainKey("resourceVersion");
   }
+
+  @Test
+  void zeroValuesTheServerOmitsMatchAbsentFieldsButNonZeroValuesDoNot() {
+    Map<String, Object> live = Map.of("spec", Map.of("replicas", 3));
+
+    assertThat(Containment.contains(live, Map.of("spec", Map.of("paused", false, "minReadySeconds", 0))))
+        .isTrue();
+    assertThat(Containment.contains(live, Map.of("spec", Map.of("paused", true)))).isFalse();
+    assertThat(Containment.contains(live, Map.of("spec", Map.of("minReadySeconds", 5)))).isFalse();
+    assertThat(Containment.contains(Map.of(), Map.of("spec", Map.of("hostNetwork", false)))).isTrue();
+  }
 }
