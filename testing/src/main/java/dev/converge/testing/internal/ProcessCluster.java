@@ -51,20 +51,34 @@ public final class ProcessCluster implements LocalCluster {
     this.workDir = workDir;
   }
 
-  /** Starts every component and waits until the cluster serves, schedules and runs pods. */
+  /**
+   * Starts every component and waits until the cluster serves, schedules and runs pods. Ports are
+   * picked free just before use, so another process can still take one first: a start that fails
+   * with "address already in use" is tried again with new ports, up to three times.
+   */
   public static ProcessCluster start(ControlPlaneBinaries binaries) {
     long began = System.nanoTime();
-    ProcessCluster cluster = new ProcessCluster(newWorkDir());
-    try {
-      cluster.launch(binaries);
-    } catch (RuntimeException | Error e) {
-      log.error("local cluster failed to start; its files are kept in {}", cluster.workDir);
-      cluster.stopComponents();
-      throw e;
+    ProcessCluster cluster = null;
+    for (int attempt = 1; cluster == null; attempt++) {
+      ProcessCluster candidate = new ProcessCluster(newWorkDir());
+      // registered before launching, so Ctrl-C during start-up stops what has started
+      candidate.shutdownHook = new Thread(candidate::close, "converge-local-cluster-stop");
+      Runtime.getRuntime().addShutdownHook(candidate.shutdownHook);
+      try {
+        candidate.launch(binaries);
+        cluster = candidate;
+      } catch (RuntimeException | Error e) {
+        candidate.abandon();
+        boolean portTaken = String.valueOf(e.getMessage()).contains("address already in use");
+        if (!portTaken || attempt == 3) {
+          log.error("local cluster failed to start; its logs are kept in {}", candidate.workDir);
+          throw e;
+        }
+        log.warn("local cluster start-up lost a port race (attempt {}); trying again with new ports",
+            attempt);
+      }
     }
     cluster.startupTime = Duration.ofNanos(System.nanoTime() - began);
-    cluster.shutdownHook = new Thread(cluster::close, "converge-local-cluster-stop");
-    Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
     log.info(
         "local cluster ready in {} ms at {} (kubeconfig {})",
         cluster.startupTime.toMillis(),
@@ -344,6 +358,17 @@ public final class ProcessCluster implements LocalCluster {
     }
   }
 
+  /** After a failed start: stops what runs and frees the etcd data, keeping the logs to read. */
+  private void abandon() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException alreadyShuttingDown) {
+      // the hook is running; it stops the components itself
+    }
+    stopComponents();
+    deleteTree(workDir.resolve("etcd"));
+  }
+
   private void stopComponents() {
     // reverse order: kwok and controllers first, etcd last
     for (int i = components.size() - 1; i >= 0; i--) {
@@ -352,13 +377,27 @@ public final class ProcessCluster implements LocalCluster {
     components.clear();
   }
 
+  /**
+   * A tmpfs folder makes etcd faster; it is used only when it has room for etcd's pre-allocated
+   * write-ahead log and database (containers often mount a 64 MiB /dev/shm).
+   */
   private static Path newWorkDir() {
     Path shm = Path.of("/dev/shm");
-    Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+    Path base = usable(shm, 1L << 30) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
     try {
       return Files.createTempDirectory(base, "converge-cluster-");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a work folder in " + base, e);
+    }
+  }
+
+  private static boolean usable(Path folder, long minFreeBytes) {
+    try {
+      return Files.isDirectory(folder)
+          && Files.isWritable(folder)
+          && Files.getFileStore(folder).getUsableSpace() >= minFreeBytes;
+    } catch (IOException e) {
+      return false;
     }
   }
 
