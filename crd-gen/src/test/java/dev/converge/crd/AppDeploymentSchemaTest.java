@@ -22,6 +22,12 @@ class AppDeploymentSchemaTest {
   }
 
   @Test
+  void specIsRequiredBecauseItHasRequiredFields() {
+    assertThat(SchemaTrees.texts(crd.at("/spec/versions/0/schema/openAPIV3Schema/required")))
+        .containsExactly("spec");
+  }
+
+  @Test
   void replicasHasMinimumOneAndDefaultOne() {
     JsonNode replicas = spec.at("/properties/replicas");
     assertThat(replicas.get("type").asString()).isEqualTo("integer");

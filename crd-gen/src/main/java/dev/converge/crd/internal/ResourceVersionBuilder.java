@@ -100,6 +100,11 @@ public final class ResourceVersionBuilder {
       StructuralSchema.Converted converted = schemas.structuralSchema(type, simpleName(type), "spec");
       properties.set("spec", converted.schema());
       fieldColumns.addAll(converted.columns());
+      // A spec with required fields is itself required: otherwise an object without any spec
+      // passes validation and its required fields and defaults never apply.
+      if (converted.schema().path("required").size() > 0) {
+        root.putArray("required").add("spec");
+      }
     });
     status.ifPresent(type -> {
       StructuralSchema.Converted converted = schemas.structuralSchema(type, simpleName(type), "status");

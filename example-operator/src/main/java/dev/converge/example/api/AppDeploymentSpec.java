@@ -3,6 +3,8 @@ package dev.converge.example.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.converge.crd.annotation.Default;
 import dev.converge.crd.annotation.Description;
+import dev.converge.crd.annotation.Length;
+import dev.converge.crd.annotation.Matches;
 import dev.converge.crd.annotation.Maximum;
 import dev.converge.crd.annotation.Minimum;
 import dev.converge.crd.annotation.Required;
@@ -27,6 +29,8 @@ public class AppDeploymentSpec {
   @Description("Number of pods.")
   private Integer replicas;
 
+  @Matches("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+  @Length(max = 253)
   @Description("ConfigMap in the same namespace whose keys become the container's environment;"
       + " a change of its content rolls the pods.")
   private String configMapName;

@@ -27,7 +27,13 @@ public final class ProbeServer implements AutoCloseable {
   /** Starts serving on {@code port} (0 picks a free one) on all interfaces. */
   public static ProbeServer start(int port, Operator operator, PrometheusMeterRegistry registry)
       throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+    HttpServer server;
+    try {
+      server = HttpServer.create(new InetSocketAddress(port), 0);
+    } catch (java.net.BindException e) {
+      throw new IllegalArgumentException("--http-port " + port + ": " + e.getMessage()
+          + "; choose a free port, or 0 for any", e);
+    }
     server.createContext("/healthz", exchange -> {
       OperatorHealth health = operator.health();
       respond(exchange, health.live() ? 200 : 503, "text/plain", describe(health, health.live()));
