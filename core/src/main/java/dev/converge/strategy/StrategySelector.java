@@ -27,7 +27,13 @@ public final class StrategySelector {
 
   /** The strategy that writes {@code kind}. */
   public ResourceStrategy forKind(ApiKind kind) {
-    return installed.get(selection.strategyFor(kind));
+    String name = selection.strategyFor(kind);
+    ResourceStrategy strategy = installed.get(name);
+    if (strategy == null) { // the constructor checks every configured name; this guards the invariant
+      throw new StrategyConfigurationException(
+          "strategy '" + name + "' for " + kind + " is not installed; installed: " + installed.keySet());
+    }
+    return strategy;
   }
 
   /** The strategy that writes the kind of {@code resource}. */

@@ -48,15 +48,11 @@ public final class DryRunReplaceStrategy implements ResourceStrategy {
       Map<String, Object> outgoing = DesiredState.of(desired);
       Map<String, Object> meta = ResourceTree.mapAtOrCreate(outgoing, "metadata");
       for (String key : List.of("labels", "annotations")) {
-        Map<String, Object> liveMap = ResourceTree.mapAt(ResourceTree.of(live), "metadata", key);
-        if (liveMap != null) {
+        ResourceTree.mapAt(ResourceTree.of(live), "metadata", key).ifPresent(liveMap -> {
           Map<String, Object> merged = ResourceTree.copyMap(liveMap);
-          Map<String, Object> mine = ResourceTree.mapAt(outgoing, "metadata", key);
-          if (mine != null) {
-            merged.putAll(mine);
-          }
+          ResourceTree.mapAt(outgoing, "metadata", key).ifPresent(merged::putAll);
           meta.put(key, merged);
-        }
+        });
       }
       meta.put("resourceVersion", live.getMetadata().getResourceVersion());
       R body = ResourceTree.toResource(outgoing, (Class<R>) desired.getClass());

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** Converts resources to mutable JSON trees and back. */
@@ -57,17 +58,17 @@ public final class ResourceTree {
     return (Map<String, Object>) copy(tree);
   }
 
-  /** The map at {@code path}, or null when any step is absent or not a map. */
+  /** The map at {@code path}; empty when any step is absent or not a map. */
   @SuppressWarnings("unchecked")
-  public static Map<String, Object> mapAt(Map<String, Object> tree, String... path) {
+  public static Optional<Map<String, Object>> mapAt(Map<String, Object> tree, String... path) {
     Object node = tree;
     for (String step : path) {
       if (!(node instanceof Map<?, ?> map)) {
-        return null;
+        return Optional.empty();
       }
       node = map.get(step);
     }
-    return node instanceof Map<?, ?> ? (Map<String, Object>) node : null;
+    return node instanceof Map<?, ?> ? Optional.of((Map<String, Object>) node) : Optional.empty();
   }
 
   /** The map at {@code path}, created (and intermediate maps too) when absent. */

@@ -46,8 +46,8 @@ class ContainmentTest {
         .addToStringData("password", "s3cret").build());
 
     assertThat(desired).doesNotContainKey("stringData");
-    assertThat(ResourceTree.mapAt(desired, "data")).containsEntry("password", "czNjcmV0");
-    assertThat(ResourceTree.mapAt(desired, "metadata")).doesNotContainKey("resourceVersion");
+    assertThat(ResourceTree.mapAt(desired, "data").orElseThrow()).containsEntry("password", "czNjcmV0");
+    assertThat(ResourceTree.mapAt(desired, "metadata").orElseThrow()).doesNotContainKey("resourceVersion");
   }
 
   @Test

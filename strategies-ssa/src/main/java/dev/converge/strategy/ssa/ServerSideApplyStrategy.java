@@ -191,8 +191,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   @SuppressWarnings("unchecked")
   private static List<Map<String, Object>> managedFields(Map<String, Object> liveTree) {
-    Map<String, Object> metadata = ResourceTree.mapAt(liveTree, "metadata");
-    Object list = metadata == null ? null : metadata.get("managedFields");
+    Object list = ResourceTree.mapAt(liveTree, "metadata").map(m -> m.get("managedFields")).orElse(null);
     if (!(list instanceof List<?> l)) {
       return List.of();
     }

@@ -21,9 +21,8 @@ public final class ShardPreserver implements ServerFieldPreserver {
 
   @Override
   public void preserve(Map<String, Object> live, Map<String, Object> outgoing) {
-    Map<String, Object> liveSpec = ResourceTree.mapAt(live, "spec");
-    if (liveSpec != null && liveSpec.get("shard") != null) {
-      ResourceTree.mapAtOrCreate(outgoing, "spec").putIfAbsent("shard", liveSpec.get("shard"));
-    }
+    ResourceTree.mapAt(live, "spec")
+        .map(spec -> spec.get("shard"))
+        .ifPresent(shard -> ResourceTree.mapAtOrCreate(outgoing, "spec").putIfAbsent("shard", shard));
   }
 }

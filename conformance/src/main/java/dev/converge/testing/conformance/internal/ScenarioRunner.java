@@ -389,7 +389,7 @@ public final class ScenarioRunner {
 
   @SuppressWarnings("unchecked")
   private static String allocationsOf(HasMetadata service) {
-    Map<String, Object> spec = ResourceTree.mapAt(ResourceTree.of(service), "spec");
+    Map<String, Object> spec = ResourceTree.mapAt(ResourceTree.of(service), "spec").orElseThrow();
     List<Object> nodePorts = new ArrayList<>();
     if (spec.get("ports") instanceof List<?> ports) {
       for (Object p : ports) {

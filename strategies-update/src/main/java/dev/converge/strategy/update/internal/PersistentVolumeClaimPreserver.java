@@ -21,7 +21,7 @@ public final class PersistentVolumeClaimPreserver implements ServerFieldPreserve
 
   @Override
   public void preserve(Map<String, Object> live, Map<String, Object> outgoing) {
-    Map<String, Object> liveSpec = ResourceTree.mapAt(live, "spec");
+    Map<String, Object> liveSpec = ResourceTree.mapAt(live, "spec").orElse(null);
     if (liveSpec == null) {
       return;
     }

@@ -25,7 +25,7 @@ public final class ServicePreserver implements ServerFieldPreserver {
   @Override
   @SuppressWarnings("unchecked")
   public void preserve(Map<String, Object> live, Map<String, Object> outgoing) {
-    Map<String, Object> liveSpec = ResourceTree.mapAt(live, "spec");
+    Map<String, Object> liveSpec = ResourceTree.mapAt(live, "spec").orElse(null);
     if (liveSpec == null) {
       return;
     }

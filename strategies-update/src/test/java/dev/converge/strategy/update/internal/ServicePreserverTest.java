@@ -42,7 +42,7 @@ class ServicePreserverTest {
     preserver.preserve(live, toClusterIp);
     preserver.preserve(live, explicit);
 
-    assertThat(ResourceTree.mapAt(toClusterIp, "spec")).containsEntry("clusterIP", "10.0.0.12");
+    assertThat(ResourceTree.mapAt(toClusterIp, "spec").orElseThrow()).containsEntry("clusterIP", "10.0.0.12");
     assertThat(ResourceTree.canonicalJson(toClusterIp)).doesNotContain("31000");
     assertThat(ResourceTree.canonicalJson(explicit)).contains("32000").doesNotContain("31000");
   }
