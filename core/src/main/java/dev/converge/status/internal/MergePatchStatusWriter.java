@@ -62,7 +62,10 @@ public final class MergePatchStatusWriter implements StatusWriter {
   /**
    * The merge patch body for the status change from {@code asRead} to {@code withNewStatus}, or
    * empty when the status is the same. With {@code optimisticLock}, the body also carries
-   * {@code asRead}'s resourceVersion.
+   * {@code asRead}'s resourceVersion; so does any patch that replaces a list (conditions, say),
+   * when {@code asRead} has one: a merge patch sends a list whole, and a list built from a stale
+   * read would silently drop entries another writer added since. The server answers such a write
+   * with 409 and the reconcile is retried on a fresh read.
    */
   public static Optional<String> patchFor(KubernetesSerialization serialization, HasMetadata asRead,
       HasMetadata withNewStatus, boolean optimisticLock) {
@@ -73,10 +76,11 @@ public final class MergePatchStatusWriter implements StatusWriter {
       return Optional.empty();
     }
     ObjectNode body = JsonNodeFactory.instance.objectNode();
-    if (optimisticLock) {
-      String resourceVersion =
-          asRead.getMetadata() == null ? null : asRead.getMetadata().getResourceVersion();
-      if (resourceVersion == null || resourceVersion.isBlank()) {
+    String resourceVersion =
+        asRead.getMetadata() == null ? null : asRead.getMetadata().getResourceVersion();
+    boolean known = resourceVersion != null && !resourceVersion.isBlank();
+    if (optimisticLock || (known && replacesAList(statusPatch))) {
+      if (!known) {
         throw new IllegalArgumentException("optimistic status write of "
             + ResourceText.describe(asRead) + " needs metadata.resourceVersion of the object as"
             + " read; pass the object read from the API server or the informer cache");
@@ -86,6 +90,21 @@ public final class MergePatchStatusWriter implements StatusWriter {
     }
     body.set("status", statusPatch);
     return Optional.of(serialization.asJson(body));
+  }
+
+  private static boolean replacesAList(JsonNode patch) {
+    if (patch == null) {
+      return false;
+    }
+    if (patch.isArray()) {
+      return true;
+    }
+    for (JsonNode child : patch) {
+      if (replacesAList(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static JsonNode statusOf(KubernetesSerialization serialization, HasMetadata object) {

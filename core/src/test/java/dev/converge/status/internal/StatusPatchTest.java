@@ -96,4 +96,15 @@ class StatusPatchTest {
     assertThat(MergePatchStatusWriter.patchFor(json, asRead, wanted, false))
         .contains("{\"status\":{\"readyReplicas\":null}}");
   }
+
+  @Test
+  void aPatchThatReplacesAListIsLockedToTheVersionItWasBuiltFrom() {
+    Deployment asRead = read();
+    Deployment wanted = json.clone(asRead);
+    wanted.getStatus().setConditions(java.util.List.of(new io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder()
+        .withType("Available").withStatus("True").build()));
+
+    assertThat(MergePatchStatusWriter.patchFor(json, asRead, wanted, false).orElseThrow())
+        .startsWith("{\"metadata\":{\"resourceVersion\":\"41\"},\"status\":{\"conditions\":[");
+  }
 }
