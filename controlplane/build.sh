@@ -26,6 +26,9 @@ if [[ "$mode" == "--print" ]]; then
   exit 0
 fi
 
+if ! command -v go >/dev/null && [[ -x /usr/local/go/bin/go ]]; then
+  PATH="/usr/local/go/bin:$PATH" # the official install location, when a login profile did not add it
+fi
 command -v go >/dev/null || { echo "build.sh: Go is required (go 1.26+ on PATH)" >&2; exit 1; }
 mkdir -p "$bin"
 export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly
