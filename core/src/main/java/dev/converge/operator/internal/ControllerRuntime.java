@@ -7,6 +7,7 @@ import dev.converge.metrics.ReconcileOutcome;
 import dev.converge.queue.WorkQueue;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Result;
+import dev.converge.retry.ConflictRetry;
 import dev.converge.source.ResourceEvent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -268,8 +269,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
         return;
       }
       Duration delay = queue.addRateLimited(key);
-      log.error("reconcile of {} {} failed (attempt {}); retrying in {} ms", kind, key, retries + 1,
-          delay.toMillis(), failure);
+      if (ConflictRetry.isConflict(failure)) {
+        // Routine: the write was based on a cached read the server had already moved past.
+        log.info("reconcile of {} {} hit a write conflict (attempt {}): {}; retrying in {} ms on a"
+            + " fresher read", kind, key, retries + 1, failure.getMessage(), delay.toMillis());
+      } else {
+        log.error("reconcile of {} {} failed (attempt {}); retrying in {} ms", kind, key, retries + 1,
+            delay.toMillis(), failure);
+      }
       return;
     }
     if (result instanceof Result.Done) {
