@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * --output DIR    folder to write into (repeatable; default target/classes/META-INF/converge/crds)
  * </pre>
  *
- * <p>It fails (an exception, never {@code System.exit}, so Maven reports it) when a class cannot be
+ * <p>It fails (an exception, never by ending the JVM, so Maven reports it) when a class cannot be
  * generated or when no custom resource class is found.
  */
 public final class GenerateCrds {
