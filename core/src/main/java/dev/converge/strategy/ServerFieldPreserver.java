@@ -1,5 +1,8 @@
 package dev.converge.strategy;
 
+import dev.converge.strategy.tree.ResourceTree;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,4 +27,30 @@ public interface ServerFieldPreserver {
    * @param outgoing the object about to be written (mutable)
    */
   void preserve(Map<String, Object> live, Map<String, Object> outgoing);
+
+  /**
+   * The usual body of {@link #preserve}: copies the value at {@code path} (e.g. {@code "spec",
+   * "clusterIP"}) from {@code live} into {@code outgoing} when {@code outgoing} leaves it unset —
+   * absent, {@code ""}, {@code 0} or an empty list — and {@code live} has one.
+   */
+  static void keepIfUnset(Map<String, Object> live, Map<String, Object> outgoing, String... path) {
+    String[] parent = Arrays.copyOf(path, path.length - 1);
+    String field = path[path.length - 1];
+    Object liveValue = ResourceTree.mapAt(live, parent).map(m -> m.get(field)).orElse(null);
+    if (isUnset(liveValue)) {
+      return;
+    }
+    Map<String, Object> target = ResourceTree.mapAtOrCreate(outgoing, parent);
+    if (isUnset(target.get(field))) {
+      target.put(field, ResourceTree.copy(liveValue));
+    }
+  }
+
+  /** Whether a desired value leaves a field to the server: absent, empty string, zero, empty list. */
+  static boolean isUnset(Object value) {
+    return value == null
+        || (value instanceof String s && s.isEmpty())
+        || (value instanceof Number n && n.doubleValue() == 0)
+        || (value instanceof List<?> l && l.isEmpty());
+  }
 }

@@ -10,11 +10,9 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Clock;
+import dev.converge.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -27,29 +25,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** Events as the API server stores them. */
 @ExtendWith(LocalClusterExtension.class)
 class EventRecorderIT {
-
-  static final class ManualClock extends Clock {
-    private Instant now = Instant.parse("2026-11-29T09:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   private static ConfigMap subject(KubernetesClient client, String name) {
     return client.configMaps().resource(new ConfigMapBuilder()
@@ -64,7 +39,7 @@ class EventRecorderIT {
 
   @Test
   void repeatsAreAggregatedIntoOneEventWithACount(KubernetesClient client) {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = new ManualClock(Instant.parse("2026-11-29T09:00:00Z"));
     EventRecorder recorder = EventRecorder.builder(client).component("converge-it")
         .instance("replica-0").clock(clock).build();
     ConfigMap involved = subject(client, "flaky");

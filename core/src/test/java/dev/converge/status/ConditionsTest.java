@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import java.time.Clock;
+import dev.converge.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,33 +15,6 @@ import org.junit.jupiter.api.Test;
 class ConditionsTest {
 
   /** A clock the test moves by hand. */
-  static final class ManualClock extends Clock {
-    private Instant now;
-
-    ManualClock(Instant start) {
-      this.now = start;
-    }
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-29T10:00:00.750Z"));
   private final Conditions conditions = new Conditions(clock);
 

@@ -2,7 +2,6 @@ package dev.converge.strategy.update;
 
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.ServerFieldPreserver;
-import dev.converge.strategy.tree.ResourceTree;
 import java.util.Map;
 
 /**
@@ -21,8 +20,6 @@ public final class ShardPreserver implements ServerFieldPreserver {
 
   @Override
   public void preserve(Map<String, Object> live, Map<String, Object> outgoing) {
-    ResourceTree.mapAt(live, "spec")
-        .map(spec -> spec.get("shard"))
-        .ifPresent(shard -> ResourceTree.mapAtOrCreate(outgoing, "spec").putIfAbsent("shard", shard));
+    ServerFieldPreserver.keepIfUnset(live, outgoing, "spec", "shard");
   }
 }

@@ -258,6 +258,9 @@ public final class ScenarioRunner {
   private String immutable(Subject subject, String name) {
     HasMetadata base = subject.desired(namespace, name, Variant.IMMUTABLE_BASE);
     apply(target.strategy(), base);
+    // As in the change scenario: a controller's status write racing the one write counted here
+    // would turn into legitimate conflict retries and hide whether the 422 itself was retried.
+    settle(base);
     HasMetadata changed = subject.desired(namespace, name, Variant.IMMUTABLE_CHANGED);
     counter.reset();
     try {

@@ -2,7 +2,6 @@ package dev.converge.strategy.update.internal;
 
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.ServerFieldPreserver;
-import dev.converge.strategy.tree.ResourceTree;
 import java.util.List;
 import java.util.Map;
 
@@ -21,16 +20,8 @@ public final class PersistentVolumeClaimPreserver implements ServerFieldPreserve
 
   @Override
   public void preserve(Map<String, Object> live, Map<String, Object> outgoing) {
-    Map<String, Object> liveSpec = ResourceTree.mapAt(live, "spec").orElse(null);
-    if (liveSpec == null) {
-      return;
-    }
-    Map<String, Object> spec = ResourceTree.mapAtOrCreate(outgoing, "spec");
     for (String field : List.of("volumeName", "storageClassName", "volumeMode")) {
-      Object value = spec.get(field);
-      if ((value == null || "".equals(value)) && liveSpec.get(field) != null) {
-        spec.put(field, liveSpec.get(field));
-      }
+      ServerFieldPreserver.keepIfUnset(live, outgoing, "spec", field);
     }
   }
 }

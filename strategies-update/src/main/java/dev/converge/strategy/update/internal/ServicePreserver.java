@@ -33,20 +33,20 @@ public final class ServicePreserver implements ServerFieldPreserver {
     String type = String.valueOf(spec.getOrDefault("type", liveSpec.getOrDefault("type", "ClusterIP")));
     if (!"ExternalName".equals(type)) {
       for (String field : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
-        keep(liveSpec, spec, field);
+        ServerFieldPreserver.keepIfUnset(live, outgoing, "spec", field);
       }
     }
     boolean nodePorts = "NodePort".equals(type) || "LoadBalancer".equals(type);
     if ("LoadBalancer".equals(type)) {
-      keep(liveSpec, spec, "healthCheckNodePort");
+      ServerFieldPreserver.keepIfUnset(live, outgoing, "spec", "healthCheckNodePort");
     }
     if (nodePorts && spec.get("ports") instanceof List<?> ports && liveSpec.get("ports") instanceof List<?> livePorts) {
       for (Object port : ports) {
-        if (port instanceof Map<?, ?> p && isEmpty(p.get("nodePort"))) {
+        if (port instanceof Map<?, ?> p && ServerFieldPreserver.isUnset(p.get("nodePort"))) {
           Object match = livePorts.stream()
               .filter(lp -> lp instanceof Map<?, ?> m && samePort(m, p))
               .findFirst().orElse(null);
-          if (match instanceof Map<?, ?> m && !isEmpty(m.get("nodePort"))) {
+          if (match instanceof Map<?, ?> m && !ServerFieldPreserver.isUnset(m.get("nodePort"))) {
             ((Map<String, Object>) p).put("nodePort", m.get("nodePort"));
           }
         }
@@ -65,18 +65,5 @@ public final class ServicePreserver implements ServerFieldPreserver {
   private static Object protocol(Map<?, ?> port) {
     Object protocol = port.get("protocol");
     return protocol == null ? "TCP" : protocol;
-  }
-
-  private static void keep(Map<String, Object> live, Map<String, Object> outgoing, String field) {
-    if (isEmpty(outgoing.get(field)) && !isEmpty(live.get(field))) {
-      outgoing.put(field, ResourceTree.copy(live.get(field)));
-    }
-  }
-
-  private static boolean isEmpty(Object value) {
-    return value == null
-        || (value instanceof String s && s.isEmpty())
-        || (value instanceof Number n && n.intValue() == 0)
-        || (value instanceof List<?> l && l.isEmpty());
   }
 }
