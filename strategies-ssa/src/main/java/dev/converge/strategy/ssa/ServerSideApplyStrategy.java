@@ -113,18 +113,10 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       R live = current.get();
       Map<String, Object> liveTree = ResourceTree.of(live);
       List<Map<String, Object>> entries = managedFields(liveTree);
-      Map<String, Object> mine = entries.stream()
-          .filter(e -> context.fieldManager().equals(e.get("manager")) && "Apply".equals(e.get("operation"))
-              && isMainResource(e))
-          .findFirst().orElse(null);
-      List<Map<String, Object>> legacy = entries.stream()
-          .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
-              && (context.fieldManager().equals(e.get("manager"))
-                  || userAgentManager(context).equals(e.get("manager"))
-                  || extraTakeOverManagers.contains(e.get("manager"))))
-          .toList();
+      Map<String, Object> mine = ownApplyEntry(entries, context);
+      List<Map<String, Object>> legacy = legacyEntries(entries, context);
       if (!legacy.isEmpty()) {
-        takeOver(live, entries, mine, legacy, context, sent);
+        takeOver(live, context, sent);
       } else if (mine != null) {
         FieldSet owned = new FieldSet(fieldsV1(mine));
         if (owned.heldBy(liveTree, wanted) && owned.coveredBy(wanted) && owned.owns(wanted)) {
@@ -148,7 +140,54 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     }
   }
 
-  private <R extends HasMetadata> void takeOver(R live, List<Map<String, Object>> entries,
+  private Map<String, Object> ownApplyEntry(List<Map<String, Object>> entries, StrategyContext context) {
+    return entries.stream()
+        .filter(e -> context.fieldManager().equals(e.get("manager")) && "Apply".equals(e.get("operation"))
+            && isMainResource(e))
+        .findFirst().orElse(null);
+  }
+
+  private List<Map<String, Object>> legacyEntries(List<Map<String, Object>> entries, StrategyContext context) {
+    return entries.stream()
+        .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
+            && (context.fieldManager().equals(e.get("manager"))
+                || userAgentManager(context).equals(e.get("manager"))
+                || extraTakeOverManagers.contains(e.get("manager"))))
+        .toList();
+  }
+
+  /**
+   * Moves this controller's {@code Update} entries into its {@code Apply} entry. The patch is
+   * guarded by a {@code test} of the resourceVersion, which the API server answers with 422 when
+   * the object changed in between (a controller's status write, typically): then it reads the
+   * object again and retries, a bounded number of times.
+   */
+  private <R extends HasMetadata> void takeOver(R live, StrategyContext context, List<String> sent) {
+    R current = live;
+    for (int attempt = 1; ; attempt++) {
+      List<Map<String, Object>> entries = managedFields(ResourceTree.of(current));
+      List<Map<String, Object>> legacy = legacyEntries(entries, context);
+      if (legacy.isEmpty()) {
+        return;
+      }
+      try {
+        takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, context, sent);
+        return;
+      } catch (ResourceWriteException e) {
+        R fresh = context.client().resource(current).get();
+        boolean moved = fresh != null && !java.util.Objects.equals(
+            fresh.getMetadata().getResourceVersion(), current.getMetadata().getResourceVersion());
+        if (e.code() != 422 || !moved || attempt == MAX_TAKE_OVER_ATTEMPTS) {
+          throw e;
+        }
+        current = fresh;
+      }
+    }
+  }
+
+  private static final int MAX_TAKE_OVER_ATTEMPTS = 5;
+
+  private <R extends HasMetadata> void takeOverOnce(R live, List<Map<String, Object>> entries,
       Map<String, Object> mine, List<Map<String, Object>> legacy, StrategyContext context, List<String> sent) {
     Map<String, Object> union = mine == null ? new LinkedHashMap<>() : fieldsV1(mine);
     Set<String> from = new LinkedHashSet<>();
