@@ -1,5 +1,6 @@
 package dev.converge.strategy;
 
+import dev.converge.schema.ResourceSchemas;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,6 +18,15 @@ public interface StrategyContext {
 
   /** The client used for writes and for fresh reads after a conflict. */
   KubernetesClient client();
+
+  /**
+   * The schemas of the kinds this controller writes, read from the API server once and then looked
+   * up: what strategies decide equality, ownership and removal by. The default shares one registry
+   * per client.
+   */
+  default ResourceSchemas schemas() {
+    return ResourceSchemas.of(client());
+  }
 
   /** The field manager name this controller writes as (server-side apply, patches). */
   String fieldManager();

@@ -39,6 +39,12 @@ public final class DesiredState {
         }
       }
     }
+    if ("Service".equals(tree.get("kind")) && "v1".equals(tree.get("apiVersion"))) {
+      ResourceTree.mapAt(tree, "spec").ifPresent(DesiredState::dropUnassignedServiceFields);
+    }
+    if ("PersistentVolumeClaim".equals(tree.get("kind")) && "v1".equals(tree.get("apiVersion"))) {
+      ResourceTree.mapAt(tree, "spec").ifPresent(spec -> dropIfEmpty(spec, "volumeName"));
+    }
     if ("Secret".equals(tree.get("kind")) && "v1".equals(tree.get("apiVersion"))) {
       Object stringData = tree.remove("stringData");
       if (stringData instanceof Map<?, ?> strings && !strings.isEmpty()) {
@@ -48,5 +54,37 @@ public final class DesiredState {
       }
     }
     return tree;
+  }
+
+  /**
+   * A Service's allocated values written empty ({@code clusterIP: ""}, {@code nodePort: 0}) ask the
+   * server to allocate them, and the server then keeps what it allocated; comparing the empty value
+   * with the allocated one would write forever. Empty means "unset" here.
+   */
+  @SuppressWarnings("unchecked")
+  private static void dropUnassignedServiceFields(Map<String, Object> spec) {
+    dropIfEmpty(spec, "clusterIP");
+    dropIfEmpty(spec, "clusterIPs");
+    dropIfEmpty(spec, "ipFamilies");
+    dropIfEmpty(spec, "ipFamilyPolicy");
+    dropIfEmpty(spec, "healthCheckNodePort");
+    if (spec.get("clusterIPs") instanceof List<?> ips && ips.stream().allMatch(ip -> ip == null || "".equals(ip))) {
+      spec.remove("clusterIPs");
+    }
+    if (spec.get("ports") instanceof List<?> ports) {
+      for (Object port : ports) {
+        if (port instanceof Map<?, ?> p) {
+          dropIfEmpty((Map<String, Object>) p, "nodePort");
+        }
+      }
+    }
+  }
+
+  private static void dropIfEmpty(Map<String, Object> map, String key) {
+    Object value = map.get(key);
+    if ("".equals(value) || (value instanceof Number n && n.longValue() == 0)
+        || (value instanceof List<?> l && l.isEmpty())) {
+      map.remove(key);
+    }
   }
 }

@@ -1,12 +1,16 @@
 package dev.converge.strategy.patch;
 
+import dev.converge.schema.SchemaNode;
+import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.ApplyOutcome;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.ResourceWriteException;
 import dev.converge.strategy.StrategyContext;
-import dev.converge.strategy.patch.internal.ThreeWayMergePatch;
+import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
+import dev.converge.strategy.tree.ManagedFields;
+import dev.converge.strategy.tree.MergedTarget;
 import dev.converge.strategy.tree.ResourceTree;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,32 +18,28 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Three-way JSON merge patch. The fields this controller applied are remembered in the annotation
- * {@value #APPLIED_FIELDS_ANNOTATION} (keys only, never values, so Secret data does not leak into
- * metadata); each apply compares that record, the desired object and live, and sends one {@code
- * application/merge-patch+json} PATCH holding the desired values live lacks and {@code null} for
- * fields dropped from desired — or nothing at all when live already matches. Fields set by anyone
- * else are never mentioned, so they survive.
+ * {@value #APPLIED_FIELDS_ANNOTATION} (paths only, never values, so Secret data does not leak into
+ * metadata; bounded in size); each apply merges desired into live by the kind's schema, removes
+ * what the record says this controller set and desired no longer does, and sends one {@code
+ * application/merge-patch+json} PATCH of the difference — or nothing at all when the server would
+ * store the same object. Fields set by anyone else are never mentioned, so they survive.
  *
- * <p>Limits: lists are atomic (JSON merge patch replaces a list whole), so an element another actor
- * appended to a list this controller sets is removed on the next change of that list. The first
- * apply to an object this strategy did not create has no record yet, so it removes nothing.
+ * <p>Limit of the method: a JSON merge patch cannot address list elements, so a list that changes
+ * is sent whole — as merged from live, so other writers' elements of map and set lists are kept,
+ * but one added between the read and the write is lost (the patch carries no resourceVersion).
  */
 public final class MergePatchStrategy implements ResourceStrategy {
 
   /** The configuration name. */
   public static final String NAME = "merge-patch";
 
-  /** Annotation holding the key skeleton of the last applied desired object. */
-  public static final String APPLIED_FIELDS_ANNOTATION = "converge.dev/applied-fields";
+  /** Annotation holding the record of the fields last applied. */
+  public static final String APPLIED_FIELDS_ANNOTATION = AppliedFieldsRecord.ANNOTATION;
 
-  private static final Logger log = LoggerFactory.getLogger(MergePatchStrategy.class);
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @Override
@@ -51,11 +51,12 @@ public final class MergePatchStrategy implements ResourceStrategy {
   @SuppressWarnings("unchecked")
   public <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context) {
     Map<String, Object> wanted = DesiredState.of(desired);
-    String record = ResourceTree.canonicalJson(ThreeWayMergePatch.fieldsOf(wanted));
+    SchemaNode schema = context.schemas().forKind(ApiKind.of(desired));
     Optional<R> current = context.current(desired);
     if (current.isEmpty()) {
       Map<String, Object> body = ResourceTree.copyMap(wanted);
-      ResourceTree.mapAtOrCreate(body, "metadata", "annotations").put(APPLIED_FIELDS_ANNOTATION, record);
+      ResourceTree.mapAtOrCreate(body, "metadata", "annotations")
+          .put(APPLIED_FIELDS_ANNOTATION, MergedTarget.recordOf(schema, wanted));
       R object = ResourceTree.toResource(body, (Class<R>) desired.getClass());
       try {
         return new ApplyResult<>(ApplyOutcome.CREATED, context.client().resource(object).create(), "POST");
@@ -70,17 +71,12 @@ public final class MergePatchStrategy implements ResourceStrategy {
       }
     }
     R live = current.get();
-    Map<String, Object> liveTree = ResourceTree.of(live);
-    Map<String, String> annotations = live.getMetadata().getAnnotations();
-    String previous = annotations == null ? null : annotations.get(APPLIED_FIELDS_ANNOTATION);
-    Map<String, Object> patch = ThreeWayMergePatch.diff(lastFields(previous, desired), wanted, liveTree);
-    if (!record.equals(previous)) {
-      ResourceTree.mapAtOrCreate(patch, "metadata", "annotations").put(APPLIED_FIELDS_ANNOTATION, record);
-    }
-    if (patch.isEmpty()) {
+    MergedTarget merged = MergedTarget.of(schema, ResourceTree.of(live), wanted, true,
+        ManagedFields.ownManagers(context), o -> { }, ResourceWriteException.describe(desired));
+    if (merged.unchanged()) {
       return ApplyResult.unchanged(live);
     }
-    String body = JSON.writeValueAsString(patch);
+    String body = JSON.writeValueAsString(merged.patch());
     String request = "PATCH application/merge-patch+json " + redact(desired, body);
     PatchContext patchContext = PatchContext.of(PatchType.JSON_MERGE);
     patchContext.setFieldManager(context.fieldManager());
@@ -89,19 +85,6 @@ public final class MergePatchStrategy implements ResourceStrategy {
       return new ApplyResult<>(ApplyOutcome.UPDATED, patched, request);
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request, e);
-    }
-  }
-
-  private static Map<String, Object> lastFields(String annotation, HasMetadata desired) {
-    if (annotation == null || annotation.isBlank()) {
-      return Map.of();
-    }
-    try {
-      return ResourceTree.parse(annotation);
-    } catch (JacksonException e) {
-      log.warn("{}: annotation {} is not valid JSON ({}); removing nothing this time",
-          ResourceWriteException.describe(desired), APPLIED_FIELDS_ANNOTATION, e.getOriginalMessage());
-      return Map.of();
     }
   }
 

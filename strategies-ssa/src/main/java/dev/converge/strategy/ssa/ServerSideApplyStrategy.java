@@ -5,8 +5,14 @@ import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.ResourceWriteException;
 import dev.converge.strategy.StrategyContext;
-import dev.converge.strategy.ssa.internal.FieldSet;
+import dev.converge.schema.Comparison;
+import dev.converge.schema.FieldSet;
+import dev.converge.schema.Merge;
+import dev.converge.schema.MergePatch;
+import dev.converge.schema.SchemaNode;
+import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.tree.DesiredState;
+import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.ResourceTree;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -104,6 +110,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   @SuppressWarnings("unchecked")
   public <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context) {
     Map<String, Object> wanted = DesiredState.of(desired);
+    SchemaNode schema = context.schemas().forKind(ApiKind.of(desired));
     wanted.put("apiVersion", desired.getApiVersion());
     wanted.put("kind", desired.getKind());
     Optional<R> current = context.current(desired);
@@ -112,17 +119,21 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     if (current.isPresent()) {
       R live = current.get();
       Map<String, Object> liveTree = ResourceTree.of(live);
-      List<Map<String, Object>> entries = managedFields(liveTree);
+      List<Map<String, Object>> entries = ManagedFields.entries(liveTree);
       Map<String, Object> mine = ownApplyEntry(entries, context);
       List<Map<String, Object>> legacy = legacyEntries(entries, context);
       if (!legacy.isEmpty()) {
-        takeOver(live, context, sent);
-      } else if (mine != null) {
-        FieldSet owned = new FieldSet(fieldsV1(mine));
-        if (owned.heldBy(liveTree, wanted) && owned.coveredBy(wanted) && owned.owns(wanted)) {
-          return ApplyResult.unchanged(live);
+        R taken = takeOver(live, context, sent);
+        Map<String, Object> takenTree = ResourceTree.of(taken);
+        Map<String, Object> claimed = ownApplyEntry(ManagedFields.entries(takenTree), context);
+        if (claimed != null && converged(schema, takenTree, wanted, ManagedFields.fieldsOf(claimed))) {
+          return new ApplyResult<>(ApplyOutcome.UPDATED, taken, String.join(", ", sent));
         }
+        liveTree = takenTree;
+      } else if (mine != null && converged(schema, liveTree, wanted, ManagedFields.fieldsOf(mine))) {
+        return ApplyResult.unchanged(live);
       }
+      clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
     }
     R body = ResourceTree.toResource(wanted, (Class<R>) desired.getClass());
     String request = "PATCH application/apply-patch+yaml fieldManager=" + context.fieldManager()
@@ -138,6 +149,84 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request, e);
     }
+  }
+
+  /**
+   * Whether an apply would change nothing: live holds every desired value (by the schema: sets and
+   * map lists by element, atomic maps whole, quantities by amount) and this manager's fields are
+   * exactly desired's — owning more would remove something, owning less would take something over.
+   */
+  static boolean converged(SchemaNode schema, Map<String, Object> live, Map<String, Object> wanted, FieldSet owned) {
+    if (!Comparison.holds(schema, live, wanted)) {
+      return false;
+    }
+    if (!owned.leaves().equals(FieldSet.of(schema, wanted).leaves())) {
+      return false;
+    }
+    return Merge.apply(schema, live, wanted, FieldSet.empty(), FieldSet.empty()).removed().isEmpty();
+  }
+
+  /**
+   * One-of members desired does not select but live still holds — values the server defaulted
+   * (a Deployment's {@code rollingUpdate} when its strategy becomes {@code Recreate}), which no
+   * manager owns and an apply therefore never removes — are cleared with one JSON merge patch
+   * before the apply, or the server would refuse the applied object.
+   */
+  private <R extends HasMetadata> void clearUnselectedMembers(R desired, SchemaNode schema,
+      Map<String, Object> liveTree, Map<String, Object> wanted, StrategyContext context, List<String> sent) {
+    Map<String, Object> merged = Merge.apply(schema, liveTree, wanted, FieldSet.empty(), FieldSet.empty()).object();
+    Map<String, Object> patch = MergePatch.between(schema, liveTree, merged);
+    Map<String, Object> clearing = onlyRemovals(patch);
+    if (clearing == null || clearing.isEmpty()) {
+      return;
+    }
+    // The removals are sent with the values desired sets beside them, so the object stays valid.
+    String body = JSON.writeValueAsString(withSiblings(clearing, patch));
+    String request = "PATCH application/merge-patch+json (clear unselected one-of members) " + body;
+    PatchContext patchContext = PatchContext.of(PatchType.JSON_MERGE);
+    patchContext.setFieldManager(context.fieldManager());
+    try {
+      context.client().resource(desired).patch(patchContext, body);
+      sent.add(request);
+    } catch (KubernetesClientException e) {
+      throw ResourceWriteException.of(desired, request, e);
+    }
+  }
+
+  /** The map paths of a patch that remove something (null), or null when a list would be involved. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> onlyRemovals(Map<String, Object> patch) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : patch.entrySet()) {
+      if (e.getValue() == null) {
+        out.put(e.getKey(), null);
+      } else if (e.getValue() instanceof Map<?, ?> m) {
+        Map<String, Object> sub = onlyRemovals((Map<String, Object>) m);
+        if (sub != null && !sub.isEmpty()) {
+          out.put(e.getKey(), sub);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The removals, plus the scalar values the patch sets in the same maps (a discriminator). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> withSiblings(Map<String, Object> removals, Map<String, Object> patch) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    removals.forEach((k, v) -> {
+      if (v instanceof Map<?, ?> m && patch.get(k) instanceof Map<?, ?> p) {
+        out.put(k, withSiblings((Map<String, Object>) m, (Map<String, Object>) p));
+      } else {
+        out.put(k, v);
+      }
+    });
+    patch.forEach((k, v) -> {
+      if (!out.containsKey(k) && v != null && !(v instanceof Map<?, ?>) && !(v instanceof List<?>)) {
+        out.put(k, v);
+      }
+    });
+    return out;
   }
 
   private Map<String, Object> ownApplyEntry(List<Map<String, Object>> entries, StrategyContext context) {
@@ -162,17 +251,16 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * the object changed in between (a controller's status write, typically): then it reads the
    * object again and retries, a bounded number of times.
    */
-  private <R extends HasMetadata> void takeOver(R live, StrategyContext context, List<String> sent) {
+  private <R extends HasMetadata> R takeOver(R live, StrategyContext context, List<String> sent) {
     R current = live;
     for (int attempt = 1; ; attempt++) {
       List<Map<String, Object>> entries = managedFields(ResourceTree.of(current));
       List<Map<String, Object>> legacy = legacyEntries(entries, context);
       if (legacy.isEmpty()) {
-        return;
+        return current;
       }
       try {
-        takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, context, sent);
-        return;
+        return takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, context, sent);
       } catch (ResourceWriteException e) {
         R fresh = context.client().resource(current).get();
         boolean moved = fresh != null && !java.util.Objects.equals(
@@ -187,12 +275,12 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   private static final int MAX_TAKE_OVER_ATTEMPTS = 5;
 
-  private <R extends HasMetadata> void takeOverOnce(R live, List<Map<String, Object>> entries,
+  private <R extends HasMetadata> R takeOverOnce(R live, List<Map<String, Object>> entries,
       Map<String, Object> mine, List<Map<String, Object>> legacy, StrategyContext context, List<String> sent) {
-    Map<String, Object> union = mine == null ? new LinkedHashMap<>() : fieldsV1(mine);
+    FieldSet union = mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine);
     Set<String> from = new LinkedHashSet<>();
     for (Map<String, Object> entry : legacy) {
-      union = FieldSet.union(union, fieldsV1(entry));
+      union = union.union(ManagedFields.fieldsOf(entry));
       from.add(entry.get("manager") + "/Update");
     }
     Map<String, Object> claimed = new LinkedHashMap<>();
@@ -201,7 +289,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     claimed.put("apiVersion", live.getApiVersion());
     claimed.put("time", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
     claimed.put("fieldsType", "FieldsV1");
-    claimed.put("fieldsV1", union);
+    claimed.put("fieldsV1", union.toFieldsV1());
     List<Map<String, Object>> rewritten = new ArrayList<>();
     for (Map<String, Object> entry : entries) {
       if (entry == mine) {
@@ -221,8 +309,9 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     PatchContext patchContext = PatchContext.of(PatchType.JSON);
     patchContext.setFieldManager(context.fieldManager());
     try {
-      context.client().resource(live).patch(patchContext, JSON.writeValueAsString(ops));
+      R patched = context.client().resource(live).patch(patchContext, JSON.writeValueAsString(ops));
       sent.add(request);
+      return patched;
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(live, request, e);
     }
@@ -235,12 +324,6 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       return List.of();
     }
     return l.stream().filter(Map.class::isInstance).map(m -> (Map<String, Object>) m).toList();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> fieldsV1(Map<String, Object> entry) {
-    Object fields = entry.get("fieldsV1");
-    return fields instanceof Map<?, ?> m ? ResourceTree.copyMap((Map<String, Object>) m) : new LinkedHashMap<>();
   }
 
   private static boolean isMainResource(Map<String, Object> entry) {

@@ -7,10 +7,12 @@ import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.ResourceWriteException;
 import dev.converge.strategy.ServerFieldPreserver;
 import dev.converge.strategy.StrategyContext;
-import dev.converge.strategy.tree.Containment;
+import dev.converge.schema.SchemaNode;
+import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
+import dev.converge.strategy.tree.ManagedFields;
+import dev.converge.strategy.tree.MergedTarget;
 import dev.converge.strategy.tree.ResourceTree;
-import dev.converge.strategy.update.internal.Overlay;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -20,19 +22,22 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Create-or-update: read live (cache first), lay desired over it, keep what the server assigned,
- * and PUT with the live resourceVersion only when live does not already hold every field desired
- * sets. A 409 is answered with a fresh read from the API server and another attempt, up to a fixed
- * budget, after which the conflict is reported.
+ * Create-or-update: read live (cache first), merge desired into it by the kind's schema, keep what
+ * the server assigned, and PUT with the live resourceVersion only when the merged object differs
+ * from live in a way the server would store. A 409 is answered with a fresh read from the API
+ * server and another attempt, up to a fixed budget, after which the conflict is reported.
  *
- * <p>Limit: the strategy remembers nothing between calls, so a map key dropped from desired (a label,
- * a ConfigMap key) cannot be told apart from a key another actor added and is left in place. Lists
- * are replaced, so dropped list elements do go. Use {@code merge-patch} or {@code ssa} when removals
- * of map keys matter.
+ * <p>What this controller wrote is recorded in the annotation {@value
+ * AppliedFieldsRecord#ANNOTATION} (paths only, never values, bounded in size), so a field, map key,
+ * list element or finalizer dropped from desired is removed on the next apply, while everything
+ * other writers set stays. List elements are matched by the schema's keys, sets merge with other
+ * writers' elements, atomic lists and maps are replaced whole, and one-of members desired does not
+ * select are cleared.
  */
 public final class UpdateStrategy implements ResourceStrategy {
 
@@ -83,14 +88,15 @@ public final class UpdateStrategy implements ResourceStrategy {
   @Override
   public <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context) {
     Map<String, Object> wanted = DesiredState.of(desired);
-    return converge(desired, live -> wanted, () -> desired, context);
+    return converge(desired, live -> wanted, () -> desired, true, context);
   }
 
   /**
-   * The seeds' mutate-function style: {@code mutate} receives a copy of the live object (or of {@code
+   * The mutate-function style: {@code mutate} receives a copy of the live object (or of {@code
    * object} when none exists) and sets the desired values on it. It must set values, not derive them
    * from the current ones (no {@code replicas + 1}), because it runs on a fresh copy after every
-   * conflict. Fields the callback drops are treated like fields a desired object leaves out: kept.
+   * conflict. Fields the callback drops are kept (no record is kept in this style: the callback sees
+   * every field, so nothing tells its own fields from others').
    *
    * @param object names the object (kind, namespace, name); used as the starting point when absent
    */
@@ -105,18 +111,20 @@ public final class UpdateStrategy implements ResourceStrategy {
       R copy = ResourceTree.toResource(ResourceTree.of(object), (Class<R>) object.getClass());
       mutate.accept(copy);
       return copy;
-    }, context);
+    }, false, context);
   }
 
   private <R extends HasMetadata> ApplyResult<R> converge(
-      R target, Function<R, Map<String, Object>> desiredOf, java.util.function.Supplier<R> toCreate,
+      R target, Function<R, Map<String, Object>> desiredOf, Supplier<R> toCreate, boolean record,
       StrategyContext context) {
     ApiKind kind = ApiKind.of(target);
+    SchemaNode schema = context.schemas().forKind(kind);
+    String resource = ResourceWriteException.describe(target);
     List<String> sent = new ArrayList<>();
     Optional<R> current = context.current(target);
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       if (current.isEmpty()) {
-        R created = create(toCreate.get(), context, sent);
+        R created = create(toCreate.get(), record ? schema : null, context, sent);
         if (created != null) {
           return new ApplyResult<>(ApplyOutcome.CREATED, created, String.join(", ", sent));
         }
@@ -127,14 +135,14 @@ public final class UpdateStrategy implements ResourceStrategy {
       Map<String, Object> liveTree = ResourceTree.of(live);
       Map<String, Object> wanted = desiredOf.apply(live);
       preserve(kind, liveTree, wanted);
-      if (Containment.contains(liveTree, wanted)) {
+      MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, record, ManagedFields.ownManagers(context),
+          outgoing -> preserve(kind, liveTree, outgoing), resource);
+      if (merged.unchanged()) {
         return sent.isEmpty()
             ? ApplyResult.unchanged(live)
             : new ApplyResult<>(ApplyOutcome.UNCHANGED, live, String.join(", ", sent));
       }
-      @SuppressWarnings("unchecked")
-      Map<String, Object> outgoing = (Map<String, Object>) Overlay.apply(liveTree, wanted);
-      preserve(kind, liveTree, outgoing);
+      Map<String, Object> outgoing = merged.object();
       Map<String, Object> metadata = ResourceTree.mapAtOrCreate(outgoing, "metadata");
       metadata.remove("managedFields");
       String resourceVersion = live.getMetadata().getResourceVersion();
@@ -145,29 +153,38 @@ public final class UpdateStrategy implements ResourceStrategy {
       try {
         R updated = context.client().resource(body).update();
         sent.add(request);
+        if (log.isDebugEnabled()) {
+          log.debug("{}: updated; changed {}{}", resource, merged.patch().keySet(),
+              merged.removed().isEmpty() ? "" : ", removed " + merged.removed());
+        }
         return new ApplyResult<>(ApplyOutcome.UPDATED, updated, String.join(", ", sent));
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw ResourceWriteException.of(target, request, e);
         }
         sent.add(request + " (409 Conflict)");
-        log.debug("{}: conflict on attempt {}, reading again", ResourceWriteException.describe(target), attempt);
+        log.debug("{}: conflict on attempt {}, reading again", resource, attempt);
         current = fresh(target, context);
       }
     }
-    throw new ResourceWriteException(ResourceWriteException.describe(target), 409, List.of(),
-        ResourceWriteException.describe(target) + ": still conflicting after " + maxAttempts
+    throw new ResourceWriteException(resource, 409, List.of(),
+        resource + ": still conflicting after " + maxAttempts
             + " attempts (" + String.join(", ", sent) + "); another writer keeps changing the object."
             + " The reconcile fails and is retried with backoff.", null);
   }
 
   @SuppressWarnings("unchecked")
-  private <R extends HasMetadata> R create(R desired, StrategyContext context, List<String> sent) {
+  private <R extends HasMetadata> R create(R desired, SchemaNode recordSchema, StrategyContext context,
+      List<String> sent) {
     Map<String, Object> tree = ResourceTree.of(desired);
     tree.remove("status");
     Map<String, Object> metadata = ResourceTree.mapAtOrCreate(tree, "metadata");
     metadata.remove("resourceVersion");
     metadata.remove("managedFields");
+    if (recordSchema != null) {
+      ResourceTree.mapAtOrCreate(metadata, "annotations")
+          .put(AppliedFieldsRecord.ANNOTATION, MergedTarget.recordOf(recordSchema, DesiredState.of(desired)));
+    }
     R object = ResourceTree.toResource(tree, (Class<R>) desired.getClass());
     try {
       R created = context.client().resource(object).create();

@@ -1,0 +1,193 @@
+package dev.converge.schema;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Whether a live object already holds what a desired object sets, decided by the kind's schema the
+ * way the API server would store it:
+ *
+ * <ul>
+ *   <li>only fields desired sets are looked at, so values the server defaulted or other writers
+ *       added never count as a difference — except inside an atomic map, which desired replaces
+ *       whole (a Service selector with an extra key is a difference);
+ *   <li>map lists match elements by their key fields and set lists by value, in any order, with
+ *       elements other writers added allowed; atomic lists must match position by position;
+ *   <li>a quantity compares by amount only where the schema says the field is a quantity; every
+ *       other string compares exactly ({@code "1.10"} is not {@code "1.1"});
+ *   <li>a field live lacks holds a desired {@code false}, {@code 0} or {@code ""} only where the
+ *       server drops zero values (fields of built-in structs); a map entry or a custom resource's
+ *       field with an empty value is a value like any other.
+ * </ul>
+ */
+public final class Comparison {
+
+  private Comparison() {}
+
+  /** True when live holds every value desired sets. */
+  public static boolean holds(SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {
+    return firstDifference(schema, live, desired).isEmpty();
+  }
+
+  /** The path of the first value desired sets that live does not hold; empty when there is none. */
+  public static Optional<String> firstDifference(SchemaNode schema, Map<String, Object> live,
+      Map<String, Object> desired) {
+    return Optional.ofNullable(diff(schema, live, desired, ""));
+  }
+
+  private static String diff(SchemaNode schema, Object live, Object want, String path) {
+    if (want == null) {
+      return null;
+    }
+    if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
+      return diffMap(schema instanceof MapSchema m ? m : null, live, wantMap, path);
+    }
+    if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
+      return diffList(schema instanceof ListSchema l ? l : null, live, wantList, path);
+    }
+    if (live == null) {
+      return path;
+    }
+    return ScalarEquality.equal(schema, live, want) ? null : path;
+  }
+
+  private static String diffMap(MapSchema schema, Object live, Map<?, ?> want, String path) {
+    if (!(live instanceof Map<?, ?> have)) {
+      return live == null && !want.isEmpty() && absentHolds(schema, want) ? null : path;
+    }
+    for (Map.Entry<?, ?> e : want.entrySet()) {
+      Object value = e.getValue();
+      if (value == null) {
+        continue;
+      }
+      String key = (String) e.getKey();
+      String at = path + "." + key;
+      Object current = have.get(key);
+      SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
+      if (current == null) {
+        if (!absentHolds(schema, key, child, value)) {
+          return at;
+        }
+        continue;
+      }
+      String d = diff(child, current, value, at);
+      if (d != null) {
+        return d;
+      }
+    }
+    if (schema != null && schema.atomic()) {
+      for (Map.Entry<?, ?> e : have.entrySet()) {
+        String key = (String) e.getKey();
+        if (want.get(key) == null && !isEmpty(e.getValue()) && schema.defaultOf(key).isEmpty()
+            && !(schema.omitsZeroValues() && ScalarEquality.isZero(e.getValue()))) {
+          return path + "." + key;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String diffList(ListSchema schema, Object live, List<?> want, String path) {
+    if (!(live instanceof List<?> have)) {
+      return live == null && want.isEmpty() ? null : path;
+    }
+    ListType type = schema == null ? ListType.ATOMIC : schema.type();
+    SchemaNode items = schema == null ? UntypedSchema.INSTANCE : schema.items();
+    switch (type) {
+      case ATOMIC -> {
+        if (have.size() != want.size()) {
+          return path;
+        }
+        for (int i = 0; i < want.size(); i++) {
+          String d = diff(items, have.get(i), want.get(i), path + "[" + i + "]");
+          if (d != null) {
+            return d;
+          }
+          if (want.get(i) == null && have.get(i) != null) {
+            return path + "[" + i + "]";
+          }
+        }
+        return null;
+      }
+      case SET -> {
+        for (Object element : want) {
+          if (element != null && have.stream().noneMatch(h -> ScalarEquality.equal(items, h, element))) {
+            return path + "[" + element + "]";
+          }
+        }
+        return null;
+      }
+      default -> {
+        for (Object element : want) {
+          if (!(element instanceof Map<?, ?> e)) {
+            continue;
+          }
+          Optional<Map<String, Object>> keys = ListKeys.of(schema, e);
+          String at = path + "[" + keys.map(Object::toString).orElse("?") + "]";
+          if (keys.isEmpty()) {
+            if (have.stream().noneMatch(h -> diff(items, h, element, at) == null)) {
+              return at;
+            }
+            continue;
+          }
+          Object match = find(schema, have, keys.get());
+          if (match == null) {
+            return at;
+          }
+          String d = diff(items, match, element, at);
+          if (d != null) {
+            return d;
+          }
+        }
+        return null;
+      }
+    }
+  }
+
+  /** The element of {@code list} with these key values, or null. */
+  static Object find(ListSchema schema, List<?> list, Map<String, Object> keys) {
+    for (Object candidate : list) {
+      if (candidate instanceof Map<?, ?> c) {
+        Optional<Map<String, Object>> k = ListKeys.of(schema, c);
+        if (k.isPresent() && ListKeys.same(k.get(), keys)) {
+          return candidate;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** A field live lacks still holds an empty value, or a zero value where the server omits them. */
+  private static boolean absentHolds(MapSchema parent, String key, SchemaNode child, Object value) {
+    if (value instanceof List<?> list && list.isEmpty()) {
+      return true;
+    }
+    if (value instanceof Map<?, ?> map) {
+      if (map.isEmpty()) {
+        // An empty string-keyed map is not stored; an empty struct ({@code emptyDir: {}}) is a value.
+        return child instanceof MapSchema m && m.fieldNames().isEmpty();
+      }
+      return absentHolds(child instanceof MapSchema m ? m : null, map);
+    }
+    return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.isZero(value);
+  }
+
+  private static boolean absentHolds(MapSchema schema, Map<?, ?> map) {
+    for (Map.Entry<?, ?> e : map.entrySet()) {
+      if (e.getValue() == null) {
+        continue;
+      }
+      String key = (String) e.getKey();
+      SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
+      if (!absentHolds(schema, key, child, e.getValue())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static boolean isEmpty(Object value) {
+    return value == null || (value instanceof Map<?, ?> m && m.isEmpty()) || (value instanceof List<?> l && l.isEmpty());
+  }
+}

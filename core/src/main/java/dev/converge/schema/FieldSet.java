@@ -1,0 +1,320 @@
+package dev.converge.schema;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A set of field paths in the form the API server records in {@code managedFields[].fieldsV1}:
+ * {@code f:<field>} for a map field, {@code k:<json>} for a map-list element by its keys, {@code
+ * v:<json>} for a set element, {@code i:<n>} for a list position; a node marked as a member
+ * ({@code "."}) stands for the whole value at that path, and a node without children is a leaf.
+ *
+ * <p>A node may also be marked as owning all its children ({@code "*"}, never written by the
+ * server): a record too large to list every key says "every key of this map was mine" instead.
+ */
+public final class FieldSet {
+
+  private static final FieldSet EMPTY = new FieldSet(false, false, Map.of());
+
+  private final boolean member;
+  private final boolean ownsAll;
+  private final Map<String, FieldSet> children;
+
+  private FieldSet(boolean member, boolean ownsAll, Map<String, FieldSet> children) {
+    this.member = member;
+    this.ownsAll = ownsAll;
+    this.children = children;
+  }
+
+  /** The empty set. */
+  public static FieldSet empty() {
+    return EMPTY;
+  }
+
+  /** The path element of a map field. */
+  public static String field(String name) {
+    return "f:" + name;
+  }
+
+  /** The path element of a map-list element with these key values. */
+  public static String key(Map<String, Object> keys) {
+    return "k:" + CanonicalJson.of(keys);
+  }
+
+  /** The path element of a set element. */
+  public static String value(Object value) {
+    return "v:" + CanonicalJson.of(value);
+  }
+
+  /**
+   * Every path of {@code tree} as {@code schema} addresses it, each node a member: what a writer of
+   * this tree sets. {@code apiVersion}, {@code kind}, {@code metadata.name}, {@code
+   * metadata.namespace} and {@code status} identify or belong to the server and are left out.
+   */
+  public static FieldSet of(SchemaNode schema, Map<String, Object> tree) {
+    Builder root = new Builder();
+    tree.forEach((key, value) -> {
+      if (value == null || key.equals("apiVersion") || key.equals("kind") || key.equals("status")) {
+        return;
+      }
+      SchemaNode child = schema instanceof MapSchema map ? map.child(key) : UntypedSchema.INSTANCE;
+      if (key.equals("metadata") && value instanceof Map<?, ?> meta) {
+        Builder metadata = new Builder();
+        meta.forEach((k, v) -> {
+          if (v != null && !k.equals("name") && !k.equals("namespace") && !k.equals("generateName")) {
+            SchemaNode field = child instanceof MapSchema m ? m.child((String) k) : UntypedSchema.INSTANCE;
+            metadata.put(field((String) k), collect(field, v));
+          }
+        });
+        if (!metadata.children.isEmpty()) {
+          root.put(field(key), metadata);
+        }
+        return;
+      }
+      root.put(field(key), collect(child, value));
+    });
+    return root.build();
+  }
+
+  private static Builder collect(SchemaNode schema, Object value) {
+    Builder node = new Builder();
+    node.member = true;
+    if (value instanceof Map<?, ?> map && !(schema instanceof MapSchema m && m.atomic())
+        && !(schema instanceof ScalarSchema)) {
+      map.forEach((k, v) -> {
+        if (v != null) {
+          SchemaNode child = schema instanceof MapSchema m ? m.child((String) k) : UntypedSchema.INSTANCE;
+          node.put(field((String) k), collect(child, v));
+        }
+      });
+    } else if (value instanceof List<?> list && schema instanceof ListSchema ls && ls.type() != ListType.ATOMIC) {
+      for (Object element : list) {
+        if (element == null) {
+          continue;
+        }
+        if (ls.type() == ListType.SET) {
+          node.put(value(element), new Builder(true));
+        } else if (element instanceof Map<?, ?> e) {
+          Optional<Map<String, Object>> keys = ListKeys.of(ls, e);
+          if (keys.isPresent()) {
+            node.put(key(keys.get()), collect(ls.items(), e));
+          }
+        }
+      }
+    }
+    return node;
+  }
+
+  /** Reads a {@code fieldsV1} tree (or a record written by {@link #toFieldsV1}). */
+  public static FieldSet fromFieldsV1(Map<?, ?> fields) {
+    if (fields == null || fields.isEmpty()) {
+      return EMPTY;
+    }
+    Builder node = new Builder();
+    fields.forEach((k, v) -> {
+      String key = String.valueOf(k);
+      if (key.equals(".")) {
+        node.member = true;
+      } else if (key.equals("*")) {
+        node.ownsAll = true;
+      } else {
+        FieldSet child = v instanceof Map<?, ?> m ? fromFieldsV1(m) : EMPTY;
+        Builder b = Builder.from(child);
+        if (child.children.isEmpty()) {
+          b.member = true;
+        }
+        node.put(canonical(key), b);
+      }
+    });
+    return node.build();
+  }
+
+  /** Path elements written by the server carry key JSON in its field order; ours sort it. */
+  private static String canonical(String element) {
+    if (element.startsWith("k:") || element.startsWith("v:")) {
+      try {
+        return element.substring(0, 2) + CanonicalJson.of(CanonicalJson.parse(element.substring(2)));
+      } catch (RuntimeException e) {
+        return element;
+      }
+    }
+    return element;
+  }
+
+  /** The {@code fieldsV1} form: {@code "."} marks a member with children, {@code {}} a leaf. */
+  public Map<String, Object> toFieldsV1() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (member && !children.isEmpty()) {
+      out.put(".", Map.of());
+    }
+    if (ownsAll) {
+      out.put("*", Map.of());
+    }
+    children.forEach((k, v) -> out.put(k, v.toFieldsV1()));
+    return out;
+  }
+
+  /** Whether the value at this path itself belongs to the set (not only values below it). */
+  public boolean member() {
+    return member;
+  }
+
+  /** Whether every child of this path belongs to the set, listed or not. */
+  public boolean ownsAllChildren() {
+    return ownsAll;
+  }
+
+  /** The subtree at one path element. */
+  public Optional<FieldSet> child(String element) {
+    return Optional.ofNullable(children.get(element));
+  }
+
+  /** The path elements directly below this node. */
+  public Set<String> elements() {
+    return Collections.unmodifiableSet(children.keySet());
+  }
+
+  public boolean isEmpty() {
+    return !member && !ownsAll && children.isEmpty();
+  }
+
+  /** Number of nodes in the set. */
+  public int size() {
+    int n = 0;
+    for (FieldSet child : children.values()) {
+      n += 1 + child.size();
+    }
+    return n;
+  }
+
+  /** The union of two sets. */
+  public FieldSet union(FieldSet other) {
+    if (other.isEmpty()) {
+      return this;
+    }
+    if (isEmpty()) {
+      return other;
+    }
+    Map<String, FieldSet> merged = new LinkedHashMap<>(children);
+    other.children.forEach((k, v) -> merged.merge(k, v, FieldSet::union));
+    return new FieldSet(member || other.member, ownsAll || other.ownsAll, Collections.unmodifiableMap(merged));
+  }
+
+  /** The leaf paths (paths without children below them), each a list of path elements. */
+  public Set<List<String>> leaves() {
+    Set<List<String>> out = new LinkedHashSet<>();
+    collectLeaves(new ArrayList<>(), out);
+    return out;
+  }
+
+  private void collectLeaves(List<String> prefix, Set<List<String>> out) {
+    if (children.isEmpty()) {
+      if (!prefix.isEmpty()) {
+        out.add(List.copyOf(prefix));
+      }
+      return;
+    }
+    children.forEach((k, v) -> {
+      prefix.add(k);
+      v.collectLeaves(prefix, out);
+      prefix.remove(prefix.size() - 1);
+    });
+  }
+
+  /**
+   * A copy where the node with the most children, then the next, is replaced by "owns all its
+   * children" until at most {@code maxNodes} nodes remain: a bounded record of a huge object.
+   */
+  public FieldSet coarsened(int maxNodes) {
+    FieldSet current = this;
+    while (current.size() > maxNodes) {
+      List<String> widest = current.widest(new ArrayList<>(), new ArrayList<>(), new int[] {-1});
+      if (widest.isEmpty()) {
+        return current;
+      }
+      current = current.collapse(widest, 0);
+    }
+    return current;
+  }
+
+  private List<String> widest(List<String> prefix, List<String> best, int[] bestSize) {
+    if (!children.isEmpty() && !prefix.isEmpty() && children.size() > bestSize[0]) {
+      bestSize[0] = children.size();
+      best.clear();
+      best.addAll(prefix);
+    }
+    children.forEach((k, v) -> {
+      prefix.add(k);
+      v.widest(prefix, best, bestSize);
+      prefix.remove(prefix.size() - 1);
+    });
+    return best;
+  }
+
+  private FieldSet collapse(List<String> path, int depth) {
+    if (depth == path.size()) {
+      return new FieldSet(true, true, Map.of());
+    }
+    Map<String, FieldSet> copy = new LinkedHashMap<>(children);
+    copy.computeIfPresent(path.get(depth), (k, v) -> v.collapse(path, depth + 1));
+    return new FieldSet(member, ownsAll, Collections.unmodifiableMap(copy));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FieldSet f && member == f.member && ownsAll == f.ownsAll && children.equals(f.children);
+  }
+
+  @Override
+  public int hashCode() {
+    return children.hashCode() * 31 + (member ? 1 : 0) + (ownsAll ? 2 : 0);
+  }
+
+  @Override
+  public String toString() {
+    return CanonicalJson.of(toFieldsV1());
+  }
+
+  private static final class Builder {
+    boolean member;
+    boolean ownsAll;
+    final Map<String, Builder> children = new LinkedHashMap<>();
+
+    Builder() {}
+
+    Builder(boolean member) {
+      this.member = member;
+    }
+
+    static Builder from(FieldSet set) {
+      Builder b = new Builder(set.member);
+      b.ownsAll = set.ownsAll;
+      set.children.forEach((k, v) -> b.children.put(k, from(v)));
+      return b;
+    }
+
+    void put(String element, Builder child) {
+      children.merge(element, child, (a, b) -> {
+        a.member |= b.member;
+        a.ownsAll |= b.ownsAll;
+        b.children.forEach(a::put);
+        return a;
+      });
+    }
+
+    FieldSet build() {
+      if (!member && !ownsAll && children.isEmpty()) {
+        return EMPTY;
+      }
+      Map<String, FieldSet> built = new LinkedHashMap<>();
+      children.forEach((k, v) -> built.put(k, v.build()));
+      return new FieldSet(member, ownsAll, Collections.unmodifiableMap(built));
+    }
+  }
+}

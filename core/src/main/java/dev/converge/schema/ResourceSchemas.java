@@ -1,0 +1,159 @@
+package dev.converge.schema;
+
+import dev.converge.schema.internal.OpenApiDocument;
+import dev.converge.strategy.ApiKind;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The schemas of the kinds a controller writes, read from the API server's OpenAPI v3 documents
+ * ({@code /openapi/v3}, one document per group-version) and kept in memory: a group-version is
+ * fetched once, and again only when a kind is missing from it (a CRD installed or changed since),
+ * at most once per {@link #REFRESH_INTERVAL}. Looking a schema up is a map read, so a steady-state
+ * reconcile sends no request for it.
+ *
+ * <p>A kind the server publishes no schema for (an aggregated API without OpenAPI, a 404 or 403 on
+ * the document) is {@link UntypedSchema}: maps merge key by key, lists are atomic, scalars compare
+ * exactly — the server's own rules for values it knows nothing about.
+ */
+public final class ResourceSchemas {
+
+  /** The shortest time between two fetches of the same document after a miss. */
+  public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(10);
+
+  private static final Logger log = LoggerFactory.getLogger(ResourceSchemas.class);
+  private static final Map<KubernetesClient, ResourceSchemas> SHARED = new WeakHashMap<>();
+
+  private final Function<String, String> fetch;
+  private final Clock clock;
+  private final Map<String, Loaded> documents = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> warned = new ConcurrentHashMap<>();
+  private volatile Loaded index;
+
+  /**
+   * @param fetch reads a path of the API server ({@code /openapi/v3}, then the paths it lists) and
+   *     returns the body, or null when the server answers 404
+   */
+  public ResourceSchemas(Function<String, String> fetch, Clock clock) {
+    this.fetch = Objects.requireNonNull(fetch, "fetch");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** The registry shared by every user of {@code client}, created on first use. */
+  public static ResourceSchemas of(KubernetesClient client) {
+    synchronized (SHARED) {
+      return SHARED.computeIfAbsent(client, c -> new ResourceSchemas(c::raw, Clock.systemUTC()));
+    }
+  }
+
+  /** The schema of {@code kind}; {@link UntypedSchema} when the server publishes none. */
+  public SchemaNode forKind(ApiKind kind) {
+    String apiVersion = kind.apiVersion();
+    int slash = apiVersion.indexOf('/');
+    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+    String path = group.isEmpty() ? "api/" + version : "apis/" + group + "/" + version;
+    Optional<SchemaNode> found = document(path, false).flatMap(d -> d.kind(group, version, kind.kind()));
+    if (found.isEmpty()) {
+      found = document(path, true).flatMap(d -> d.kind(group, version, kind.kind()));
+    }
+    if (found.isEmpty()) {
+      if (warned.putIfAbsent(kind.toString(), Boolean.TRUE) == null) {
+        log.warn("the API server publishes no OpenAPI v3 schema for {}; its objects are compared"
+            + " without one (maps merged by key, lists whole, scalars exactly)", kind);
+      }
+      return UntypedSchema.INSTANCE;
+    }
+    return found.get();
+  }
+
+  /** Forgets every document, so the next lookup reads the server again. */
+  public void invalidate() {
+    documents.clear();
+    index = null;
+  }
+
+  private Optional<OpenApiDocument> document(String path, boolean refresh) {
+    Loaded known = documents.get(path);
+    if (known != null && !(refresh && known.staleAt(clock.instant()))) {
+      return Optional.ofNullable(known.document);
+    }
+    synchronized (this) {
+      known = documents.get(path);
+      if (known != null && !(refresh && known.staleAt(clock.instant()))) {
+        return Optional.ofNullable(known.document);
+      }
+      Optional<String> url = documentUrl(path, refresh);
+      OpenApiDocument document = null;
+      if (url.isPresent()) {
+        String body = read(url.get());
+        if (body != null) {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> parsed = Serialization.jsonMapper().readValue(body, Map.class);
+          document = OpenApiDocument.of(parsed);
+          log.debug("read the OpenAPI v3 schema of {} ({} definitions)", path, document.size());
+        }
+      }
+      documents.put(path, new Loaded(document, clock.instant()));
+      return Optional.ofNullable(document);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private Optional<String> documentUrl(String path, boolean refresh) {
+    Loaded current = index;
+    if (current == null || (refresh && current.staleAt(clock.instant()))) {
+      String body = read("/openapi/v3");
+      current = new Loaded(null, clock.instant(), body == null
+          ? Map.of()
+          : (Map<String, Object>) Serialization.jsonMapper().readValue(body, Map.class).getOrDefault("paths", Map.of()));
+      index = current;
+    }
+    Object entry = current.paths.get(path);
+    if (entry instanceof Map<?, ?> e && e.get("serverRelativeURL") instanceof String url) {
+      return Optional.of(url);
+    }
+    return Optional.empty();
+  }
+
+  private String read(String path) {
+    try {
+      return fetch.apply(path);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404 || e.getCode() == 403) {
+        if (warned.putIfAbsent(path, Boolean.TRUE) == null) {
+          log.warn("reading {} from the API server: {} {}; kinds of it are compared without a schema",
+              path, e.getCode(), e.getMessage());
+        }
+        return null;
+      }
+      throw new SchemaUnavailableException("reading the API server's OpenAPI schema " + path
+          + " failed: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw new SchemaUnavailableException("reading the API server's OpenAPI schema " + path
+          + " failed: " + e, e);
+    }
+  }
+
+  private record Loaded(OpenApiDocument document, Instant at, Map<String, Object> paths) {
+    Loaded(OpenApiDocument document, Instant at) {
+      this(document, at, Map.of());
+    }
+
+    boolean staleAt(Instant now) {
+      return Duration.between(at, now).compareTo(REFRESH_INTERVAL) >= 0;
+    }
+  }
+}

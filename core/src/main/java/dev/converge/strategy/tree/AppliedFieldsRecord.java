@@ -1,0 +1,109 @@
+package dev.converge.strategy.tree;
+
+import dev.converge.schema.FieldSet;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The record of the fields a strategy wrote last time, kept in an annotation of the object so that
+ * a field dropped from desired can be removed on the next apply. It holds paths, never values (no
+ * Secret data in metadata), and is bounded: over {@link #COMPRESS_ABOVE} characters it is
+ * gzip-compressed, and a record still longer than {@link #MAX_LENGTH} is made coarser — the maps
+ * with the most keys are recorded as "every key of this map was written by this controller" — so
+ * it never pushes an object over the API server's 256 KiB limit on annotations.
+ */
+public final class AppliedFieldsRecord {
+
+  /** The annotation both record-keeping strategies use, so switching between them keeps it. */
+  public static final String ANNOTATION = "converge.dev/applied-fields";
+
+  /** Records longer than this are compressed. */
+  public static final int COMPRESS_ABOVE = 2048;
+
+  /** The longest record written, in characters. */
+  public static final int MAX_LENGTH = 32 * 1024;
+
+  private static final String GZIP_PREFIX = "gz:";
+
+  private AppliedFieldsRecord() {}
+
+  /** The annotation value for {@code fields}, at most {@link #MAX_LENGTH} characters. */
+  public static String encode(FieldSet fields) {
+    String text = encodeExact(fields);
+    FieldSet current = fields;
+    while (text.length() > MAX_LENGTH) {
+      int nodes = current.size();
+      FieldSet coarser = current.coarsened(Math.max(1, nodes / 2));
+      if (coarser.size() >= nodes) {
+        break;
+      }
+      current = coarser;
+      text = encodeExact(current);
+    }
+    return text;
+  }
+
+  private static String encodeExact(FieldSet fields) {
+    String json = Serialization.jsonMapper().writeValueAsString(fields.toFieldsV1());
+    if (json.length() <= COMPRESS_ABOVE) {
+      return json;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {
+      gzip.write(json.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return GZIP_PREFIX + Base64.getEncoder().encodeToString(bytes.toByteArray());
+  }
+
+  /**
+   * The field set of an annotation value; empty for a missing or blank one.
+   *
+   * @throws IllegalArgumentException when the value is not a record (someone edited it by hand)
+   */
+  public static FieldSet decode(String annotation) {
+    if (annotation == null || annotation.isBlank()) {
+      return FieldSet.empty();
+    }
+    String json = annotation;
+    if (annotation.startsWith(GZIP_PREFIX)) {
+      try (GZIPInputStream gzip = new GZIPInputStream(
+          new ByteArrayInputStream(Base64.getDecoder().decode(annotation.substring(GZIP_PREFIX.length()))))) {
+        json = new String(gzip.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new IllegalArgumentException("not a compressed field record: " + e.getMessage(), e);
+      }
+    }
+    Map<?, ?> tree;
+    try {
+      tree = Serialization.jsonMapper().readValue(json, Map.class);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("not a JSON field record: " + e.getMessage(), e);
+    }
+    return FieldSet.fromFieldsV1(isPathForm(tree) ? tree : fromKeySkeleton(tree));
+  }
+
+  private static boolean isPathForm(Map<?, ?> tree) {
+    return tree.keySet().stream().allMatch(k -> {
+      String s = String.valueOf(k);
+      return s.equals(".") || s.equals("*") || s.length() > 1 && s.charAt(1) == ':';
+    });
+  }
+
+  /** Records of earlier versions held only map keys, with {@code 1} for any other value. */
+  private static Map<String, Object> fromKeySkeleton(Map<?, ?> skeleton) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    skeleton.forEach((k, v) -> out.put("f:" + k, v instanceof Map<?, ?> m ? fromKeySkeleton(m) : Map.of()));
+    return out;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.converge.schema;
+
+import static dev.converge.schema.SampleSchemas.CONFIG_MAP;
+import static dev.converge.schema.SampleSchemas.POD;
+import static dev.converge.schema.SampleSchemas.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FieldSetTest {
+
+  @Test
+  void pathsOfADesiredObjectInTheServersForm() {
+    FieldSet set = FieldSet.of(POD, json("{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','namespace':'n',"
+        + "'labels':{'app':'web'},'finalizers':['a/b']},'spec':{'containers':[{'name':'c','ports':[{'containerPort':80}]}],"
+        + "'tolerations':[{'key':'k'}]}}"));
+    assertThat(set.leaves()).containsExactlyInAnyOrder(
+        List.of("f:metadata", "f:labels", "f:app"),
+        List.of("f:metadata", "f:finalizers", "v:\"a/b\""),
+        List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:name"),
+        List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:ports",
+            "k:{\"containerPort\":80,\"protocol\":\"TCP\"}", "f:containerPort"),
+        List.of("f:spec", "f:tolerations"));
+  }
+
+  @Test
+  void theServersKeyOrderReadsAsTheSamePath() {
+    FieldSet fromServer = FieldSet.fromFieldsV1(Serialization.jsonMapper().readValue(
+        "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{},\"f:name\":{},\"f:ports\":"
+            + "{\"k:{\\\"protocol\\\":\\\"TCP\\\",\\\"containerPort\\\":80}\":{\".\":{},\"f:containerPort\":{}}}}}}}",
+        Map.class));
+    FieldSet ours = FieldSet.of(POD, json("{'spec':{'containers':[{'name':'c','ports':[{'containerPort':80}]}]}}"));
+    assertThat(fromServer.leaves()).isEqualTo(ours.leaves());
+  }
+
+  @Test
+  void aCoarsenedSetOwnsTheWidestMapWhole() {
+    StringBuilder data = new StringBuilder("{'data':{");
+    for (int i = 0; i < 100; i++) {
+      data.append(i == 0 ? "" : ",").append("'k").append(i).append("':'v'");
+    }
+    FieldSet set = FieldSet.of(CONFIG_MAP, json(data + "},'metadata':{'labels':{'a':'b'}}}"));
+    FieldSet coarse = set.coarsened(10);
+    assertThat(coarse.size()).isLessThanOrEqualTo(10);
+    assertThat(coarse.child("f:data").orElseThrow().ownsAllChildren()).isTrue();
+    assertThat(coarse.child("f:metadata").flatMap(m -> m.child("f:labels")).flatMap(l -> l.child("f:a"))).isPresent();
+  }
+}

@@ -1,0 +1,113 @@
+package dev.converge.schema;
+
+import static dev.converge.schema.SampleSchemas.CONFIG_MAP;
+import static dev.converge.schema.SampleSchemas.DEPLOYMENT;
+import static dev.converge.schema.SampleSchemas.POD;
+import static dev.converge.schema.SampleSchemas.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MergeTest {
+
+  private static FieldSet owned(SchemaNode schema, String desiredBefore) {
+    return FieldSet.of(schema, json(desiredBefore));
+  }
+
+  @Test
+  void aDroppedLabelGoesAndAForeignLabelStays() {
+    Map<String, Object> live = json("{'metadata':{'name':'c','labels':{'mine':'1','dropped':'2','theirs':'3'}}}");
+    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'metadata':{'name':'c','labels':{'mine':'1'}}}"),
+        owned(CONFIG_MAP, "{'metadata':{'labels':{'mine':'1','dropped':'2'}}}"), FieldSet.empty());
+    assertThat(result.object()).isEqualTo(json("{'metadata':{'name':'c','labels':{'mine':'1','theirs':'3'}}}"));
+    assertThat(result.removed()).containsExactly(".metadata.labels.dropped");
+  }
+
+  @Test
+  void aFieldAnotherWriterOwnsIsNotRemoved() {
+    Map<String, Object> live = json("{'data':{'a':'1','shared':'2'}}");
+    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'data':{'a':'1'}}"),
+        owned(CONFIG_MAP, "{'data':{'a':'1','shared':'2'}}"), owned(CONFIG_MAP, "{'data':{'shared':'2'}}"));
+    assertThat(result.object()).isEqualTo(json("{'data':{'a':'1','shared':'2'}}"));
+  }
+
+  @Test
+  void aMapOwnedWholeLosesEveryKeyDesiredDropped() {
+    FieldSet whole = FieldSet.fromFieldsV1(json("{'f:data':{'*':{}}}"));
+    Merge.Result result = Merge.apply(CONFIG_MAP, json("{'data':{'a':'1','b':'2','c':'3'}}"),
+        json("{'data':{'a':'1'}}"), whole, FieldSet.empty());
+    assertThat(result.object()).isEqualTo(json("{'data':{'a':'1'}}"));
+  }
+
+  @Test
+  void aDroppedProbeGoesWithTheValuesTheServerDefaultedInsideIt() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','image':'x','livenessProbe':"
+        + "{'httpGet':{'path':'/','port':80,'scheme':'HTTP'},'periodSeconds':10,'timeoutSeconds':1},"
+        + "'terminationMessagePath':'/dev/t'}]}}");
+    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"),
+        owned(POD, "{'spec':{'containers':[{'name':'a','image':'x','livenessProbe':{'httpGet':{'path':'/','port':80}}}]}}"),
+        FieldSet.empty());
+    assertThat(result.object())
+        .isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'x','terminationMessagePath':'/dev/t'}]}}"));
+  }
+
+  @Test
+  void droppedResourceLimitsGo() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'},'requests':{'cpu':'500m'}}}]}}");
+    Merge.Result result = Merge.apply(POD, live,
+        json("{'spec':{'containers':[{'name':'a','resources':{'requests':{'cpu':'500m'}}}]}}"),
+        owned(POD, "{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'},'requests':{'cpu':'500m'}}}]}}"),
+        FieldSet.empty());
+    assertThat(result.object())
+        .isEqualTo(json("{'spec':{'containers':[{'name':'a','resources':{'requests':{'cpu':'500m'}}}]}}"));
+  }
+
+  @Test
+  void switchingTheStrategyTypeClearsTheDefaultedRollingUpdate() {
+    Map<String, Object> live = json("{'spec':{'strategy':{'type':'RollingUpdate','rollingUpdate':{'maxSurge':'25%','maxUnavailable':'25%'}}}}");
+    Merge.Result result = Merge.apply(DEPLOYMENT, live, json("{'spec':{'strategy':{'type':'Recreate'}}}"),
+        FieldSet.empty(), FieldSet.empty());
+    assertThat(result.object()).isEqualTo(json("{'spec':{'strategy':{'type':'Recreate'}}}"));
+    Merge.Result keep = Merge.apply(DEPLOYMENT, live, json("{'spec':{'strategy':{'type':'RollingUpdate'}}}"),
+        FieldSet.empty(), FieldSet.empty());
+    assertThat(keep.object()).isEqualTo(live);
+  }
+
+  @Test
+  void envValueBecomesValueFromAndAVolumeChangesItsSource() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','value':'1'}]}],"
+        + "'volumes':[{'name':'v','configMap':{'name':'c','defaultMode':420}}]}}");
+    Map<String, Object> desired = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
+        + "{'secretKeyRef':{'name':'s','key':'k'}}}]}],'volumes':[{'name':'v','secret':{'secretName':'s'}}]}}");
+    Merge.Result result = Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty());
+    assertThat(result.object()).isEqualTo(desired);
+  }
+
+  @Test
+  void finalizersMergeAsASet() {
+    Map<String, Object> live = json("{'metadata':{'finalizers':['theirs/a','mine/b','mine/old']}}");
+    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'metadata':{'finalizers':['mine/b','mine/c']}}"),
+        owned(CONFIG_MAP, "{'metadata':{'finalizers':['mine/b','mine/old']}}"), FieldSet.empty());
+    assertThat(result.object()).isEqualTo(json("{'metadata':{'finalizers':['mine/b','mine/c','theirs/a']}}"));
+  }
+
+  @Test
+  void mapListsKeepForeignElementsAndTheirServerDefaults() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'sidecar','image':'s'},"
+        + "{'name':'a','image':'old','terminationMessagePath':'/dev/t'}]}}");
+    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a','image':'new'}]}}"),
+        owned(POD, "{'spec':{'containers':[{'name':'a','image':'old'}]}}"), FieldSet.empty());
+    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'new',"
+        + "'terminationMessagePath':'/dev/t'},{'name':'sidecar','image':'s'}]}}"));
+  }
+
+  @Test
+  void atomicListsAndMapsAreReplaced() {
+    Map<String, Object> live = json("{'spec':{'tolerations':[{'key':'k','operator':'Exists'},{'key':'k','value':'v'}],"
+        + "'nodeSelector':{'a':'1','b':'2'}}}");
+    Map<String, Object> desired = json("{'spec':{'tolerations':[{'key':'k','value':'v'},{'key':'k','operator':'Exists'}],"
+        + "'nodeSelector':{'a':'1'}}}");
+    assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()).isEqualTo(desired);
+  }
+}
