@@ -206,6 +206,57 @@ public final class FieldSet {
     return new FieldSet(member || other.member, ownsAll || other.ownsAll, Collections.unmodifiableMap(merged));
   }
 
+  /**
+   * The paths of this set that {@code other} also holds. A node {@code other} owns whole (a member
+   * leaf, or "owns all children") holds everything of this set below it.
+   */
+  public FieldSet intersect(FieldSet other) {
+    if (other.isEmpty() || isEmpty()) {
+      return EMPTY;
+    }
+    if (other.ownsAll || (other.member && other.children.isEmpty())) {
+      return this;
+    }
+    Map<String, FieldSet> common = new LinkedHashMap<>();
+    children.forEach((k, v) -> {
+      FieldSet theirs = other.children.get(k);
+      if (theirs != null) {
+        FieldSet both = v.intersect(theirs);
+        if (!both.isEmpty()) {
+          common.put(k, both);
+        }
+      }
+    });
+    boolean both = member && other.member;
+    if (!both && !ownsAll && common.isEmpty()) {
+      return EMPTY;
+    }
+    return new FieldSet(both, ownsAll && other.ownsAll, Collections.unmodifiableMap(common));
+  }
+
+  /** The paths of this set that {@code other} does not hold (see {@link #intersect}). */
+  public FieldSet minus(FieldSet other) {
+    if (other.isEmpty() || isEmpty()) {
+      return this;
+    }
+    if (other.ownsAll || (other.member && other.children.isEmpty())) {
+      return EMPTY;
+    }
+    Map<String, FieldSet> rest = new LinkedHashMap<>();
+    children.forEach((k, v) -> {
+      FieldSet theirs = other.children.get(k);
+      FieldSet left = theirs == null ? v : v.minus(theirs);
+      if (!left.isEmpty()) {
+        rest.put(k, left);
+      }
+    });
+    boolean keep = member && !other.member;
+    if (!keep && !ownsAll && rest.isEmpty()) {
+      return EMPTY;
+    }
+    return new FieldSet(keep, ownsAll && !other.ownsAll, Collections.unmodifiableMap(rest));
+  }
+
   /** The leaf paths (paths without children below them), each a list of path elements. */
   public Set<List<String>> leaves() {
     Set<List<String>> out = new LinkedHashSet<>();

@@ -26,6 +26,8 @@ import java.util.Set;
 public final class Merge {
 
   private static final Object REMOVE = new Object();
+  /** Marks a removed path as a cleared one-of member while merging. */
+  private static final String CLEARED = "!";
 
   private Merge() {}
 
@@ -33,9 +35,11 @@ public final class Merge {
    * The merged object and the paths it removed from live.
    *
    * @param object a new tree; neither input is changed
-   * @param removed the paths removed, in a readable form, for logs
+   * @param removed the paths removed, in a readable form ({@code .spec.strategy.rollingUpdate}),
+   *     including {@code cleared}
+   * @param cleared the one-of members cleared because desired selects another one
    */
-  public record Result(Map<String, Object> object, List<String> removed) {}
+  public record Result(Map<String, Object> object, List<String> removed, List<String> cleared) {}
 
   /** Merges {@code desired} into {@code live}. */
   @SuppressWarnings("unchecked")
@@ -43,7 +47,9 @@ public final class Merge {
       FieldSet previouslyOwned, FieldSet ownedByOthers) {
     List<String> removed = new ArrayList<>();
     Object merged = merge(schema, live, desired, previouslyOwned, ownedByOthers, "", removed);
-    return new Result((Map<String, Object>) merged, List.copyOf(removed));
+    List<String> cleared = removed.stream().filter(p -> p.startsWith(CLEARED)).map(p -> p.substring(1)).toList();
+    List<String> all = removed.stream().map(p -> p.startsWith(CLEARED) ? p.substring(1) : p).toList();
+    return new Result((Map<String, Object>) merged, all, cleared);
   }
 
   private static Object merge(SchemaNode schema, Object live, Object want, FieldSet prev, FieldSet others,
@@ -103,7 +109,7 @@ public final class Merge {
       if (union.isPresent()) {
         for (String member : union.get().toClear(want, out.keySet())) {
           out.remove(member);
-          removed.add(path + "." + member);
+          removed.add(CLEARED + path + "." + member);
         }
       }
     }

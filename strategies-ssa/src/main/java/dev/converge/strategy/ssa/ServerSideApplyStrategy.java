@@ -8,9 +8,9 @@ import dev.converge.strategy.StrategyContext;
 import dev.converge.schema.Comparison;
 import dev.converge.schema.FieldSet;
 import dev.converge.schema.Merge;
-import dev.converge.schema.MergePatch;
 import dev.converge.schema.SchemaNode;
 import dev.converge.strategy.ApiKind;
+import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.ResourceTree;
@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -57,6 +59,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    */
   public static final String FABRIC8_DEFAULT_MANAGER = "fabric8-kubernetes-client";
 
+  private static final Logger log = LoggerFactory.getLogger(ServerSideApplyStrategy.class);
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final boolean force;
@@ -116,12 +119,13 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     Optional<R> current = context.current(desired);
     List<String> sent = new ArrayList<>();
     ApplyOutcome outcome = current.isEmpty() ? ApplyOutcome.CREATED : ApplyOutcome.UPDATED;
+    boolean cleared = false;
     if (current.isPresent()) {
       R live = current.get();
       Map<String, Object> liveTree = ResourceTree.of(live);
       List<Map<String, Object>> entries = ManagedFields.entries(liveTree);
       Map<String, Object> mine = ownApplyEntry(entries, context);
-      List<Map<String, Object>> legacy = legacyEntries(entries, context);
+      List<Map<String, Object>> legacy = legacyEntries(entries, context, recordOf(liveTree));
       if (!legacy.isEmpty()) {
         R taken = takeOver(live, context, sent);
         Map<String, Object> takenTree = ResourceTree.of(taken);
@@ -133,7 +137,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       } else if (mine != null && converged(schema, liveTree, wanted, ManagedFields.fieldsOf(mine))) {
         return ApplyResult.unchanged(live);
       }
-      clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
+      cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
     }
     R body = ResourceTree.toResource(wanted, (Class<R>) desired.getClass());
     String request = "PATCH application/apply-patch+yaml fieldManager=" + context.fieldManager()
@@ -145,6 +149,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       }
       R applied = apply.serverSideApply();
       sent.add(request);
+      if (cleared) {
+        // The clearing patch was recorded as an Update of this manager; fold it into the Apply
+        // entry now, so the next apply finds nothing to take over.
+        applied = takeOver(applied, context, sent);
+      }
       return new ApplyResult<>(outcome, applied, String.join(", ", sent));
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request, e);
@@ -157,13 +166,29 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * exactly desired's — owning more would remove something, owning less would take something over.
    */
   static boolean converged(SchemaNode schema, Map<String, Object> live, Map<String, Object> wanted, FieldSet owned) {
-    if (!Comparison.holds(schema, live, wanted)) {
+    Optional<String> difference = Comparison.firstDifference(schema, live, wanted);
+    if (difference.isPresent()) {
+      log.debug("apply needed: live differs at {}", difference.get());
       return false;
     }
-    if (!owned.leaves().equals(FieldSet.of(schema, wanted).leaves())) {
+    Set<List<String>> ownedLeaves = owned.leaves();
+    Set<List<String>> desiredLeaves = FieldSet.of(schema, wanted).leaves();
+    if (!ownedLeaves.equals(desiredLeaves)) {
+      if (log.isDebugEnabled()) {
+        Set<List<String>> extra = new LinkedHashSet<>(ownedLeaves);
+        extra.removeAll(desiredLeaves);
+        Set<List<String>> missing = new LinkedHashSet<>(desiredLeaves);
+        missing.removeAll(ownedLeaves);
+        log.debug("apply needed: owned but no longer desired {}, desired but not owned {}", extra, missing);
+      }
       return false;
     }
-    return Merge.apply(schema, live, wanted, FieldSet.empty(), FieldSet.empty()).removed().isEmpty();
+    List<String> cleared = Merge.apply(schema, live, wanted, FieldSet.empty(), FieldSet.empty()).cleared();
+    if (!cleared.isEmpty()) {
+      log.debug("apply needed: one-of members to clear {}", cleared);
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -172,61 +197,47 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * manager owns and an apply therefore never removes — are cleared with one JSON merge patch
    * before the apply, or the server would refuse the applied object.
    */
-  private <R extends HasMetadata> void clearUnselectedMembers(R desired, SchemaNode schema,
+  private <R extends HasMetadata> boolean clearUnselectedMembers(R desired, SchemaNode schema,
       Map<String, Object> liveTree, Map<String, Object> wanted, StrategyContext context, List<String> sent) {
-    Map<String, Object> merged = Merge.apply(schema, liveTree, wanted, FieldSet.empty(), FieldSet.empty()).object();
-    Map<String, Object> patch = MergePatch.between(schema, liveTree, merged);
-    Map<String, Object> clearing = onlyRemovals(patch);
-    if (clearing == null || clearing.isEmpty()) {
-      return;
+    List<String> cleared = Merge.apply(schema, liveTree, wanted, FieldSet.empty(), FieldSet.empty()).cleared();
+    Map<String, Object> patch = new LinkedHashMap<>();
+    for (String path : cleared) {
+      if (path.contains("[")) {
+        // Inside a list: a merge patch would have to replace the list; members there are never
+        // server-defaulted, so the apply removes them as fields it owned.
+        continue;
+      }
+      String[] steps = path.substring(1).split("\\.");
+      Map<String, Object> node = patch;
+      Object want = wanted;
+      for (int i = 0; i < steps.length - 1; i++) {
+        node = ResourceTree.mapAtOrCreate(node, steps[i]);
+        want = want instanceof Map<?, ?> m ? m.get(steps[i]) : null;
+      }
+      node.put(steps[steps.length - 1], null);
+      if (want instanceof Map<?, ?> siblings) {
+        // The discriminator desired sets goes in the same request, so the object stays valid.
+        for (Map.Entry<?, ?> e : siblings.entrySet()) {
+          if (!(e.getValue() instanceof Map<?, ?>) && !(e.getValue() instanceof List<?>) && e.getValue() != null) {
+            node.putIfAbsent((String) e.getKey(), e.getValue());
+          }
+        }
+      }
     }
-    // The removals are sent with the values desired sets beside them, so the object stays valid.
-    String body = JSON.writeValueAsString(withSiblings(clearing, patch));
+    if (patch.isEmpty()) {
+      return false;
+    }
+    String body = JSON.writeValueAsString(patch);
     String request = "PATCH application/merge-patch+json (clear unselected one-of members) " + body;
     PatchContext patchContext = PatchContext.of(PatchType.JSON_MERGE);
     patchContext.setFieldManager(context.fieldManager());
     try {
       context.client().resource(desired).patch(patchContext, body);
       sent.add(request);
+      return true;
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request, e);
     }
-  }
-
-  /** The map paths of a patch that remove something (null), or null when a list would be involved. */
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> onlyRemovals(Map<String, Object> patch) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : patch.entrySet()) {
-      if (e.getValue() == null) {
-        out.put(e.getKey(), null);
-      } else if (e.getValue() instanceof Map<?, ?> m) {
-        Map<String, Object> sub = onlyRemovals((Map<String, Object>) m);
-        if (sub != null && !sub.isEmpty()) {
-          out.put(e.getKey(), sub);
-        }
-      }
-    }
-    return out;
-  }
-
-  /** The removals, plus the scalar values the patch sets in the same maps (a discriminator). */
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> withSiblings(Map<String, Object> removals, Map<String, Object> patch) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    removals.forEach((k, v) -> {
-      if (v instanceof Map<?, ?> m && patch.get(k) instanceof Map<?, ?> p) {
-        out.put(k, withSiblings((Map<String, Object>) m, (Map<String, Object>) p));
-      } else {
-        out.put(k, v);
-      }
-    });
-    patch.forEach((k, v) -> {
-      if (!out.containsKey(k) && v != null && !(v instanceof Map<?, ?>) && !(v instanceof List<?>)) {
-        out.put(k, v);
-      }
-    });
-    return out;
   }
 
   private Map<String, Object> ownApplyEntry(List<Map<String, Object>> entries, StrategyContext context) {
@@ -236,13 +247,43 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         .findFirst().orElse(null);
   }
 
-  private List<Map<String, Object>> legacyEntries(List<Map<String, Object>> entries, StrategyContext context) {
+  private List<Map<String, Object>> legacyEntries(List<Map<String, Object>> entries, StrategyContext context,
+      FieldSet record) {
     return entries.stream()
         .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
             && (context.fieldManager().equals(e.get("manager"))
-                || userAgentManager(context).equals(e.get("manager"))
-                || extraTakeOverManagers.contains(e.get("manager"))))
+                || extraTakeOverManagers.contains(e.get("manager"))
+                || (userAgentManager(context).equals(e.get("manager"))
+                    && !claimable(e, context, record).isEmpty())))
         .toList();
+  }
+
+  /**
+   * The fields of a legacy entry this controller may claim. Under a user agent of its own, all of
+   * them; under fabric8's default name, which every fabric8 tool shares, only those the
+   * applied-fields record of the update or merge-patch strategy says this controller wrote — another
+   * tool's finalizer or label recorded under the same name stays that tool's.
+   */
+  private FieldSet claimable(Map<String, Object> entry, StrategyContext context, FieldSet record) {
+    FieldSet fields = ManagedFields.fieldsOf(entry);
+    if (shared(entry, context)) {
+      return fields.intersect(record);
+    }
+    return fields;
+  }
+
+  private static boolean shared(Map<String, Object> entry, StrategyContext context) {
+    return FABRIC8_DEFAULT_MANAGER.equals(entry.get("manager"))
+        && !context.fieldManager().equals(entry.get("manager"));
+  }
+
+  private static FieldSet recordOf(Map<String, Object> liveTree) {
+    try {
+      return AppliedFieldsRecord.decode(ResourceTree.mapAt(liveTree, "metadata", "annotations")
+          .map(a -> a.get(AppliedFieldsRecord.ANNOTATION)).map(String::valueOf).orElse(null));
+    } catch (IllegalArgumentException e) {
+      return FieldSet.empty();
+    }
   }
 
   /**
@@ -254,13 +295,15 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   private <R extends HasMetadata> R takeOver(R live, StrategyContext context, List<String> sent) {
     R current = live;
     for (int attempt = 1; ; attempt++) {
-      List<Map<String, Object>> entries = managedFields(ResourceTree.of(current));
-      List<Map<String, Object>> legacy = legacyEntries(entries, context);
+      Map<String, Object> currentTree = ResourceTree.of(current);
+      List<Map<String, Object>> entries = managedFields(currentTree);
+      FieldSet record = recordOf(currentTree);
+      List<Map<String, Object>> legacy = legacyEntries(entries, context, record);
       if (legacy.isEmpty()) {
         return current;
       }
       try {
-        return takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, context, sent);
+        return takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, record, context, sent);
       } catch (ResourceWriteException e) {
         R fresh = context.client().resource(current).get();
         boolean moved = fresh != null && !java.util.Objects.equals(
@@ -276,12 +319,21 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   private static final int MAX_TAKE_OVER_ATTEMPTS = 5;
 
   private <R extends HasMetadata> R takeOverOnce(R live, List<Map<String, Object>> entries,
-      Map<String, Object> mine, List<Map<String, Object>> legacy, StrategyContext context, List<String> sent) {
+      Map<String, Object> mine, List<Map<String, Object>> legacy, FieldSet record, StrategyContext context,
+      List<String> sent) {
     FieldSet union = mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine);
     Set<String> from = new LinkedHashSet<>();
+    Map<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
     for (Map<String, Object> entry : legacy) {
-      union = union.union(ManagedFields.fieldsOf(entry));
+      FieldSet claim = claimable(entry, context, record);
+      union = union.union(claim);
       from.add(entry.get("manager") + "/Update");
+      FieldSet rest = ManagedFields.fieldsOf(entry).minus(claim);
+      if (!rest.isEmpty()) {
+        Map<String, Object> kept = new LinkedHashMap<>(entry);
+        kept.put("fieldsV1", rest.toFieldsV1());
+        remaining.put(entry, kept);
+      }
     }
     Map<String, Object> claimed = new LinkedHashMap<>();
     claimed.put("manager", context.fieldManager());
@@ -296,6 +348,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         rewritten.add(claimed);
       } else if (!legacy.contains(entry)) {
         rewritten.add(entry);
+      } else if (remaining.containsKey(entry)) {
+        rewritten.add(remaining.get(entry));
       }
     }
     if (mine == null) {

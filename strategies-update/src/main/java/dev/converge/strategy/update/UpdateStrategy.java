@@ -134,7 +134,6 @@ public final class UpdateStrategy implements ResourceStrategy {
       R live = current.get();
       Map<String, Object> liveTree = ResourceTree.of(live);
       Map<String, Object> wanted = desiredOf.apply(live);
-      preserve(kind, liveTree, wanted);
       MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, record, ManagedFields.ownManagers(context),
           outgoing -> preserve(kind, liveTree, outgoing), resource);
       if (merged.unchanged()) {

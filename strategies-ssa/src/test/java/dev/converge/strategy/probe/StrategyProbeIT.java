@@ -1,0 +1,267 @@
+package dev.converge.strategy.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.converge.strategy.ApplyOutcome;
+import dev.converge.strategy.ApplyResult;
+import dev.converge.strategy.DirectStrategyContext;
+import dev.converge.strategy.ResourceStrategy;
+import dev.converge.strategy.patch.MergePatchStrategy;
+import dev.converge.strategy.ssa.ServerSideApplyStrategy;
+import dev.converge.strategy.update.UpdateStrategy;
+import dev.converge.testing.LocalCluster;
+import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStrategyBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The cases where a strategy used to lose a change, write forever or have a valid change refused,
+ * each run for every bundled strategy on the real API server. Every expectation is an explicit
+ * value read back with a plain client; "no write" is counted on the wire.
+ */
+@ExtendWith(LocalClusterExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StrategyProbeIT {
+
+  private KubernetesClient client;
+  private final WireWrites writes = new WireWrites();
+
+  @BeforeAll
+  void connect(LocalCluster cluster) {
+    client = cluster.clientBuilder()
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("probe-writes", writes)).build();
+  }
+
+  @AfterAll
+  void close() {
+    client.close();
+  }
+
+  static Stream<ResourceStrategy> strategies() {
+    return Stream.of(new UpdateStrategy(), new MergePatchStrategy(), new ServerSideApplyStrategy());
+  }
+
+  private <R extends HasMetadata> ApplyResult<R> apply(ResourceStrategy strategy, R desired) {
+    return strategy.apply(desired, new DirectStrategyContext(client, "probe-operator"));
+  }
+
+  /** Applies, then applies the same object again and checks that nothing was written. */
+  private <R extends HasMetadata> void applyAndSettle(ResourceStrategy strategy, R desired) {
+    apply(strategy, desired);
+    writes.reset();
+    assertThat(apply(strategy, desired).outcome()).as("second apply of the same object").isEqualTo(ApplyOutcome.UNCHANGED);
+    assertThat(writes.writes()).as("writes of the second apply").isEmpty();
+  }
+
+  private static ConfigMap configMap(String ns, Map<String, String> labels, Map<String, String> data) {
+    return new ConfigMapBuilder().withNewMetadata().withName("cm").withNamespace(ns).withLabels(labels).endMetadata()
+        .withData(data).build();
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void numberLikeStringsAreStringsAndEmptyValuesAreValues(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, configMap(ns.name(), Map.of("app", "a"), Map.of("v", "1.1", "w", "010")));
+    applyAndSettle(strategy, configMap(ns.name(), Map.of("app", "a", "empty", ""),
+        Map.of("v", "1.10", "w", "10", "blank", "")));
+    ConfigMap live = client.configMaps().inNamespace(ns.name()).withName("cm").get();
+    assertThat(live.getData()).isEqualTo(Map.of("v", "1.10", "w", "10", "blank", ""));
+    assertThat(live.getMetadata().getLabels()).isEqualTo(Map.of("app", "a", "empty", ""));
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void droppedKeysLabelsAndForeignFinalizers(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, configMap(ns.name(), Map.of("app", "a", "tier", "x"), Map.of("a", "1", "b", "2")));
+    client.configMaps().inNamespace(ns.name()).withName("cm").edit(cm -> {
+      cm.getMetadata().getFinalizers().add("other.example.com/keep");
+      cm.getMetadata().getLabels().put("theirs", "y");
+      return cm;
+    });
+    writes.reset();
+    assertThat(apply(strategy, configMap(ns.name(), Map.of("app", "a", "tier", "x"), Map.of("a", "1", "b", "2"))).outcome())
+        .isEqualTo(ApplyOutcome.UNCHANGED);
+    assertThat(writes.writes()).isEmpty();
+    applyAndSettle(strategy, configMap(ns.name(), Map.of("app", "a"), Map.of("a", "1")));
+    ConfigMap live = client.configMaps().inNamespace(ns.name()).withName("cm").get();
+    assertThat(live.getData()).isEqualTo(Map.of("a", "1"));
+    assertThat(live.getMetadata().getLabels()).isEqualTo(Map.of("app", "a", "theirs", "y"));
+    assertThat(live.getMetadata().getFinalizers()).containsExactly("other.example.com/keep");
+    client.configMaps().inNamespace(ns.name()).withName("cm").edit(cm -> {
+      cm.getMetadata().getFinalizers().clear();
+      return cm;
+    });
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aHugeConfigMapIsWrittenAndChanged(ResourceStrategy strategy, TestNamespace ns) {
+    Random random = new Random(42);
+    Map<String, String> data = new LinkedHashMap<>();
+    for (int i = 0; i < 6000; i++) {
+      StringBuilder key = new StringBuilder();
+      for (int c = 0; c < 40; c++) {
+        key.append((char) ('a' + random.nextInt(26)));
+      }
+      data.put(key.toString(), "v");
+    }
+    applyAndSettle(strategy, configMap(ns.name(), Map.of(), data));
+    String dropped = data.keySet().iterator().next();
+    data.remove(dropped);
+    data.put("added", "new");
+    applyAndSettle(strategy, configMap(ns.name(), Map.of(), data));
+    ConfigMap live = client.configMaps().inNamespace(ns.name()).withName("cm").get();
+    assertThat(live.getData()).hasSize(6000).containsEntry("added", "new").doesNotContainKey(dropped);
+  }
+
+  private static Service service(String ns, Map<String, String> selector, String clusterIp) {
+    return new ServiceBuilder().withNewMetadata().withName("svc").withNamespace(ns).endMetadata()
+        .withNewSpec().withSelector(selector).withClusterIP(clusterIp)
+        .addNewPort().withName("http").withPort(80).endPort().endSpec().build();
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aServiceSelectorIsReplacedWholeAndAnEmptyClusterIpIsLeftToTheServer(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, service(ns.name(), Map.of("app", "web", "version", "v1"), ""));
+    applyAndSettle(strategy, service(ns.name(), Map.of("app", "web"), ""));
+    Service live = client.services().inNamespace(ns.name()).withName("svc").get();
+    assertThat(live.getSpec().getSelector()).isEqualTo(Map.of("app", "web"));
+    assertThat(live.getSpec().getClusterIP()).isNotBlank();
+  }
+
+  private static Deployment deployment(String ns, UnaryOperator<Container> container,
+      UnaryOperator<DeploymentBuilder> more) {
+    Container web = container.apply(new io.fabric8.kubernetes.api.model.ContainerBuilder()
+        .withName("web").withImage("nginx:1.27").build());
+    DeploymentBuilder builder = new DeploymentBuilder()
+        .withNewMetadata().withName("web").withNamespace(ns).endMetadata()
+        .withNewSpec().withReplicas(1)
+        .withNewSelector().addToMatchLabels("app", "web").endSelector()
+        .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
+        .withNewSpec().withContainers(web).endSpec().endTemplate().endSpec();
+    return more.apply(builder).build();
+  }
+
+  private Deployment liveDeployment(TestNamespace ns) {
+    return client.apps().deployments().inNamespace(ns.name()).withName("web").get();
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aDroppedProbeAndDroppedLimitsGo(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, deployment(ns.name(), c -> {
+      c.setLivenessProbe(new io.fabric8.kubernetes.api.model.ProbeBuilder().withNewHttpGet().withPath("/healthz")
+          .withNewPort(8080).endHttpGet().build());
+      c.setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+          .addToLimits("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+          .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("500m")).build());
+      return c;
+    }, d -> d));
+    applyAndSettle(strategy, deployment(ns.name(), c -> {
+      c.setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+          .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("0.5")).build());
+      return c;
+    }, d -> d));
+    Container live = liveDeployment(ns).getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(live.getLivenessProbe()).isNull();
+    assertThat(live.getResources().getLimits()).isNullOrEmpty();
+    assertThat(live.getResources().getRequests()).containsOnlyKeys("cpu");
+    assertThat(live.getResources().getRequests().get("cpu").toString()).isEqualTo("500m");
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void rollingUpdateToRecreateWithDefaultedAndWithDesiredParameters(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d));
+    assertThat(liveDeployment(ns).getSpec().getStrategy().getRollingUpdate()).isNotNull();
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d.editSpec()
+        .withStrategy(new DeploymentStrategyBuilder().withType("Recreate").build()).endSpec()));
+    assertThat(liveDeployment(ns).getSpec().getStrategy().getType()).isEqualTo("Recreate");
+    assertThat(liveDeployment(ns).getSpec().getStrategy().getRollingUpdate()).isNull();
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d.editSpec()
+        .withStrategy(new DeploymentStrategyBuilder().withType("RollingUpdate").withNewRollingUpdate()
+            .withNewMaxSurge(2).withNewMaxUnavailable(0).endRollingUpdate().build()).endSpec()));
+    assertThat(liveDeployment(ns).getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal()).isEqualTo(2);
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d.editSpec()
+        .withStrategy(new DeploymentStrategyBuilder().withType("Recreate").build()).endSpec()));
+    assertThat(liveDeployment(ns).getSpec().getStrategy().getType()).isEqualTo("Recreate");
+    assertThat(liveDeployment(ns).getSpec().getStrategy().getRollingUpdate()).isNull();
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void oneOfMembersSwitchUnderTheSameName(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, deployment(ns.name(), c -> {
+      c.setEnv(List.of(new io.fabric8.kubernetes.api.model.EnvVarBuilder().withName("MODE").withValue("a").build()));
+      c.setVolumeMounts(List.of(new io.fabric8.kubernetes.api.model.VolumeMountBuilder().withName("conf")
+          .withMountPath("/etc/conf").build()));
+      return c;
+    }, d -> d.editSpec().editTemplate().editSpec().addNewVolume().withName("conf").withNewConfigMap()
+        .withName("settings").endConfigMap().endVolume().endSpec().endTemplate().endSpec()));
+    applyAndSettle(strategy, deployment(ns.name(), c -> {
+      c.setEnv(List.of(new io.fabric8.kubernetes.api.model.EnvVarBuilder().withName("MODE").withNewValueFrom()
+          .withNewSecretKeyRef().withName("creds").withKey("mode").endSecretKeyRef().endValueFrom().build()));
+      c.setVolumeMounts(List.of(new io.fabric8.kubernetes.api.model.VolumeMountBuilder().withName("conf")
+          .withMountPath("/etc/conf").build()));
+      return c;
+    }, d -> d.editSpec().editTemplate().editSpec().addNewVolume().withName("conf").withNewSecret()
+        .withSecretName("settings").endSecret().endVolume().endSpec().endTemplate().endSpec()));
+    var spec = liveDeployment(ns).getSpec().getTemplate().getSpec();
+    assertThat(spec.getContainers().get(0).getEnv()).hasSize(1);
+    assertThat(spec.getContainers().get(0).getEnv().get(0).getValue()).isNull();
+    assertThat(spec.getContainers().get(0).getEnv().get(0).getValueFrom().getSecretKeyRef().getName()).isEqualTo("creds");
+    assertThat(spec.getVolumes()).hasSize(1);
+    assertThat(spec.getVolumes().get(0).getConfigMap()).isNull();
+    assertThat(spec.getVolumes().get(0).getSecret().getSecretName()).isEqualTo("settings");
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void tolerationsWithTheSameKeyInTheOtherOrder(ResourceStrategy strategy, TestNamespace ns) {
+    Toleration exists = new TolerationBuilder().withKey("dedicated").withOperator("Exists").withEffect("NoSchedule").build();
+    Toleration equal = new TolerationBuilder().withKey("dedicated").withOperator("Equal").withValue("db")
+        .withEffect("NoExecute").build();
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d.editSpec().editTemplate().editSpec()
+        .withTolerations(exists, equal).endSpec().endTemplate().endSpec()));
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d.editSpec().editTemplate().editSpec()
+        .withTolerations(equal, exists).endSpec().endTemplate().endSpec()));
+    assertThat(liveDeployment(ns).getSpec().getTemplate().getSpec().getTolerations()).containsExactly(equal, exists);
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void anotherControllersChangeToAFieldThisOneSetsIsUndone(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d));
+    PatchContext merge = PatchContext.of(PatchType.JSON_MERGE);
+    client.apps().deployments().inNamespace(ns.name()).withName("web")
+        .patch(merge, "{\"spec\":{\"replicas\":5}}");
+    assertThat(apply(strategy, deployment(ns.name(), c -> c, d -> d)).outcome()).isEqualTo(ApplyOutcome.UPDATED);
+    assertThat(liveDeployment(ns).getSpec().getReplicas()).isEqualTo(1);
+  }
+}
