@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The schemas of the kinds a controller writes, read from the API server's OpenAPI v3 documents
  * ({@code /openapi/v3}, one document per group-version) and kept in memory: a group-version is
- * fetched once, and again only when a kind is missing from it (a CRD installed or changed since),
- * at most once per {@link #REFRESH_INTERVAL}. Looking a schema up is a map read, so a steady-state
- * reconcile sends no request for it.
+ * fetched once, and again only when a kind is missing from it (a CRD installed since), at once the
+ * first time and then at growing intervals up to {@link #MAX_REFRESH_INTERVAL}, so a kind the
+ * server never describes costs a request now and then, not on every apply. Looking a schema up is
+ * a map read, so a steady-state reconcile sends no request for it. A CRD whose schema changes under
+ * a running operator is read again after {@link #invalidate()}.
  *
  * <p>A kind the server publishes no schema for (an aggregated API without OpenAPI, a 404 or 403 on
  * the document) is {@link UntypedSchema}: maps merge key by key, lists are atomic, scalars compare
@@ -30,8 +32,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ResourceSchemas {
 
-  /** The shortest time between two fetches of the same document after a miss. */
-  public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(10);
+  /** The longest wait between two fetches of a document that keeps missing a kind. */
+  public static final Duration MAX_REFRESH_INTERVAL = Duration.ofMinutes(5);
 
   private static final Logger log = LoggerFactory.getLogger(ResourceSchemas.class);
   private static final Map<KubernetesClient, ResourceSchemas> SHARED = new WeakHashMap<>();
@@ -106,7 +108,8 @@ public final class ResourceSchemas {
           log.debug("read the OpenAPI v3 schema of {} ({} definitions)", path, document.size());
         }
       }
-      documents.put(path, new Loaded(document, clock.instant()));
+      int refreshes = known == null ? 0 : known.refreshes() + 1;
+      documents.put(path, new Loaded(document, clock.instant(), Map.of(), refreshes));
       return Optional.ofNullable(document);
     }
   }
@@ -118,7 +121,8 @@ public final class ResourceSchemas {
       String body = read("/openapi/v3");
       current = new Loaded(null, clock.instant(), body == null
           ? Map.of()
-          : (Map<String, Object>) Serialization.jsonMapper().readValue(body, Map.class).getOrDefault("paths", Map.of()));
+          : (Map<String, Object>) Serialization.jsonMapper().readValue(body, Map.class).getOrDefault("paths", Map.of()),
+          current == null ? 0 : current.refreshes() + 1);
       index = current;
     }
     Object entry = current.paths.get(path);
@@ -147,13 +151,17 @@ public final class ResourceSchemas {
     }
   }
 
-  private record Loaded(OpenApiDocument document, Instant at, Map<String, Object> paths) {
+  private record Loaded(OpenApiDocument document, Instant at, Map<String, Object> paths, int refreshes) {
     Loaded(OpenApiDocument document, Instant at) {
-      this(document, at, Map.of());
+      this(document, at, Map.of(), 0);
     }
 
+    /** A miss may read again after 0 s, then 1 s, 2 s, 4 s ... up to the maximum. */
     boolean staleAt(Instant now) {
-      return Duration.between(at, now).compareTo(REFRESH_INTERVAL) >= 0;
+      Duration wait = refreshes == 0 ? Duration.ZERO
+          : Duration.ofSeconds(1L << Math.min(refreshes - 1, 20)).compareTo(MAX_REFRESH_INTERVAL) > 0
+              ? MAX_REFRESH_INTERVAL : Duration.ofSeconds(1L << Math.min(refreshes - 1, 20));
+      return Duration.between(at, now).compareTo(wait) >= 0;
     }
   }
 }

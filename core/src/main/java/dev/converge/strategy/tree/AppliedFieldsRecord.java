@@ -34,6 +34,16 @@ public final class AppliedFieldsRecord {
 
   private static final String GZIP_PREFIX = "gz:";
 
+  /** Decoded records by their text: a steady-state apply reads the same annotation again and again. */
+  private static final int CACHED_RECORDS = 4096;
+  private static final Map<String, FieldSet> DECODED = java.util.Collections.synchronizedMap(
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, FieldSet> eldest) {
+          return size() > CACHED_RECORDS;
+        }
+      });
+
   private AppliedFieldsRecord() {}
 
   /** The annotation value for {@code fields}, at most {@link #MAX_LENGTH} characters. */
@@ -75,6 +85,16 @@ public final class AppliedFieldsRecord {
     if (annotation == null || annotation.isBlank()) {
       return FieldSet.empty();
     }
+    FieldSet known = DECODED.get(annotation);
+    if (known != null) {
+      return known;
+    }
+    FieldSet read = decodeUncached(annotation);
+    DECODED.put(annotation, read);
+    return read;
+  }
+
+  private static FieldSet decodeUncached(String annotation) {
     String json = annotation;
     if (annotation.startsWith(GZIP_PREFIX)) {
       try (GZIPInputStream gzip = new GZIPInputStream(

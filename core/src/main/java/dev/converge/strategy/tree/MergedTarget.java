@@ -57,7 +57,8 @@ public record MergedTarget(Map<String, Object> object, Map<String, Object> patch
     Merge.Result merged = Merge.apply(schema, live, desired, previous, others);
     Map<String, Object> object = merged.object();
     if (record) {
-      String text = AppliedFieldsRecord.encode(FieldSet.of(schema, desired));
+      FieldSet fields = FieldSet.of(schema, desired);
+      String text = fields.equals(previous) && previousText != null ? previousText : AppliedFieldsRecord.encode(fields);
       if (!text.equals(previousText)) {
         Map<String, Object> metadata = ResourceTree.mapAtOrCreate(object, "metadata");
         Map<String, Object> annotations = ResourceTree.mapAtOrCreate(metadata, "annotations");
