@@ -12,8 +12,10 @@ import java.util.Optional;
  *   <li>only fields desired sets are looked at, so values the server defaulted or other writers
  *       added never count as a difference — except inside an atomic map, which desired replaces
  *       whole (a Service selector with an extra key is a difference);
- *   <li>map lists match elements by their key fields and set lists by value, in any order, with
- *       elements other writers added allowed; atomic lists must match position by position;
+ *   <li>map lists match elements by their key fields and set lists by value, with elements other
+ *       writers added allowed anywhere, but desired's own elements in desired's order (the server
+ *       orders them so on apply, and the order of containers or init containers matters); atomic
+ *       lists must match position by position;
  *   <li>a quantity compares by amount only where the schema says the field is a quantity; every
  *       other string compares exactly ({@code "1.10"} is not {@code "1.1"});
  *   <li>a field live lacks holds a desired {@code false}, {@code 0} or {@code ""} only where the
@@ -111,14 +113,24 @@ public final class Comparison {
         return null;
       }
       case SET -> {
+        int last = -1;
         for (Object element : want) {
-          if (element != null && have.stream().noneMatch(h -> ScalarEquality.equal(items, h, element))) {
+          if (element == null) {
+            continue;
+          }
+          int at = indexOf(have, h -> ScalarEquality.equal(items, h, element));
+          if (at < 0) {
             return path + "[" + element + "]";
           }
+          if (at < last) {
+            return path + " (order)";
+          }
+          last = at;
         }
         return null;
       }
       default -> {
+        int last = -1;
         for (Object element : want) {
           if (!(element instanceof Map<?, ?> e)) {
             continue;
@@ -131,11 +143,15 @@ public final class Comparison {
             }
             continue;
           }
-          Object match = find(schema, have, keys.get());
-          if (match == null) {
+          int index = indexOf(schema, have, keys.get());
+          if (index < 0) {
             return at;
           }
-          String d = diff(items, match, element, at);
+          if (index < last) {
+            return path + " (order)";
+          }
+          last = index;
+          String d = diff(items, have.get(index), element, at);
           if (d != null) {
             return d;
           }
@@ -147,15 +163,23 @@ public final class Comparison {
 
   /** The element of {@code list} with these key values, or null. */
   static Object find(ListSchema schema, List<?> list, Map<String, Object> keys) {
-    for (Object candidate : list) {
-      if (candidate instanceof Map<?, ?> c) {
-        Optional<Map<String, Object>> k = ListKeys.of(schema, c);
-        if (k.isPresent() && ListKeys.same(k.get(), keys)) {
-          return candidate;
-        }
+    int index = indexOf(schema, list, keys);
+    return index < 0 ? null : list.get(index);
+  }
+
+  /** The position of the element of {@code list} with these key values, or -1. */
+  static int indexOf(ListSchema schema, List<?> list, Map<String, Object> keys) {
+    return indexOf(list, candidate -> candidate instanceof Map<?, ?> c
+        && ListKeys.of(schema, c).map(k -> ListKeys.same(k, keys)).orElse(false));
+  }
+
+  private static int indexOf(List<?> list, java.util.function.Predicate<Object> test) {
+    for (int i = 0; i < list.size(); i++) {
+      if (test.test(list.get(i))) {
+        return i;
       }
     }
-    return null;
+    return -1;
   }
 
   /** A field live lacks still holds an empty value, or a zero value where the server omits them. */

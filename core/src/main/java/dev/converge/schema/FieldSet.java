@@ -135,14 +135,29 @@ public final class FieldSet {
     return node.build();
   }
 
+  private static final Map<String, String> CANONICAL = java.util.Collections.synchronizedMap(
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > 8192;
+        }
+      });
+
   /** Path elements written by the server carry key JSON in its field order; ours sort it. */
   private static String canonical(String element) {
     if (element.startsWith("k:") || element.startsWith("v:")) {
-      try {
-        return element.substring(0, 2) + CanonicalJson.of(CanonicalJson.parse(element.substring(2)));
-      } catch (RuntimeException e) {
-        return element;
+      String known = CANONICAL.get(element);
+      if (known != null) {
+        return known;
       }
+      String canonical;
+      try {
+        canonical = element.substring(0, 2) + CanonicalJson.of(CanonicalJson.parse(element.substring(2)));
+      } catch (RuntimeException e) {
+        canonical = element;
+      }
+      CANONICAL.put(element, canonical);
+      return canonical;
     }
     return element;
   }
@@ -255,6 +270,22 @@ public final class FieldSet {
       return EMPTY;
     }
     return new FieldSet(keep, ownsAll && !other.ownsAll, Collections.unmodifiableMap(rest));
+  }
+
+  /** Whether both sets have the same leaf paths (see {@link #leaves}), without listing them. */
+  public boolean sameLeaves(FieldSet other) {
+    if (children.isEmpty() || other.children.isEmpty()) {
+      return children.isEmpty() && other.children.isEmpty();
+    }
+    if (!children.keySet().equals(other.children.keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, FieldSet> e : children.entrySet()) {
+      if (!e.getValue().sameLeaves(other.children.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The leaf paths (paths without children below them), each a list of path elements. */

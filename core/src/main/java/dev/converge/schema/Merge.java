@@ -52,6 +52,48 @@ public final class Merge {
     return new Result((Map<String, Object>) merged, all, cleared);
   }
 
+  /**
+   * Whether merging {@code desired} into {@code live} would clear a one-of member, decided without
+   * building the merged object.
+   */
+  public static boolean clearsMembers(SchemaNode schema, Object live, Object desired) {
+    if (!(desired instanceof Map<?, ?> want) || !(live instanceof Map<?, ?> have)) {
+      if (desired instanceof List<?> wantList && live instanceof List<?> haveList
+          && schema instanceof ListSchema list && list.type() == ListType.MAP) {
+        for (Object element : wantList) {
+          if (element instanceof Map<?, ?> e) {
+            Optional<Map<String, Object>> keys = ListKeys.of(list, e);
+            Object counterpart = keys.map(k -> Comparison.find(list, haveList, k)).orElse(null);
+            if (counterpart != null && clearsMembers(list.items(), counterpart, element)) {
+              return true;
+            }
+          }
+        }
+      }
+      return false;
+    }
+    MapSchema map = schema instanceof MapSchema m ? m : null;
+    if (map == null || map.atomic()) {
+      return false;
+    }
+    Optional<Union> union = Unions.of(map.typeName());
+    if (union.isPresent()) {
+      @SuppressWarnings("unchecked")
+      Set<String> present = (Set<String>) (Set<?>) have.keySet();
+      if (!union.get().toClear(want, present).isEmpty()) {
+        return true;
+      }
+    }
+    for (Map.Entry<?, ?> e : want.entrySet()) {
+      Object value = e.getValue();
+      if ((value instanceof Map<?, ?> || value instanceof List<?>)
+          && clearsMembers(map.child((String) e.getKey()), have.get(e.getKey()), value)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static Object merge(SchemaNode schema, Object live, Object want, FieldSet prev, FieldSet others,
       String path, List<String> removed) {
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
@@ -118,65 +160,118 @@ public final class Merge {
 
   private static List<Object> mergeSet(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
       FieldSet others, String path, List<String> removed) {
-    Set<String> wanted = new LinkedHashSet<>();
-    List<Object> out = new ArrayList<>();
+    List<Object> desired = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
     for (Object element : want) {
-      if (element != null && wanted.add(CanonicalJson.of(element))) {
-        out.add(copy(element));
+      if (element != null && seen.add(CanonicalJson.of(element))) {
+        desired.add(element);
       }
     }
-    for (Object element : live) {
-      if (element == null || wanted.contains(CanonicalJson.of(element))) {
-        continue;
+    int[] match = new int[desired.size()];
+    for (int i = 0; i < desired.size(); i++) {
+      Object element = desired.get(i);
+      match[i] = -1;
+      for (int j = 0; j < live.size(); j++) {
+        if (ScalarEquality.equal(schema.items(), live.get(j), element)) {
+          match[i] = j;
+          break;
+        }
       }
+    }
+    return ordered(live, desired, match, i -> copy(desired.get(i)), element -> {
       Object kept = prune(schema.items(), element, prev, FieldSet.value(element), others,
           path + "[" + element + "]", removed);
-      if (kept != REMOVE) {
-        out.add(element);
-      }
-    }
-    return out;
+      return kept;
+    });
   }
 
   private static List<Object> mergeKeyed(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
       FieldSet others, String path, List<String> removed) {
-    List<Object> out = new ArrayList<>();
-    Set<Object> matched = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     SchemaNode items = schema.items();
+    List<Object> desired = new ArrayList<>();
     for (Object element : want) {
-      if (!(element instanceof Map<?, ?> e)) {
-        if (element != null) {
-          out.add(copy(element));
-        }
-        continue;
+      if (element != null) {
+        desired.add(element);
       }
-      Optional<Map<String, Object>> keys = ListKeys.of(schema, e);
-      Object counterpart = keys.map(k -> Comparison.find(schema, live, k)).orElse(null);
-      if (counterpart == null) {
-        out.add(copy(element));
-        continue;
-      }
-      matched.add(counterpart);
-      String element0 = FieldSet.key(keys.get());
-      out.add(merge(items, counterpart, element, sub(prev, element0), sub(others, element0),
-          path + "[" + keys.get() + "]", removed));
     }
-    for (Object element : live) {
-      if (element == null || matched.contains(element)) {
-        continue;
+    int[] match = new int[desired.size()];
+    for (int i = 0; i < desired.size(); i++) {
+      Optional<Map<String, Object>> keys = desired.get(i) instanceof Map<?, ?> e ? ListKeys.of(schema, e) : Optional.empty();
+      match[i] = keys.map(k -> Comparison.indexOf(schema, live, k)).orElse(-1);
+    }
+    return ordered(live, desired, match, i -> {
+      Object element = desired.get(i);
+      if (match[i] < 0 || !(element instanceof Map<?, ?> e)) {
+        return copy(element);
       }
+      Map<String, Object> keys = ListKeys.of(schema, e).orElseThrow();
+      String step = FieldSet.key(keys);
+      return merge(items, live.get(match[i]), element, sub(prev, step), sub(others, step), path + "[" + keys + "]",
+          removed);
+    }, element -> {
       Optional<Map<String, Object>> keys = element instanceof Map<?, ?> m ? ListKeys.of(schema, m) : Optional.empty();
       if (keys.isEmpty()) {
-        out.add(element);
-        continue;
+        return element;
       }
-      Object kept = prune(items, element, prev, FieldSet.key(keys.get()), others,
-          path + "[" + keys.get() + "]", removed);
-      if (kept != REMOVE) {
-        out.add(kept);
+      return prune(items, element, prev, FieldSet.key(keys.get()), others, path + "[" + keys.get() + "]", removed);
+    });
+  }
+
+  /**
+   * The merged list: when desired's elements already stand in live in desired's order, live's order
+   * is kept (other writers' elements stay where they are, new elements follow their predecessor in
+   * desired); otherwise desired's elements come first, in its order, then the others'.
+   *
+   * @param match for each desired element, its position in live or -1
+   */
+  private static List<Object> ordered(List<?> live, List<Object> desired, int[] match,
+      java.util.function.IntFunction<Object> merged, java.util.function.UnaryOperator<Object> unmatched) {
+    boolean inOrder = true;
+    int last = -1;
+    Set<Integer> matched = new java.util.HashSet<>();
+    for (int m : match) {
+      if (m >= 0) {
+        inOrder &= m > last;
+        last = Math.max(last, m);
+        matched.add(m);
       }
     }
+    List<Object> out = new ArrayList<>();
+    if (!inOrder) {
+      for (int i = 0; i < desired.size(); i++) {
+        out.add(merged.apply(i));
+      }
+      for (int j = 0; j < live.size(); j++) {
+        keepUnmatched(live.get(j), matched.contains(j), unmatched, out);
+      }
+      return out;
+    }
+    int next = 0;
+    for (int j = 0; j < live.size(); j++) {
+      if (matched.contains(j)) {
+        while (next < desired.size() && match[next] != j) {
+          out.add(merged.apply(next++));
+        }
+        out.add(merged.apply(next++));
+      } else {
+        keepUnmatched(live.get(j), false, unmatched, out);
+      }
+    }
+    while (next < desired.size()) {
+      out.add(merged.apply(next++));
+    }
     return out;
+  }
+
+  private static void keepUnmatched(Object element, boolean matched, java.util.function.UnaryOperator<Object> unmatched,
+      List<Object> out) {
+    if (matched || element == null) {
+      return;
+    }
+    Object kept = unmatched.apply(element);
+    if (kept != REMOVE) {
+      out.add(kept);
+    }
   }
 
   /**

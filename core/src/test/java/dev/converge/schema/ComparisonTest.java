@@ -61,14 +61,22 @@ class ComparisonTest {
   }
 
   @Test
-  void mapListsMatchByKeyInAnyOrderAndIgnoreServerDefaults() {
+  void mapListsMatchByKeyAndIgnoreServerDefaults() {
     String live = "{'spec':{'containers':[{'name':'a','image':'x','terminationMessagePath':'/dev/t'},"
         + "{'name':'b','image':'y','ports':[{'containerPort':80,'protocol':'TCP'}]}]}}";
     assertThat(Comparison.holds(POD, json(live),
-        json("{'spec':{'containers':[{'name':'b','image':'y','ports':[{'containerPort':80}]},{'name':'a','image':'x'}]}}")))
+        json("{'spec':{'containers':[{'name':'a','image':'x'},{'name':'b','image':'y','ports':[{'containerPort':80}]}]}}")))
         .isTrue();
     assertThat(Comparison.holds(POD, json(live),
         json("{'spec':{'containers':[{'name':'b','ports':[{'containerPort':80,'protocol':'UDP'}]}]}}"))).isFalse();
+  }
+
+  @Test
+  void desiredsOwnElementsMustStandInDesiredsOrder() {
+    String live = "{'spec':{'containers':[{'name':'x'},{'name':'a'},{'name':'b'}]}}";
+    assertThat(Comparison.holds(POD, json(live), json("{'spec':{'containers':[{'name':'a'},{'name':'b'}]}}"))).isTrue();
+    assertThat(Comparison.firstDifference(POD, json(live), json("{'spec':{'containers':[{'name':'b'},{'name':'a'}]}}")))
+        .contains(".spec.containers (order)");
   }
 
   @Test

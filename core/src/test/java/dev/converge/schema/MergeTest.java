@@ -89,7 +89,7 @@ class MergeTest {
     Map<String, Object> live = json("{'metadata':{'finalizers':['theirs/a','mine/b','mine/old']}}");
     Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'metadata':{'finalizers':['mine/b','mine/c']}}"),
         owned(CONFIG_MAP, "{'metadata':{'finalizers':['mine/b','mine/old']}}"), FieldSet.empty());
-    assertThat(result.object()).isEqualTo(json("{'metadata':{'finalizers':['mine/b','mine/c','theirs/a']}}"));
+    assertThat(result.object()).isEqualTo(json("{'metadata':{'finalizers':['theirs/a','mine/b','mine/c']}}"));
   }
 
   @Test
@@ -98,8 +98,19 @@ class MergeTest {
         + "{'name':'a','image':'old','terminationMessagePath':'/dev/t'}]}}");
     Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a','image':'new'}]}}"),
         owned(POD, "{'spec':{'containers':[{'name':'a','image':'old'}]}}"), FieldSet.empty());
-    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'new',"
-        + "'terminationMessagePath':'/dev/t'},{'name':'sidecar','image':'s'}]}}"));
+    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'sidecar','image':'s'},"
+        + "{'name':'a','image':'new','terminationMessagePath':'/dev/t'}]}}"));
+  }
+
+  @Test
+  void aReorderedListPutsDesiredsElementsFirstInItsOrder() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'x'},{'name':'a'},{'name':'b'}]}}");
+    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'b'},{'name':'new'},{'name':'a'}]}}"),
+        FieldSet.empty(), FieldSet.empty());
+    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'b'},{'name':'new'},{'name':'a'},{'name':'x'}]}}"));
+    Merge.Result kept = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a'},{'name':'new'},{'name':'b'}]}}"),
+        FieldSet.empty(), FieldSet.empty());
+    assertThat(kept.object()).isEqualTo(json("{'spec':{'containers':[{'name':'x'},{'name':'a'},{'name':'new'},{'name':'b'}]}}"));
   }
 
   @Test

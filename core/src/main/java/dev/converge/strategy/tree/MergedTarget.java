@@ -1,5 +1,6 @@
 package dev.converge.strategy.tree;
 
+import dev.converge.schema.Comparison;
 import dev.converge.schema.FieldSet;
 import dev.converge.schema.Merge;
 import dev.converge.schema.MergePatch;
@@ -53,11 +54,16 @@ public record MergedTarget(Map<String, Object> object, Map<String, Object> patch
             resource, AppliedFieldsRecord.ANNOTATION, e.getMessage());
       }
     }
+    FieldSet fields = record ? FieldSet.of(schema, desired) : FieldSet.empty();
+    if (previousText != null && fields.equals(previous) && Comparison.holds(schema, live, desired)) {
+      // Nothing recorded is missing from desired, so nothing is to be removed, and live holds the
+      // rest: the steady state, decided without building the merged object.
+      return new MergedTarget(live, Map.of(), List.of());
+    }
     FieldSet others = ManagedFields.ownedByOthers(live, ownManagers);
     Merge.Result merged = Merge.apply(schema, live, desired, previous, others);
     Map<String, Object> object = merged.object();
     if (record) {
-      FieldSet fields = FieldSet.of(schema, desired);
       String text = fields.equals(previous) && previousText != null ? previousText : AppliedFieldsRecord.encode(fields);
       if (!text.equals(previousText)) {
         Map<String, Object> metadata = ResourceTree.mapAtOrCreate(object, "metadata");

@@ -171,21 +171,19 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       log.debug("apply needed: live differs at {}", difference.get());
       return false;
     }
-    Set<List<String>> ownedLeaves = owned.leaves();
-    Set<List<String>> desiredLeaves = FieldSet.of(schema, wanted).leaves();
-    if (!ownedLeaves.equals(desiredLeaves)) {
+    FieldSet desiredFields = FieldSet.of(schema, wanted);
+    if (!owned.sameLeaves(desiredFields)) {
       if (log.isDebugEnabled()) {
-        Set<List<String>> extra = new LinkedHashSet<>(ownedLeaves);
-        extra.removeAll(desiredLeaves);
-        Set<List<String>> missing = new LinkedHashSet<>(desiredLeaves);
-        missing.removeAll(ownedLeaves);
+        Set<List<String>> extra = new LinkedHashSet<>(owned.leaves());
+        extra.removeAll(desiredFields.leaves());
+        Set<List<String>> missing = new LinkedHashSet<>(desiredFields.leaves());
+        missing.removeAll(owned.leaves());
         log.debug("apply needed: owned but no longer desired {}, desired but not owned {}", extra, missing);
       }
       return false;
     }
-    List<String> cleared = Merge.apply(schema, live, wanted, FieldSet.empty(), FieldSet.empty()).cleared();
-    if (!cleared.isEmpty()) {
-      log.debug("apply needed: one-of members to clear {}", cleared);
+    if (Merge.clearsMembers(schema, live, wanted)) {
+      log.debug("apply needed: one-of members to clear");
       return false;
     }
     return true;
