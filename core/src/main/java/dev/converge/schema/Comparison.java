@@ -38,6 +38,11 @@ public final class Comparison {
     return Optional.ofNullable(diff(schema, live, desired, ""));
   }
 
+  /** Whether live holds {@code want} at a position of this schema. */
+  static boolean holdsValue(SchemaNode schema, Object live, Object want) {
+    return diff(schema, live, want, "") == null;
+  }
+
   private static String diff(SchemaNode schema, Object live, Object want, String path) {
     if (want == null) {
       return null;

@@ -99,14 +99,14 @@ public final class Merge {
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
       MapSchema map = schema instanceof MapSchema m ? m : null;
       if (map != null && map.atomic()) {
-        return copy(want);
+        return atomic(schema, live, want);
       }
       return mergeMap(map, live instanceof Map<?, ?> l ? l : null, wantMap, prev, others, path, removed);
     }
     if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
       ListSchema list = schema instanceof ListSchema l ? l : null;
       if (list == null || list.type() == ListType.ATOMIC || !(live instanceof List<?> liveList)) {
-        return copy(want);
+        return atomic(schema, live, want);
       }
       return list.type() == ListType.SET
           ? mergeSet(list, liveList, wantList, prev, others, path, removed)
@@ -328,6 +328,15 @@ public final class Merge {
 
   private static FieldSet sub(FieldSet set, String element) {
     return set.child(element).orElse(FieldSet.empty());
+  }
+
+  /**
+   * An atomic value: desired replaces it whole, unless live already holds it — then live stays as it
+   * is, with what the server defaulted inside it (a claim template's {@code volumeMode}), or the
+   * write would repeat forever.
+   */
+  private static Object atomic(SchemaNode schema, Object live, Object want) {
+    return live != null && Comparison.holdsValue(schema, live, want) ? live : copy(want);
   }
 
   /** A deep mutable copy of a JSON tree. */

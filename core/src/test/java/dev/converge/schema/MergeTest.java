@@ -121,4 +121,14 @@ class MergeTest {
         + "'nodeSelector':{'a':'1'}}}");
     assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()).isEqualTo(desired);
   }
+
+  @Test
+  void anAtomicListLiveAlreadyHoldsKeepsWhatTheServerDefaultedInIt() {
+    Map<String, Object> live = json("{'spec':{'tolerations':[{'key':'k','operator':'Exists','effect':'NoSchedule',"
+        + "'tolerationSeconds':300}]}}");
+    Map<String, Object> desired = json("{'spec':{'tolerations':[{'key':'k','operator':'Exists','effect':'NoSchedule'}]}}");
+    assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()).isEqualTo(live);
+    assertThat(MergePatch.between(POD, live, Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()))
+        .isEmpty();
+  }
 }
