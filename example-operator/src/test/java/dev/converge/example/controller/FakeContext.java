@@ -97,8 +97,15 @@ final class FakeContext implements Context<AppDeployment> {
   }
 
   @Override
+  public dev.converge.status.StatusOutcome<AppDeployment> updateStatus(AppDeployment read,
+      Consumer<AppDeployment> compute) {
+    return status().update(read, compute);
+  }
+
+  @Override
   @SuppressWarnings("unchecked")
-  public <R extends HasMetadata> ApplyResult<R> apply(R desired) {
+  public <R extends HasMetadata> ApplyResult<R> apply(R desired,
+      dev.converge.reconcile.ApplyOptions options) {
     applied.add(desired);
     Optional<R> current = live((Class<R>) desired.getClass(), desired.getMetadata().getName());
     R live = JSON.clone(desired);
