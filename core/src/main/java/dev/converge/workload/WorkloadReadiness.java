@@ -71,6 +71,27 @@ public final class WorkloadReadiness {
         + object.getMetadata().getName() + " is none of them: read its status conditions instead");
   }
 
+  /**
+   * True when the object's controller has looked at its latest spec: {@code
+   * status.observedGeneration} is at least {@code metadata.generation}. Until then its status
+   * describes an older spec (and a reconciler had better not conclude anything new from it). Kinds
+   * without an observedGeneration (Job, Service, PersistentVolumeClaim) count as observed.
+   */
+  public static boolean hasObservedLatest(HasMetadata object) {
+    Long observed;
+    if (object instanceof Deployment d) {
+      observed = d.getStatus() == null ? null : d.getStatus().getObservedGeneration();
+    } else if (object instanceof StatefulSet s) {
+      observed = s.getStatus() == null ? null : s.getStatus().getObservedGeneration();
+    } else if (object instanceof DaemonSet d) {
+      observed = d.getStatus() == null ? null : d.getStatus().getObservedGeneration();
+    } else {
+      return true;
+    }
+    Long generation = object.getMetadata() == null ? null : object.getMetadata().getGeneration();
+    return observed != null && (generation == null || observed >= generation);
+  }
+
   /** The readiness of a Deployment's rollout. */
   public static Readiness of(Deployment deployment) {
     Optional<Readiness> early = terminatingOrNotObserved(deployment, deployment.getStatus() == null

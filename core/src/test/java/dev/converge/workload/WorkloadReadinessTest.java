@@ -60,6 +60,14 @@ class WorkloadReadinessTest {
     }
 
     @Test
+    void observedLatestFollowsObservedGeneration() {
+      String counts = "{observedGeneration: %d, replicas: 1, updatedReplicas: 1, readyReplicas: 1}";
+      assertThat(WorkloadReadiness.hasObservedLatest(deployment(4, "{}", counts.formatted(3)))).isFalse();
+      assertThat(WorkloadReadiness.hasObservedLatest(deployment(4, "{}", counts.formatted(4)))).isTrue();
+      assertThat(WorkloadReadiness.hasObservedLatest(deployment(1, "{}", "{}"))).isFalse();
+    }
+
+    @Test
     void noStatusYetIsInProgress() {
       Readiness r = WorkloadReadiness.of(deployment(1, "{replicas: 3}", "{}"));
 
