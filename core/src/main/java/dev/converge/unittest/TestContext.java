@@ -57,6 +57,7 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
   private final List<P> statusWrites = new ArrayList<>();
   private final List<RecordedEvent> events = new ArrayList<>();
   private final ResourceStrategy inMemory = new InMemoryApply();
+  private final P initial;
   private int retries;
 
   private TestContext(P primary) {
@@ -64,7 +65,9 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
     Class<P> type = (Class<P>) primary.getClass();
     this.primaryType = type;
     this.key = ObjectKey.of(primary);
-    store.put(JSON.clone(primary));
+    P stored = JSON.clone(primary);
+    store.put(stored);
+    this.initial = JSON.clone(stored);
   }
 
   /**
@@ -198,7 +201,9 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
   public <R extends HasMetadata> ApplyResult<R> apply(R desired, ApplyOptions options) {
     if (options.controllerReference()) {
       try {
-        OwnerReferences.setControllerIfAbsent(primary(), desired);
+        // A primary deleted during the test still owns what its last reconcile writes.
+        P owner = store.stored(primaryType, key.namespace(), key.name()).orElse(initial);
+        OwnerReferences.setControllerIfAbsent(owner, desired);
       } catch (InvalidOwnerException e) {
         throw new InvalidOwnerException(e.getMessage() + "; to write it without an owner"
             + " reference, pass ApplyOptions.withoutOwnerReference() to Context.apply");

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.Config;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategySelection;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -36,7 +35,7 @@ public record OperatorSettings(
    * keeping the allocated clusterIP is exercised on every update), anything else by ssa.
    */
   public static final StrategySelection DEFAULT_STRATEGIES =
-      new StrategySelection("ssa", Map.of(DEPLOYMENT, "ssa", SERVICE, "update"));
+      StrategySelection.parse("default=ssa, apps/v1/Deployment=ssa, v1/Service=update");
 
   public OperatorSettings {
     namespaces = Set.copyOf(Objects.requireNonNull(namespaces, "namespaces"));

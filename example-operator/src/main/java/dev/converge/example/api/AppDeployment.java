@@ -53,7 +53,7 @@ public class AppDeployment extends CustomResource<AppDeploymentSpec, AppDeployme
 
   @Override
   protected AppDeploymentSpec initSpec() {
-    return new AppDeploymentSpec();
+    return null;
   }
 
   @Override

@@ -18,7 +18,7 @@ public final class AppLabels {
   public static final String INSTANCE = "app.kubernetes.io/instance";
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
 
-  /** Pod-template annotation holding the {@link ConfigHash} of the referenced ConfigMap. */
+  /** Pod-template annotation holding the content hash of the referenced ConfigMap. */
   public static final String CONFIG_HASH_ANNOTATION = AppDeployment.GROUP + "/config-hash";
 
   private AppLabels() {}
