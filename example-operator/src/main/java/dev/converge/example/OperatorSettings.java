@@ -2,7 +2,6 @@ package dev.converge.example;
 
 import dev.converge.operator.LeaderElection;
 import io.fabric8.kubernetes.client.Config;
-import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategySelection;
 import java.time.Clock;
 import java.util.Objects;
@@ -26,9 +25,6 @@ public record OperatorSettings(
 
   /** The operator's name: its Event component, its field manager and its Lease name. */
   public static final String OPERATOR_NAME = "app-operator";
-
-  public static final ApiKind DEPLOYMENT = new ApiKind("apps/v1", "Deployment");
-  public static final ApiKind SERVICE = new ApiKind("v1", "Service");
 
   /**
    * The example's default: Deployments by server-side apply, Services by create-or-update (so that

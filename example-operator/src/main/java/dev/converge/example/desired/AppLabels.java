@@ -1,7 +1,6 @@
 package dev.converge.example.desired;
 
 import dev.converge.example.api.AppDeployment;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -25,17 +24,11 @@ public final class AppLabels {
 
   /** The labels selecting the pods of {@code app}. */
   public static Map<String, String> selector(AppDeployment app) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(INSTANCE, app.getMetadata().getName());
-    labels.put(MANAGED_BY, MANAGER);
-    return labels;
+    return Map.of(INSTANCE, app.getMetadata().getName(), MANAGED_BY, MANAGER);
   }
 
   /** The labels on the Deployment, the Service and the pods of {@code app}. */
   public static Map<String, String> all(AppDeployment app) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(NAME, "appdeployment");
-    labels.putAll(selector(app));
-    return labels;
+    return Map.of(NAME, "appdeployment", INSTANCE, app.getMetadata().getName(), MANAGED_BY, MANAGER);
   }
 }
