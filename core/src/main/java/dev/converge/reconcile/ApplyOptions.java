@@ -36,21 +36,21 @@ public record ApplyOptions(boolean controllerReference, Optional<String> strateg
    * cluster-scoped object of a namespaced primary, an object in another namespace).
    */
   public static ApplyOptions withoutOwnerReference() {
-    return DEFAULTS.ownerReference(false);
+    return DEFAULTS.withOwnerReference(false);
   }
 
   /** The given strategy for this object, whatever the selection says for its kind. */
   public static ApplyOptions usingStrategy(String name) {
-    return DEFAULTS.strategy(name);
+    return DEFAULTS.withStrategy(name);
   }
 
   /** A copy that does or does not set the controller owner reference. */
-  public ApplyOptions ownerReference(boolean set) {
+  public ApplyOptions withOwnerReference(boolean set) {
     return new ApplyOptions(set, strategy);
   }
 
   /** A copy that writes with the strategy {@code name}. */
-  public ApplyOptions strategy(String name) {
+  public ApplyOptions withStrategy(String name) {
     return new ApplyOptions(controllerReference, Optional.of(name));
   }
 }
