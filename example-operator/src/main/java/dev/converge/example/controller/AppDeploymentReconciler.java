@@ -71,7 +71,7 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     AppDeploymentSpec spec = app.getSpec();
     Optional<Deployment> current = context.get(Deployment.class, app.getMetadata().getName());
     try {
-      ImageReference.parse(spec.image());
+      ImageReference.parse(spec == null ? null : spec.image()); // the CRD requires spec
     } catch (InvalidImageReferenceException e) {
       String message = "spec.image: " + e.getMessage()
           + "; fix spec.image, e.g. registry.example.com/team/app:1.2.3";

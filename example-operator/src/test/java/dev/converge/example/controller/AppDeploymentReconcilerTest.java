@@ -70,6 +70,15 @@ class AppDeploymentReconcilerTest {
   }
 
   @Test
+  void anAppDeploymentWithoutSpecIsAPermanentFailureToo() throws Exception {
+    AppDeployment app = AppDeployment.of("shop", "web", null);
+    TestContext<AppDeployment> context = TestContext.of(app);
+
+    assertThat(reconcile(context)).isInstanceOf(Result.PermanentFailure.class);
+    assertThat(context.primary().getStatus().phase()).isEqualTo(Phase.Failed);
+  }
+
+  @Test
   void aMissingConfigMapAsksToBeCheckedAgainInThirtySecondsNotThirtyNanoseconds() throws Exception {
     TestContext<AppDeployment> context = context("nginx:1.27", 2, "web-config");
     Result result = reconcile(context);
