@@ -7,15 +7,18 @@ import dev.converge.handler.EventHandler;
 import dev.converge.handler.MappingFunction;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.queue.ExponentialBackoff;
+import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.source.IndexFunction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Describes a controller the way the seeds do with {@code For / Owns / Watches}:
@@ -94,6 +97,28 @@ public final class ControllerBuilder<P extends HasMetadata> {
   public <T extends HasMetadata> ControllerBuilder<P> watches(
       Class<T> type, MappingFunction<? super T> mapping, EventPredicate<? super T> predicate) {
     return watchesWith(type, new EnqueueMapped<T>(mapping), predicate);
+  }
+
+  /**
+   * Reconciles the primaries that reference an object of {@code type} by name in their own
+   * namespace (a ConfigMap or Secret their pods use) whenever it changes. {@code references} gives
+   * the names a primary references (nulls and blanks are skipped); they are kept in an index on the
+   * primary cache, so an event of {@code type} looks its primaries up instead of scanning them all.
+   */
+  public <T extends HasMetadata> ControllerBuilder<P> watchesReferenced(Class<T> type,
+      Function<? super P, ? extends Collection<String>> references,
+      EventPredicate<? super T> predicate) {
+    Objects.requireNonNull(references, "references");
+    String index = "converge.dev/references-" + HasMetadata.getKind(type).toLowerCase(Locale.ROOT);
+    index(primaryType, index, primary -> references.apply(primary).stream()
+        .filter(name -> name != null && !name.isBlank())
+        .map(name -> Objects.toString(primary.getMetadata().getNamespace(), "") + "/" + name)
+        .toList());
+    MappingFunction<T> referrers = (object, caches) -> caches.of(primaryType)
+        .byIndex(index, Objects.toString(object.getMetadata().getNamespace(), "") + "/"
+            + object.getMetadata().getName())
+        .stream().map(ObjectKey::of).toList();
+    return watches(type, referrers, predicate);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.converge.metrics.ControllerMetrics;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.queue.Ticker;
 import dev.converge.status.StatusWriter;
+import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -147,6 +148,20 @@ public final class OperatorBuilder {
   public OperatorBuilder strategies(StrategySelector selector) {
     this.strategies = Optional.of(Objects.requireNonNull(selector, "selector"));
     return this;
+  }
+
+  /**
+   * The strategies found on the classpath ({@code META-INF/services} entries, no injector needed),
+   * chosen per object by {@code selection}, e.g. {@code
+   * StrategySelection.parse("apps/v1/Deployment=ssa, v1/Service=update")}. Without this call
+   * or {@link #strategies(StrategySelector)}, the strategies found are used with {@link
+   * StrategySelection#defaults()}.
+   *
+   * @throws dev.converge.strategy.StrategyConfigurationException when the selection names a
+   *     strategy that is not on the classpath, listing those that are
+   */
+  public OperatorBuilder strategies(StrategySelection selection) {
+    return strategies(StrategySelector.discover(selection));
   }
 
   /** The event recorder; default: one writing Events with the operator's name as component. */

@@ -7,7 +7,7 @@ package dev.converge.owner;
  */
 public final class InvalidOwnerException extends OwnerReferenceException {
 
-  InvalidOwnerException(String message) {
+  public InvalidOwnerException(String message) {
     super(message);
   }
 }

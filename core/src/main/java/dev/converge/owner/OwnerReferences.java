@@ -52,6 +52,21 @@ public final class OwnerReferences {
   }
 
   /**
+   * Makes {@code owner} the controller of {@code dependent} unless the dependent already names a
+   * controller, which is then kept as the caller's deliberate choice. What {@code Context.apply}
+   * does to every object it writes for the primary.
+   *
+   * @return true when the dependent's references changed
+   * @throws InvalidOwnerException when the owner has no uid/apiVersion/kind or the scopes forbid it
+   */
+  public static boolean setControllerIfAbsent(HasMetadata owner, HasMetadata dependent) {
+    if (controllerOf(dependent).isPresent()) {
+      return false;
+    }
+    return setController(owner, dependent);
+  }
+
+  /**
    * Adds a non-controller owner reference: the dependent is garbage-collected only when all of its
    * owners are gone. An existing reference to the same owner keeps its controller flag. Idempotent.
    *

@@ -3,6 +3,7 @@ package dev.converge.reconcile;
 import dev.converge.event.EventRecorder;
 import dev.converge.source.Caches;
 import dev.converge.source.ResourceCache;
+import dev.converge.status.StatusOutcome;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Everything a {@link Reconciler} needs besides the primary: cached reads of related objects, the
@@ -63,12 +65,42 @@ public interface Context<P extends HasMetadata> {
   StrategyContext strategyContext();
 
   /**
-   * Makes the live object match {@code desired} with the strategy configured for its kind; sends
-   * no request when it already matches.
+   * Makes the live object match {@code desired} with the strategy configured for it, and makes the
+   * primary its controller owner (see {@link #apply(HasMetadata, ApplyOptions)}); sends no request
+   * when it already matches.
    */
   default <R extends HasMetadata> ApplyResult<R> apply(R desired) {
-    return strategyFor(desired).apply(desired, strategyContext());
+    return apply(desired, ApplyOptions.defaults());
   }
+
+  /**
+   * Makes the live object match {@code desired}; sends no request when it already matches.
+   *
+   * <p>Unless {@code options} say otherwise, {@code desired} first gets a controller owner
+   * reference to the primary (set on the object passed in), so the garbage collector deletes it
+   * with the primary and its events reconcile the primary. An object that already names a
+   * controller keeps it. A namespaced primary can own only objects of its own namespace; for
+   * anything else the call fails naming both objects, and {@link
+   * ApplyOptions#withoutOwnerReference()} writes it without a reference.
+   *
+   * <p>The strategy is the one named in {@code options}, else the one the operator's strategy
+   * selection chooses for this object (by kind, or by a rule on its name or labels).
+   */
+  <R extends HasMetadata> ApplyResult<R> apply(R desired, ApplyOptions options);
+
+  /**
+   * Sets the primary's status to what {@code compute} makes of it, the way a reconciler should:
+   * {@code compute} gets a copy of {@code primary} and sets its status (typically
+   * {@code p -> p.setStatus(wanted(p))}); the difference is written through the status
+   * subresource, and nothing is sent when there is none. The write carries the read's
+   * resourceVersion; when the server has a newer object (409), the primary is read again and
+   * {@code compute} runs again on the fresh copy, a few times at most. A primary deleted meanwhile,
+   * or one whose generation moved on (its own reconcile follows), is not an error.
+   *
+   * @param primary the primary as this reconcile read it; not modified
+   * @return what happened: {@code Unchanged}, {@code Written}, {@code Gone} or {@code Superseded}
+   */
+  StatusOutcome<P> updateStatus(P primary, Consumer<P> compute);
 
   /** Writes status through the status subresource (no request when nothing changed). */
   StatusWriter status();

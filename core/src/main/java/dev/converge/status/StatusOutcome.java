@@ -1,8 +1,9 @@
 package dev.converge.status;
 
 /**
- * What a {@link StatusWriter} did: nothing (the status was already as wanted), or a write whose
- * result is the object as the API server stored it.
+ * What a status write did: nothing (the status was already as wanted), a write whose result is the
+ * object as the API server stored it, or nothing because the object is gone or has moved on to a
+ * newer generation (only from {@link dev.converge.reconcile.Context#updateStatus}).
  */
 public sealed interface StatusOutcome<T> {
 
@@ -25,6 +26,27 @@ public sealed interface StatusOutcome<T> {
     @Override
     public boolean written() {
       return true;
+    }
+  }
+
+  /** The object was deleted before its status could be written; nothing to do. */
+  record Gone<T>(T object) implements StatusOutcome<T> {
+    @Override
+    public boolean written() {
+      return false;
+    }
+  }
+
+  /**
+   * A fresh read after a conflict showed a newer generation (a new spec); the status computed for
+   * the old one was not written, and the new generation's own reconcile writes it.
+   *
+   * @param object the fresh read
+   */
+  record Superseded<T>(T object) implements StatusOutcome<T> {
+    @Override
+    public boolean written() {
+      return false;
     }
   }
 }

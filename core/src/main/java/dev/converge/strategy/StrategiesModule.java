@@ -2,13 +2,18 @@ package dev.converge.strategy;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /**
- * Installs every {@link StrategyPlugin} found on the classpath and binds a validated {@link
- * StrategySelector} for the given selection. A selection naming a strategy that no plugin provides
+ * The Guice way to the strategies: binds every strategy listed in {@code
+ * META-INF/services/dev.converge.strategy.ResourceStrategy}, installs every {@link StrategyPlugin}
+ * found on the classpath, and binds a validated {@link StrategySelector} for the given selection.
+ * (Without Guice, {@link StrategySelector#discover(StrategySelection)} finds the same strategies.) A selection naming a strategy that no plugin provides
  * fails injector creation with a {@link StrategyConfigurationException} listing what was found.
  *
  * <pre>{@code
@@ -35,7 +40,12 @@ public final class StrategiesModule extends AbstractModule {
 
   @Override
   protected void configure() {
-    StrategyMapBinder.of(binder());
+    // A jar may offer one strategy both ways; the selector keeps one instance per name and
+    // rejects two different classes under one name.
+    var strategies = StrategyMapBinder.of(binder()).permitDuplicates();
+    for (ResourceStrategy strategy : ServiceLoader.load(ResourceStrategy.class, classLoader)) {
+      strategies.addBinding(strategy.name()).toInstance(strategy);
+    }
     for (StrategyPlugin plugin : ServiceLoader.load(StrategyPlugin.class, classLoader)) {
       install(plugin.module());
     }
@@ -47,18 +57,20 @@ public final class StrategiesModule extends AbstractModule {
   // every Stage, not only in PRODUCTION.
   @Singleton
   static final class SelectorProvider implements com.google.inject.Provider<StrategySelector> {
-    private final Map<String, ResourceStrategy> installed;
+    private final Map<String, Set<ResourceStrategy>> installed;
     private final StrategySelection selection;
 
     @jakarta.inject.Inject
-    SelectorProvider(Map<String, ResourceStrategy> installed, StrategySelection selection) {
+    SelectorProvider(Map<String, Set<ResourceStrategy>> installed, StrategySelection selection) {
       this.installed = installed;
       this.selection = selection;
     }
 
     @Override
     public StrategySelector get() {
-      return new StrategySelector(installed, selection);
+      List<ResourceStrategy> all = new ArrayList<>();
+      installed.values().forEach(all::addAll);
+      return new StrategySelector(StrategyDiscovery.byName(all), selection);
     }
   }
 }

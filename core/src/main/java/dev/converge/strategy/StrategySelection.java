@@ -1,19 +1,25 @@
 package dev.converge.strategy;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
 /**
- * Which strategy writes which kind: a default plus per-kind overrides, e.g. {@code
- * apps/v1/Deployment=ssa, v1/Service=update}. Names are checked against the installed strategies by
- * {@link StrategySelector}.
+ * Which strategy writes which object: a default, per-kind overrides, and rules for some objects of a
+ * kind, e.g. {@code apps/v1/Deployment=ssa, v1/Service=update, v1/Service[name=*-metrics]=ssa}.
+ * For a desired object the first matching rule wins, then its kind's override, then the default.
+ * Names are checked against the installed strategies by {@link StrategySelector}.
  *
  * @param defaultStrategy the strategy for kinds without an override
  * @param perKind overrides by kind
+ * @param rules overrides for some objects of a kind, tried in order before {@code perKind}
  */
-public record StrategySelection(String defaultStrategy, Map<ApiKind, String> perKind) {
+public record StrategySelection(
+    String defaultStrategy, Map<ApiKind, String> perKind, List<StrategyRule> rules) {
 
   /** The framework default: server-side apply. */
   public static final String FRAMEWORK_DEFAULT = "ssa";
@@ -27,6 +33,12 @@ public record StrategySelection(String defaultStrategy, Map<ApiKind, String> per
   public StrategySelection {
     Objects.requireNonNull(defaultStrategy, "defaultStrategy");
     perKind = Map.copyOf(perKind);
+    rules = List.copyOf(rules);
+  }
+
+  /** A default and per-kind overrides, no rules. */
+  public StrategySelection(String defaultStrategy, Map<ApiKind, String> perKind) {
+    this(defaultStrategy, perKind, List.of());
   }
 
   /** The framework default for every kind. */
@@ -41,16 +53,20 @@ public record StrategySelection(String defaultStrategy, Map<ApiKind, String> per
 
   /**
    * Parses {@code kind=strategy} pairs separated by commas or newlines; the pseudo-kind {@code
-   * default} sets the default, e.g. {@code "default=update, apps/v1/Deployment=ssa"}.
+   * default} sets the default, e.g. {@code "default=update, apps/v1/Deployment=ssa"}. A kind
+   * followed by a bracket is a rule for some of its objects: {@code v1/Service[name=*-metrics]=ssa}
+   * (by name, {@code *} for any characters) or {@code v1/Service[label:tier=cache]=update} (by a
+   * label of the desired object).
    */
   public static StrategySelection parse(String text) {
     String defaultStrategy = FRAMEWORK_DEFAULT;
     Map<ApiKind, String> perKind = new LinkedHashMap<>();
+    List<StrategyRule> rules = new ArrayList<>();
     for (String entry : text.split("[,\\n]")) {
       if (entry.isBlank()) {
         continue;
       }
-      int eq = entry.indexOf('=');
+      int eq = entry.lastIndexOf('=');
       if (eq < 0) {
         throw new StrategyConfigurationException(
             "Strategy selection entry '" + entry.trim() + "' has no '='; expected kind=strategy,"
@@ -60,11 +76,13 @@ public record StrategySelection(String defaultStrategy, Map<ApiKind, String> per
       String value = entry.substring(eq + 1).trim();
       if (key.equals("default")) {
         defaultStrategy = value;
+      } else if (key.endsWith("]") && key.contains("[")) {
+        rules.add(parseRule(key, value));
       } else {
         perKind.put(parseKind(key), value);
       }
     }
-    return new StrategySelection(defaultStrategy, perKind);
+    return new StrategySelection(defaultStrategy, perKind, rules);
   }
 
   /**
@@ -84,12 +102,29 @@ public record StrategySelection(String defaultStrategy, Map<ApiKind, String> per
   public StrategySelection with(ApiKind kind, String strategy) {
     Map<ApiKind, String> copy = new LinkedHashMap<>(perKind);
     copy.put(kind, strategy);
-    return new StrategySelection(defaultStrategy, copy);
+    return new StrategySelection(defaultStrategy, copy, rules);
   }
 
-  /** The strategy name configured for {@code kind}. */
+  /** A copy with one more rule, tried after the existing ones. */
+  public StrategySelection with(StrategyRule rule) {
+    List<StrategyRule> copy = new ArrayList<>(rules);
+    copy.add(Objects.requireNonNull(rule, "rule"));
+    return new StrategySelection(defaultStrategy, perKind, copy);
+  }
+
+  /** The strategy name configured for {@code kind}, rules aside. */
   public String strategyFor(ApiKind kind) {
     return perKind.getOrDefault(kind, defaultStrategy);
+  }
+
+  /** The strategy name for {@code desired}: the first matching rule, else its kind's. */
+  public String strategyFor(HasMetadata desired) {
+    for (StrategyRule rule : rules) {
+      if (rule.appliesTo(desired)) {
+        return rule.strategy();
+      }
+    }
+    return strategyFor(ApiKind.of(desired));
   }
 
   private static ApiKind parseKind(String text) {
@@ -98,5 +133,22 @@ public record StrategySelection(String defaultStrategy, Map<ApiKind, String> per
     } catch (IllegalArgumentException e) {
       throw new StrategyConfigurationException("Strategy selection: " + e.getMessage());
     }
+  }
+
+  private static StrategyRule parseRule(String key, String strategy) {
+    int open = key.indexOf('[');
+    ApiKind kind = parseKind(key.substring(0, open));
+    String condition = key.substring(open + 1, key.length() - 1).trim();
+    if (condition.startsWith("name=")) {
+      return StrategyRule.byName(kind, condition.substring("name=".length()).trim(), strategy);
+    }
+    int eq = condition.indexOf('=');
+    if (condition.startsWith("label:") && eq > "label:".length()) {
+      return StrategyRule.byLabel(kind, condition.substring("label:".length(), eq).trim(),
+          condition.substring(eq + 1).trim(), strategy);
+    }
+    throw new StrategyConfigurationException("Strategy selection entry '" + key + "=" + strategy
+        + "' has an unknown condition [" + condition + "]; expected [name=<pattern>] or"
+        + " [label:<key>=<value>], e.g. v1/Service[name=*-metrics]=update");
   }
 }

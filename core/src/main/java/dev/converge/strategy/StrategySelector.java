@@ -7,8 +7,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Maps kinds to installed strategies. Construction validates the whole selection, so a typo or a
- * missing plugin jar fails at startup, not at the first reconcile of some rarely touched kind.
+ * Maps desired objects to installed strategies. Construction validates the whole selection, so a
+ * typo or a missing plugin jar fails at startup, not at the first reconcile of some rarely touched
+ * kind.
+ *
+ * <p>Without Guice: {@code StrategySelector.discover(StrategySelection.parse("v1/Service=update"))}
+ * finds the strategies on the classpath ({@link StrategyDiscovery}).
  */
 public final class StrategySelector {
 
@@ -25,20 +29,51 @@ public final class StrategySelector {
     validate();
   }
 
-  /** The strategy that writes {@code kind}. */
-  public ResourceStrategy forKind(ApiKind kind) {
-    String name = selection.strategyFor(kind);
-    ResourceStrategy strategy = installed.get(name);
-    if (strategy == null) { // the constructor checks every configured name; this guards the invariant
-      throw new StrategyConfigurationException(
-          "strategy '" + name + "' for " + kind + " is not installed; installed: " + installed.keySet());
-    }
-    return strategy;
+  /**
+   * The strategies found on the classpath of {@code StrategySelector}'s class loader, selected by
+   * {@code selection}.
+   *
+   * @throws StrategyConfigurationException when the selection names a strategy not found
+   */
+  public static StrategySelector discover(StrategySelection selection) {
+    return discover(selection, StrategySelector.class.getClassLoader());
   }
 
-  /** The strategy that writes the kind of {@code resource}. */
+  /** As {@link #discover(StrategySelection)}, with the strategies {@code classLoader} sees. */
+  public static StrategySelector discover(StrategySelection selection, ClassLoader classLoader) {
+    return new StrategySelector(StrategyDiscovery.find(classLoader), selection);
+  }
+
+  /** The strategy that writes {@code kind}, rules aside. */
+  public ResourceStrategy forKind(ApiKind kind) {
+    return named(selection.strategyFor(kind), kind.toString());
+  }
+
+  /**
+   * The strategy that writes {@code resource}: the first rule of the selection that matches it,
+   * else its kind's.
+   */
   public ResourceStrategy forResource(HasMetadata resource) {
-    return forKind(ApiKind.of(resource));
+    return named(selection.strategyFor(resource), ApiKind.of(resource).toString());
+  }
+
+  /**
+   * The installed strategy {@code name}.
+   *
+   * @throws StrategyConfigurationException naming the installed ones when there is none
+   */
+  public ResourceStrategy named(String name) {
+    return named(name, "an explicit choice");
+  }
+
+  private ResourceStrategy named(String name, String usedFor) {
+    ResourceStrategy strategy = installed.get(name);
+    if (strategy == null) {
+      throw new StrategyConfigurationException("strategy '" + name + "' (for " + usedFor
+          + ") is not installed; installed: " + new TreeSet<>(installed.keySet())
+          + ". Fix the name, or add the jar that provides it to the classpath");
+    }
+    return strategy;
   }
 
   /** Installed strategies by name. */
@@ -61,6 +96,11 @@ public final class StrategySelector {
         missing.computeIfAbsent(name, k -> new TreeSet<>()).add(kind.toString());
       }
     });
+    for (StrategyRule rule : selection.rules()) {
+      if (!installed.containsKey(rule.strategy())) {
+        missing.computeIfAbsent(rule.strategy(), k -> new TreeSet<>()).add(rule.description());
+      }
+    }
     if (missing.isEmpty()) {
       return;
     }

@@ -2,10 +2,8 @@ package dev.converge.example;
 
 import dev.converge.operator.LeaderElection;
 import io.fabric8.kubernetes.client.Config;
-import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategySelection;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -28,15 +26,12 @@ public record OperatorSettings(
   /** The operator's name: its Event component, its field manager and its Lease name. */
   public static final String OPERATOR_NAME = "app-operator";
 
-  public static final ApiKind DEPLOYMENT = new ApiKind("apps/v1", "Deployment");
-  public static final ApiKind SERVICE = new ApiKind("v1", "Service");
-
   /**
    * The example's default: Deployments by server-side apply, Services by create-or-update (so that
    * keeping the allocated clusterIP is exercised on every update), anything else by ssa.
    */
   public static final StrategySelection DEFAULT_STRATEGIES =
-      new StrategySelection("ssa", Map.of(DEPLOYMENT, "ssa", SERVICE, "update"));
+      StrategySelection.parse("default=ssa, apps/v1/Deployment=ssa, v1/Service=update");
 
   public OperatorSettings {
     namespaces = Set.copyOf(Objects.requireNonNull(namespaces, "namespaces"));

@@ -3,6 +3,7 @@ package dev.converge.example;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
 import dev.converge.example.controller.AppDeploymentReconciler;
@@ -49,7 +50,8 @@ class AppDeploymentInvalidSpecIT {
           .satisfies(e -> assertThat(e.getCount() == null ? 1 : e.getCount()).isEqualTo(1));
 
       // A corrected spec (a new generation) is reconciled and runs.
-      state.editSpec("bad", spec -> spec.setImage("nginx:latest"));
+      state.editSpec("bad", spec -> new AppDeploymentSpec("nginx:latest", spec.replicas(),
+          spec.configMapName(), spec.port()));
       state.awaitRunning("bad", 1);
     }
   }

@@ -51,10 +51,10 @@ final class ClusterState {
     return client.resources(AppDeployment.class).inNamespace(namespace).withName(name).get();
   }
 
-  AppDeployment editSpec(String name, java.util.function.Consumer<AppDeploymentSpec> change) {
+  AppDeployment editSpec(String name, java.util.function.UnaryOperator<AppDeploymentSpec> change) {
     return client.resources(AppDeployment.class).inNamespace(namespace).withName(name)
         .edit(app -> {
-          change.accept(app.getSpec());
+          app.setSpec(change.apply(app.getSpec()));
           return app;
         });
   }
@@ -83,11 +83,11 @@ final class ClusterState {
           AppDeployment app = app(name);
           AppDeploymentStatus status = app.getStatus();
           assertThat(status).as("status").isNotNull();
-          assertThat(status.getObservedGeneration()).isEqualTo(app.getMetadata().getGeneration());
-          assertThat(status.getPhase()).isEqualTo(Phase.Running);
-          assertThat(status.getReadyReplicas()).isEqualTo(replicas);
-          assertThat(Conditions.isTrue(status.getConditions(), AppDeploymentStatus.READY)).isTrue();
-          assertThat(Conditions.isTrue(status.getConditions(), AppDeploymentStatus.CONFIG_RESOLVED)).isTrue();
+          assertThat(status.observedGeneration()).isEqualTo(app.getMetadata().getGeneration());
+          assertThat(status.phase()).isEqualTo(Phase.Running);
+          assertThat(status.readyReplicas()).isEqualTo(replicas);
+          assertThat(Conditions.isTrue(status.conditions(), AppDeploymentStatus.READY)).isTrue();
+          assertThat(Conditions.isTrue(status.conditions(), AppDeploymentStatus.CONFIG_RESOLVED)).isTrue();
           List<Pod> running = pods(name).stream()
               .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
           assertThat(running).hasSize(replicas).allSatisfy(pod -> assertThat(isReady(pod)).isTrue());
@@ -98,12 +98,12 @@ final class ClusterState {
   /** The phase, or null while the operator has written no status yet. */
   Phase phase(String name) {
     AppDeployment app = app(name);
-    return app == null || app.getStatus() == null ? null : app.getStatus().getPhase();
+    return app == null || app.getStatus() == null ? null : app.getStatus().phase();
   }
 
   Condition condition(String name, String type) {
     AppDeployment app = app(name);
-    return Conditions.find(app.getStatus() == null ? List.of() : app.getStatus().getConditions(), type)
+    return Conditions.find(app.getStatus() == null ? List.of() : app.getStatus().conditions(), type)
         .orElseThrow(() -> new AssertionError("no condition " + type + " on " + name));
   }
 

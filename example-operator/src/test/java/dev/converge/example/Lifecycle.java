@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.converge.example.api.AppDeployment;
+import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.desired.DesiredDeployment;
 import dev.converge.owner.OwnerReferences;
 import io.fabric8.kubernetes.api.model.Service;
@@ -42,10 +43,8 @@ final class Lifecycle {
     assertThat(running.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid());
 
     // Scale and change the image: the Deployment follows; the Service keeps its clusterIP.
-    cluster.editSpec("web", spec -> {
-      spec.setReplicas(3);
-      spec.setImage("nginx:1.28");
-    });
+    cluster.editSpec("web",
+        spec -> new AppDeploymentSpec("nginx:1.28", 3, spec.configMapName(), spec.port()));
     cluster.awaitRunning("web", 3);
     deployment = cluster.deployment("web").orElseThrow();
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(3);
@@ -54,7 +53,8 @@ final class Lifecycle {
     assertThat(cluster.service("web").orElseThrow().getSpec().getClusterIP()).isEqualTo(clusterIp);
 
     // Change the port: the Service is updated in place, still on the same clusterIP.
-    cluster.editSpec("web", spec -> spec.setPort(9090));
+    cluster.editSpec("web",
+        spec -> new AppDeploymentSpec(spec.image(), spec.replicas(), spec.configMapName(), 9090));
     await("Service port 9090").atMost(ClusterState.CONVERGE).untilAsserted(() -> {
       Service updated = cluster.service("web").orElseThrow();
       assertThat(updated.getSpec().getPorts()).singleElement()

@@ -1,19 +1,31 @@
 package dev.converge.operator.internal;
 
 import dev.converge.event.EventRecorder;
+import dev.converge.owner.InvalidOwnerException;
+import dev.converge.owner.OwnerReferences;
+import dev.converge.reconcile.ApplyOptions;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.source.Caches;
+import dev.converge.status.StatusOutcome;
 import dev.converge.status.StatusWriter;
-import dev.converge.strategy.ApiKind;
+import dev.converge.status.internal.RecomputingStatusUpdate;
+import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
+import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategyContext;
+import dev.converge.strategy.StrategySelection;
+import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.function.Consumer;
 
 /** The context of one reconcile. */
 final class ReconcileContext<P extends HasMetadata> implements Context<P> {
+
+  /** Strategies found on the classpath with the default selection, for operators that set none. */
+  private static volatile StrategySelector discoveredDefaults;
 
   private final ObjectKey key;
   private final String controllerName;
@@ -65,21 +77,28 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
 
   @Override
   public ResourceStrategy strategyFor(HasMetadata desired) {
-    var selector = services.strategies().orElseThrow(() -> new IllegalStateException(
-        "no resource strategies configured for controller " + controllerName
-            + ": pass a StrategySelector to OperatorBuilder.strategies(...), or install"
-            + " StrategiesModule with the Guice module"));
-    ApiKind kind = ApiKind.of(desired);
-    ResourceStrategy strategy = selector.forKind(kind);
-    if (strategy == null) {
-      throw new IllegalStateException("no strategy installed for " + kind);
-    }
-    return strategy;
+    return selector().forResource(desired);
   }
 
   @Override
   public StrategyContext strategyContext() {
     return strategyContext;
+  }
+
+  @Override
+  public <R extends HasMetadata> ApplyResult<R> apply(R desired, ApplyOptions options) {
+    if (options.controllerReference()) {
+      setController(primary, desired);
+    }
+    ResourceStrategy strategy = options.strategy()
+        .map(name -> selector().named(name))
+        .orElseGet(() -> strategyFor(desired));
+    return strategy.apply(desired, strategyContext);
+  }
+
+  @Override
+  public StatusOutcome<P> updateStatus(P read, Consumer<P> compute) {
+    return new RecomputingStatusUpdate(services.client(), services.status()).update(read, compute);
   }
 
   @Override
@@ -90,5 +109,37 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
   @Override
   public EventRecorder events() {
     return services.events();
+  }
+
+  /**
+   * Makes {@code owner} the controller of {@code desired}, as {@code Context.apply} does by
+   * default, naming the opt-out when the API server's rules forbid the reference.
+   */
+  static void setController(HasMetadata owner, HasMetadata desired) {
+    try {
+      OwnerReferences.setControllerIfAbsent(owner, desired);
+    } catch (InvalidOwnerException e) {
+      throw new InvalidOwnerException(e.getMessage() + "; to write it without an owner reference,"
+          + " pass ApplyOptions.withoutOwnerReference() to Context.apply");
+    }
+  }
+
+  private StrategySelector selector() {
+    return services.strategies().orElseGet(ReconcileContext::discoveredDefaults);
+  }
+
+  private static StrategySelector discoveredDefaults() {
+    StrategySelector selector = discoveredDefaults;
+    if (selector == null) {
+      try {
+        selector = StrategySelector.discover(StrategySelection.defaults());
+      } catch (StrategyConfigurationException e) {
+        throw new StrategyConfigurationException("No strategies were configured, and the default"
+            + " cannot be used: " + e.getMessage() + " Or configure them with"
+            + " OperatorBuilder.strategies(StrategySelection) or the StrategiesModule.");
+      }
+      discoveredDefaults = selector;
+    }
+    return selector;
   }
 }

@@ -34,9 +34,6 @@ public class AppDeployment extends CustomResource<AppDeploymentSpec, AppDeployme
 
   public static final String VERSION = "v1";
 
-  /** {@code apps.converge.dev/v1}. */
-  public static final String API_VERSION = GROUP + "/" + VERSION;
-
   /** The CRD's name, {@code appdeployments.apps.converge.dev}. */
   public static final String CRD_NAME = "appdeployments." + GROUP;
 
@@ -53,7 +50,7 @@ public class AppDeployment extends CustomResource<AppDeploymentSpec, AppDeployme
 
   @Override
   protected AppDeploymentSpec initSpec() {
-    return new AppDeploymentSpec();
+    return null;
   }
 
   @Override

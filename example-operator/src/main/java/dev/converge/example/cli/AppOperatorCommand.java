@@ -7,6 +7,7 @@ import dev.converge.operator.LeaderElection;
 import dev.converge.operator.Operator;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
+import dev.converge.strategy.StrategyRule;
 import dev.converge.strategy.StrategySelection;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -183,10 +184,13 @@ public final class AppOperatorCommand implements Callable<Integer> {
   static StrategySelection merge(StrategySelection base, StrategySelection overrides,
       boolean overridesDefault) {
     StrategySelection merged = overridesDefault
-        ? new StrategySelection(overrides.defaultStrategy(), base.perKind())
+        ? new StrategySelection(overrides.defaultStrategy(), base.perKind(), base.rules())
         : base;
     for (Map.Entry<ApiKind, String> entry : overrides.perKind().entrySet()) {
       merged = merged.with(entry.getKey(), entry.getValue());
+    }
+    for (StrategyRule rule : overrides.rules()) {
+      merged = merged.with(rule);
     }
     return merged;
   }

@@ -1,7 +1,6 @@
 package dev.converge.example.desired;
 
 import dev.converge.example.api.AppDeployment;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,24 +17,18 @@ public final class AppLabels {
   public static final String INSTANCE = "app.kubernetes.io/instance";
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
 
-  /** Pod-template annotation holding the {@link ConfigHash} of the referenced ConfigMap. */
+  /** Pod-template annotation holding the content hash of the referenced ConfigMap. */
   public static final String CONFIG_HASH_ANNOTATION = AppDeployment.GROUP + "/config-hash";
 
   private AppLabels() {}
 
   /** The labels selecting the pods of {@code app}. */
   public static Map<String, String> selector(AppDeployment app) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(INSTANCE, app.getMetadata().getName());
-    labels.put(MANAGED_BY, MANAGER);
-    return labels;
+    return Map.of(INSTANCE, app.getMetadata().getName(), MANAGED_BY, MANAGER);
   }
 
   /** The labels on the Deployment, the Service and the pods of {@code app}. */
   public static Map<String, String> all(AppDeployment app) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(NAME, "appdeployment");
-    labels.putAll(selector(app));
-    return labels;
+    return Map.of(NAME, "appdeployment", INSTANCE, app.getMetadata().getName(), MANAGED_BY, MANAGER);
   }
 }

@@ -2,7 +2,6 @@ package dev.converge.example.desired;
 
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
-import dev.converge.owner.OwnerReferences;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvFromSourceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -11,10 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The Deployment an AppDeployment asks for: same name and namespace, controlled by it (so deleting
- * the AppDeployment deletes the Deployment through garbage collection), {@code spec.replicas} pods
+ * The Deployment an AppDeployment asks for: same name and namespace (the reconciler's apply makes
+ * the AppDeployment its controller owner), {@code spec.replicas} pods
  * of one container named {@value #CONTAINER} running {@code spec.image}, the ConfigMap as
- * {@code envFrom}, and the ConfigMap's {@link ConfigHash} as a pod-template annotation.
+ * {@code envFrom}, and the ConfigMap's content hash as a pod-template annotation.
  *
  * <p>Only fields the operator means to own are set; the API server's defaults (strategy,
  * revisionHistoryLimit, terminationGracePeriodSeconds, ...) are left to the server, and each
@@ -31,14 +30,14 @@ public final class DesiredDeployment {
   private DesiredDeployment() {}
 
   /**
-   * @param configHash the {@link ConfigHash} of the referenced ConfigMap; empty when the
+   * @param configHash the content hash of the referenced ConfigMap; empty when the
    *     AppDeployment references none
    */
   public static Deployment of(AppDeployment app, Optional<String> configHash) {
     AppDeploymentSpec spec = app.getSpec();
     ContainerBuilder container = new ContainerBuilder()
         .withName(CONTAINER)
-        .withImage(spec.getImage())
+        .withImage(spec.image())
         .addNewPort()
           .withName(PORT_NAME)
           .withContainerPort(spec.portOrDefault())
@@ -46,10 +45,10 @@ public final class DesiredDeployment {
         .endPort();
     if (spec.referencesConfigMap()) {
       container.withEnvFrom(new EnvFromSourceBuilder()
-          .withNewConfigMapRef().withName(spec.getConfigMapName()).endConfigMapRef()
+          .withNewConfigMapRef().withName(spec.configMapName()).endConfigMapRef()
           .build());
     }
-    Deployment deployment = new DeploymentBuilder()
+    return new DeploymentBuilder()
         .withNewMetadata()
           .withName(app.getMetadata().getName())
           .withNamespace(app.getMetadata().getNamespace())
@@ -71,7 +70,5 @@ public final class DesiredDeployment {
           .endTemplate()
         .endSpec()
         .build();
-    OwnerReferences.setController(app, deployment);
-    return deployment;
   }
 }

@@ -1,14 +1,13 @@
 package dev.converge.example.desired;
 
 import dev.converge.example.api.AppDeployment;
-import dev.converge.owner.OwnerReferences;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 
 /**
- * The ClusterIP Service in front of an AppDeployment's pods: same name and namespace, controlled by
- * it, port {@code spec.port} named {@value DesiredDeployment#PORT_NAME} to the same container port.
+ * The ClusterIP Service in front of an AppDeployment's pods: same name and namespace, port
+ * {@code spec.port} named {@value DesiredDeployment#PORT_NAME} to the same container port.
  *
  * <p>{@code clusterIP} is deliberately absent: the API server allocates it, it is immutable, and
  * every strategy must keep the allocated one (the update strategy through its Service preserver).
@@ -19,7 +18,7 @@ public final class DesiredService {
 
   public static Service of(AppDeployment app) {
     int port = app.getSpec().portOrDefault();
-    Service service = new ServiceBuilder()
+    return new ServiceBuilder()
         .withNewMetadata()
           .withName(app.getMetadata().getName())
           .withNamespace(app.getMetadata().getNamespace())
@@ -36,7 +35,5 @@ public final class DesiredService {
           .endPort()
         .endSpec()
         .build();
-    OwnerReferences.setController(app, service);
-    return service;
   }
 }

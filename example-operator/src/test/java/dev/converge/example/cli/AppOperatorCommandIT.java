@@ -45,7 +45,7 @@ class AppOperatorCommandIT {
           AppDeployment.of(ns.name(), "cli", new AppDeploymentSpec("nginx:1.27", 1, null, null))).create();
       await("Running").atMost(Duration.ofSeconds(60)).until(() -> {
         AppDeployment app = admin.resources(AppDeployment.class).inNamespace(ns.name()).withName("cli").get();
-        return app.getStatus() != null && app.getStatus().getPhase() == Phase.Running;
+        return app.getStatus() != null && app.getStatus().phase() == Phase.Running;
       });
 
       String metrics = get(port, "/metrics").body();

@@ -14,8 +14,8 @@ import picocli.CommandLine;
 
 class AppOperatorCommandTest {
 
-  private static final ApiKind DEPLOYMENT = OperatorSettings.DEPLOYMENT;
-  private static final ApiKind SERVICE = OperatorSettings.SERVICE;
+  private static final ApiKind DEPLOYMENT = ApiKind.parse("apps/v1/Deployment");
+  private static final ApiKind SERVICE = ApiKind.parse("v1/Service");
 
   private static OperatorSettings parse(String... args) throws Exception {
     AppOperatorCommand command = new AppOperatorCommand();

@@ -188,10 +188,10 @@ public final class Demo {
     if (status == null) {
       return "AppDeployment " + APP + ": no status yet";
     }
-    String ready = Conditions.find(status.getConditions(), AppDeploymentStatus.READY)
+    String ready = Conditions.find(status.conditions(), AppDeploymentStatus.READY)
         .map(c -> c.getReason() + ": " + c.getMessage()).orElse("");
-    return String.format("%-8s  ready %d/%d  %s", status.getPhase(),
-        status.getReadyReplicas() == null ? 0 : status.getReadyReplicas(), REPLICAS, ready);
+    return String.format("%-8s  ready %d/%d  %s", status.phase(),
+        status.readyReplicas() == null ? 0 : status.readyReplicas(), REPLICAS, ready);
   }
 
   private String replicaSetsLine(KubernetesClient admin) {
@@ -202,7 +202,7 @@ public final class Demo {
           orZero(rs.getSpec().getReplicas())));
     }
     AppDeployment app = admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
-    String phase = app == null || app.getStatus() == null ? "-" : String.valueOf(app.getStatus().getPhase());
+    String phase = app == null || app.getStatus() == null ? "-" : String.valueOf(app.getStatus().phase());
     return String.format("%-8s  pods by config-hash: %s", phase, String.join(", ", parts));
   }
 
@@ -213,9 +213,9 @@ public final class Demo {
     say("");
     table(List.of(
         List.of("KIND", "NAME", "DETAILS"),
-        List.of("AppDeployment", APP, "image " + app.getSpec().getImage() + ", phase "
-            + app.getStatus().getPhase() + ", observedGeneration "
-            + app.getStatus().getObservedGeneration() + "/" + app.getMetadata().getGeneration()),
+        List.of("AppDeployment", APP, "image " + app.getSpec().image() + ", phase "
+            + app.getStatus().phase() + ", observedGeneration "
+            + app.getStatus().observedGeneration() + "/" + app.getMetadata().getGeneration()),
         List.of("Deployment", APP, deployment.getStatus().getReadyReplicas() + "/"
             + deployment.getSpec().getReplicas() + " ready, envFrom ConfigMap " + CONFIG
             + ", owner AppDeployment/" + APP),
@@ -255,8 +255,8 @@ public final class Demo {
 
   private boolean isRunning(KubernetesClient admin) {
     AppDeployment app = admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
-    return app != null && app.getStatus() != null && app.getStatus().getPhase() == Phase.Running
-        && Objects.equals(app.getStatus().getObservedGeneration(), app.getMetadata().getGeneration());
+    return app != null && app.getStatus() != null && app.getStatus().phase() == Phase.Running
+        && Objects.equals(app.getStatus().observedGeneration(), app.getMetadata().getGeneration());
   }
 
   private boolean oldReplicaSetsEmpty(KubernetesClient admin) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.Optional;
@@ -80,24 +79,6 @@ class DesiredObjectsTest {
     two.getSpec().getTemplate().getMetadata().getAnnotations()
         .put(AppLabels.CONFIG_HASH_ANNOTATION, "1111111111111111");
     assertThat(one).isEqualTo(two);
-  }
-
-  @Test
-  void bothAreControlledByTheAppDeploymentSoDeletionCascades() {
-    AppDeployment app = app(new AppDeploymentSpec("nginx", 1, null, null));
-    for (var dependent : new io.fabric8.kubernetes.api.model.HasMetadata[] {
-        DesiredDeployment.of(app, Optional.empty()), DesiredService.of(app)}) {
-      assertThat(dependent.getMetadata().getOwnerReferences()).singleElement()
-          .satisfies(ref -> {
-            OwnerReference r = ref;
-            assertThat(r.getApiVersion()).isEqualTo("apps.converge.dev/v1");
-            assertThat(r.getKind()).isEqualTo("AppDeployment");
-            assertThat(r.getName()).isEqualTo("web");
-            assertThat(r.getUid()).isEqualTo(app.getMetadata().getUid());
-            assertThat(r.getController()).isTrue();
-            assertThat(r.getBlockOwnerDeletion()).isTrue();
-          });
-    }
   }
 
   @Test

@@ -1,9 +1,14 @@
-package dev.converge.example.desired;
+package dev.converge.confighash;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -95,7 +100,7 @@ class ConfigHashTest {
   @Test
   void aKnownInputGivesAStableValue() {
     // Pinned so that an accidental change of the encoding, which would roll every pod of every
-    // AppDeployment on upgrade, fails here first.
+    // workload that carries the hash on upgrade, fails here first.
     assertThat(ConfigHash.of(Map.of("A", "1"), null)).isEqualTo(ConfigHash.of(Map.of("A", "1"), Map.of()));
     assertThat(ConfigHash.of(Map.of("A", "1"), null)).isEqualTo(PINNED);
   }
@@ -103,4 +108,49 @@ class ConfigHashTest {
   // sha256("d" int32(1) int32(1) "A" int32(1) "1" "b" int32(0)), first 16 hex digits, computed
   // outside Java from the encoding the class documents.
   private static final String PINNED = "1e728288c1fb2f84";
+
+  private static Secret secret(String name, Map<String, String> data, Map<String, String> stringData) {
+    return new SecretBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata()
+        .withData(data).withStringData(stringData).build();
+  }
+
+  @Test
+  void aSecretHashesItsDecodedContentAndStringDataAsTheServerWouldStoreIt() {
+    Secret stored = secret("s", Map.of("password", b64("hunter2"), "user", b64("admin")), null);
+    Secret built = secret("s", Map.of("user", b64("admin")), Map.of("password", "hunter2"));
+    Secret mime = secret("s", Map.of("password", "aHVu\ndGVyMg==", "user", b64("admin")), null);
+
+    assertThat(ConfigHash.of(built)).isEqualTo(ConfigHash.of(stored));
+    assertThat(ConfigHash.of(mime)).isEqualTo(ConfigHash.of(stored));
+    assertThat(ConfigHash.of(secret("s", Map.of("password", b64("hunter3"), "user", b64("admin")), null)))
+        .isNotEqualTo(ConfigHash.of(stored));
+  }
+
+  @Test
+  void severalSourcesHashAlikeInAnyOrderAndCountTheirNames() {
+    ConfigMap app = configMap("1", Map.of("A", "1"), null);
+    Secret creds = secret("creds", Map.of("token", b64("t")), null);
+    ConfigMap renamed = new ConfigMapBuilder(app).editMetadata().withName("other").endMetadata().build();
+
+    assertThat(ConfigHash.of(List.of(app, creds))).isEqualTo(ConfigHash.of(List.of(creds, app)));
+    assertThat(ConfigHash.of(List.of(renamed, creds))).isNotEqualTo(ConfigHash.of(List.of(app, creds)));
+    assertThat(ConfigHash.of(List.of(app))).isNotEqualTo(ConfigHash.of(List.of(app, creds)));
+    // A key moved from one object to the other changes the hash.
+    ConfigMap both = configMap("1", Map.of("A", "1", "B", "2"), null);
+    ConfigMap onlyB = new ConfigMapBuilder(configMap("1", Map.of("B", "2"), null))
+        .editMetadata().withName("second").endMetadata().build();
+    ConfigMap onlyA = configMap("1", Map.of("A", "1"), null);
+    ConfigMap emptySecond = new ConfigMapBuilder(configMap("1", Map.of(), null))
+        .editMetadata().withName("second").endMetadata().build();
+    assertThat(ConfigHash.of(List.of(onlyA, onlyB))).isNotEqualTo(ConfigHash.of(List.of(both, emptySecond)));
+  }
+
+  @Test
+  void otherKindsAreRefused() {
+    Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("p")
+        .endMetadata().build();
+    assertThatThrownBy(() -> ConfigHash.of(List.of(pod)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ConfigMaps and Secrets");
+  }
 }

@@ -1,0 +1,2 @@
+/** How strategies are found; not for users. */
+package dev.converge.strategy.internal;

@@ -1,0 +1,42 @@
+package dev.converge.workload;
+
+import java.util.Objects;
+
+/**
+ * The readiness of one object and a sentence for humans saying why, fit for a condition message
+ * (e.g. {@code "2 of 3 pods of the current template are ready"}).
+ *
+ * @param state where it stands
+ * @param message why, in a few words; never blank
+ */
+public record Readiness(ReadinessState state, String message) {
+
+  public Readiness {
+    Objects.requireNonNull(state, "state");
+    if (message == null || message.isBlank()) {
+      throw new IllegalArgumentException("a readiness needs a message saying why");
+    }
+  }
+
+  static Readiness current(String message) {
+    return new Readiness(ReadinessState.CURRENT, message);
+  }
+
+  static Readiness inProgress(String message) {
+    return new Readiness(ReadinessState.IN_PROGRESS, message);
+  }
+
+  static Readiness failed(String message) {
+    return new Readiness(ReadinessState.FAILED, message);
+  }
+
+  /** True when the latest spec is fully realised. */
+  public boolean isCurrent() {
+    return state == ReadinessState.CURRENT;
+  }
+
+  /** True when it will not get there without a change. */
+  public boolean isFailed() {
+    return state == ReadinessState.FAILED;
+  }
+}
