@@ -30,6 +30,7 @@ import dev.converge.crd.annotation.RecursionLimit;
 import dev.converge.crd.annotation.Required;
 import dev.converge.crd.annotation.Rule;
 import dev.converge.crd.annotation.Rules;
+import dev.converge.crd.annotation.SelectableField;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -69,6 +70,21 @@ public final class KubernetesSchemaModule implements Module {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper JSON = JsonMapper.builder().build();
 
+  /**
+   * A resource.Quantity as the API server parses it: a signed decimal number with an optional binary
+   * (Ki..Ei) or decimal (n, u, m, k, M..E) suffix or a decimal exponent. Applies to string values only,
+   * so plain numbers stay valid.
+   */
+  public static final String QUANTITY_PATTERN =
+      "^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$";
+
+  /**
+   * A java.time.Duration as Jackson writes it and {@code Duration.parse} reads it (ISO-8601, for example
+   * {@code PT1H30M} or {@code PT-0.5S}); not the Go form ({@code 1h30m}) of the {@code duration} format.
+   */
+  public static final String ISO_DURATION_PATTERN =
+      "^[-+]?P([-+]?[0-9]+D)?(T([-+]?[0-9]+H)?([-+]?[0-9]+M)?([-+]?[0-9]+([.,][0-9]{0,9})?S)?)?$";
+
   private final Class<?> rootResource;
 
   /** @param rootResource the custom resource class being generated; never treated as an embedded object */
@@ -99,8 +115,22 @@ public final class KubernetesSchemaModule implements Module {
 
   private ObjectNode fixedSchema(ResolvedType type) {
     Class<?> raw = type.getErasedType();
-    if (raw == IntOrString.class || raw == Quantity.class) {
+    if (raw == IntOrString.class) {
       return intOrString();
+    }
+    if (raw == Quantity.class) {
+      ObjectNode quantity = intOrString();
+      quantity.put("pattern", QUANTITY_PATTERN);
+      return quantity;
+    }
+    if (raw == io.fabric8.kubernetes.api.model.Duration.class) {
+      // fabric8's metav1.Duration is written in Go's form, which the duration format checks.
+      return typed("string", "duration");
+    }
+    if (raw == Duration.class) {
+      ObjectNode duration = typed("string", null);
+      duration.put("pattern", ISO_DURATION_PATTERN);
+      return duration;
     }
     if (raw == String.class || raw == char.class || raw == Character.class) {
       return typed("string", null);
@@ -136,7 +166,7 @@ public final class KubernetesSchemaModule implements Module {
     if (raw == LocalDate.class) {
       return typed("string", "date");
     }
-    if (raw == LocalDateTime.class || raw == Duration.class) {
+    if (raw == LocalDateTime.class) {
       return typed("string", null);
     }
     if (raw == UUID.class) {
@@ -173,7 +203,34 @@ public final class KubernetesSchemaModule implements Module {
       unknown.put(StructuralSchema.ABSTRACT_TYPE, raw.getName());
       return unknown;
     }
-    return null;
+    return serializedShape(type);
+  }
+
+  /**
+   * For a class the generator would otherwise expand field by field, what Jackson's serializer writes:
+   * an object of properties (expanded as usual), a scalar (described as that scalar), or something the
+   * schema cannot follow (reported by StructuralSchema with the member, unless it preserves unknown
+   * fields).
+   */
+  private static ObjectNode serializedShape(ResolvedType type) {
+    Class<?> raw = type.getErasedType();
+    if (raw.isPrimitive() || raw.isArray() || raw.isEnum() || raw == Object.class
+        || java.util.Collection.class.isAssignableFrom(raw) || Map.class.isAssignableFrom(raw)
+        || raw.getName().startsWith("java.util.Optional")) {
+      return null;
+    }
+    return switch (SerializedShape.of(raw)) {
+      case OBJECT -> null;
+      case STRING -> typed("string", null);
+      case INTEGER -> typed("integer", null);
+      case NUMBER -> typed("number", null);
+      case BOOLEAN -> typed("boolean", null);
+      case ARRAY, MAP, UNKNOWN -> {
+        ObjectNode unknown = NODES.objectNode();
+        unknown.put(StructuralSchema.UNDESCRIBABLE_TYPE, raw.getName());
+        yield unknown;
+      }
+    };
   }
 
   private static boolean untypedMap(ResolvedType mapType) {
@@ -281,6 +338,15 @@ public final class KubernetesSchemaModule implements Module {
     Default defaultValue = annotation(member, Default.class);
     if (defaultValue != null) {
       node.set("default", parseDefault(member, defaultValue.value()));
+      if (member.getType().getErasedType().isPrimitive() && !member.isFakeContainerItemScope()
+          && !excludesDefaultValues(member) && !initialisedToDefault(member, node.get("default"))) {
+        warn(node, "has @Default(\"" + defaultValue.value() + "\") on the primitive "
+            + member.getType().getErasedType().getName() + ", which never takes effect for objects written from"
+            + " Java: fabric8 always sends the field (" + zeroOf(member.getType().getErasedType()) + " when unset),"
+            + " so the API server has nothing to default. Use the wrapper type ("
+            + boxed(member.getType().getErasedType()) + ", absent when null) or initialise the field to the"
+            + " default in Java");
+      }
     }
     List<Rule> rules = new ArrayList<>();
     Rule rule = annotation(member, Rule.class);
@@ -294,6 +360,12 @@ public final class KubernetesSchemaModule implements Module {
     addRules(node, rules.toArray(Rule[]::new));
     if (!member.isFakeContainerItemScope()) {
       ListType listType = member.getAnnotationConsideringFieldAndGetter(ListType.class);
+      if (listType == null && java.util.Set.class.isAssignableFrom(member.getType().getErasedType())
+          && scalarItems(member.getType())) {
+        // A Java Set holds each value once; say so, so the server refuses duplicates and server-side
+        // apply merges it per value.
+        node.put("x-kubernetes-list-type", "set");
+      }
       if (listType != null) {
         node.put("x-kubernetes-list-type", listType.value().name().toLowerCase(Locale.ROOT));
         if (listType.keys().length > 0) {
@@ -323,6 +395,15 @@ public final class KubernetesSchemaModule implements Module {
           marker.put("description", column.description());
           marker.put("priority", column.priority());
         }
+      }
+      SelectableField[] selectable = member.getRawMember() instanceof java.lang.reflect.AnnotatedElement element
+          ? element.getAnnotationsByType(SelectableField.class) : new SelectableField[0];
+      for (SelectableField field : selectable) {
+        if (!field.jsonPath().isEmpty()) {
+          throw new CrdGenerationException(javaName(member) + ": @SelectableField on a field takes the field's"
+              + " path; leave jsonPath empty or move it to the resource class");
+        }
+        node.put(StructuralSchema.SELECTABLE, true);
       }
       RecursionLimit limit = member.getAnnotationConsideringFieldAndGetter(RecursionLimit.class);
       if (limit != null) {
@@ -357,7 +438,74 @@ public final class KubernetesSchemaModule implements Module {
       putIfNotEmpty(entry, "messageExpression", rule.messageExpression());
       putIfNotEmpty(entry, "reason", rule.reason());
       putIfNotEmpty(entry, "fieldPath", rule.fieldPath());
+      if (rule.optionalOldSelf()) {
+        entry.put("optionalOldSelf", true);
+      }
     }
+  }
+
+  private static boolean scalarItems(ResolvedType setType) {
+    List<ResolvedType> parameters = setType.typeParametersFor(java.util.Set.class);
+    if (parameters == null || parameters.size() != 1) {
+      return false;
+    }
+    Class<?> item = parameters.get(0).getErasedType();
+    return item == String.class || item.isEnum() || Number.class.isAssignableFrom(item) && item != Quantity.class
+        || item == Boolean.class || item == Character.class;
+  }
+
+  /** Adds a warning to the node; StructuralSchema reports it with the member and the path. */
+  static void warn(ObjectNode node, String message) {
+    JsonNode existing = node.get(StructuralSchema.WARNINGS);
+    ArrayNode warnings = existing instanceof ArrayNode array ? array : node.putArray(StructuralSchema.WARNINGS);
+    warnings.add(message);
+  }
+
+  private static boolean excludesDefaultValues(MemberScope<?, ?> member) {
+    com.fasterxml.jackson.annotation.JsonInclude include =
+        member.getAnnotationConsideringFieldAndGetter(com.fasterxml.jackson.annotation.JsonInclude.class);
+    if (include == null) {
+      include = member.getDeclaringType().getErasedType()
+          .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
+    }
+    return include != null && include.value() == com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT;
+  }
+
+  /**
+   * True when a new instance (no-argument constructor) already holds the default in this field, so objects
+   * built in Java send the default rather than zero.
+   */
+  private static boolean initialisedToDefault(MemberScope<?, ?> member, JsonNode defaultValue) {
+    if (!(member.getRawMember() instanceof java.lang.reflect.Field field)) {
+      return false;
+    }
+    try {
+      java.lang.reflect.Constructor<?> constructor = field.getDeclaringClass().getDeclaredConstructor();
+      constructor.setAccessible(true);
+      Object instance = constructor.newInstance();
+      field.setAccessible(true);
+      JsonNode initial = JSON.valueToTree(field.get(instance));
+      return initial.isNumber() && defaultValue.isNumber()
+          ? initial.decimalValue().compareTo(defaultValue.decimalValue()) == 0
+          : initial.equals(defaultValue);
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      // No usable no-argument constructor: nothing shows the field is initialised, so the warning stands.
+      return false;
+    }
+  }
+
+  private static String zeroOf(Class<?> primitive) {
+    if (primitive == boolean.class) {
+      return "false";
+    }
+    if (primitive == char.class) {
+      return "\"\\u0000\"";
+    }
+    return primitive == float.class || primitive == double.class ? "0.0" : "0";
+  }
+
+  private static String boxed(Class<?> primitive) {
+    return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType().getSimpleName();
   }
 
   private static void putIfNotEmpty(ObjectNode node, String key, String value) {
