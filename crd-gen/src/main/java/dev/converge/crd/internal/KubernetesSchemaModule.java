@@ -49,6 +49,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -86,10 +87,12 @@ public final class KubernetesSchemaModule implements Module {
       "^[-+]?P([-+]?[0-9]+D)?(T([-+]?[0-9]+H)?([-+]?[0-9]+M)?([-+]?[0-9]+([.,][0-9]{0,9})?S)?)?$";
 
   private final Class<?> rootResource;
+  private final KubernetesModelSemantics upstream;
 
   /** @param rootResource the custom resource class being generated; never treated as an embedded object */
   public KubernetesSchemaModule(Class<?> rootResource) {
     this.rootResource = rootResource;
+    this.upstream = KubernetesModelSemantics.bundled();
   }
 
   @Override
@@ -101,8 +104,45 @@ public final class KubernetesSchemaModule implements Module {
   }
 
   private <M extends MemberScope<?, ?>> void applyToMembers(SchemaGeneratorConfigPart<M> part) {
-    part.withRequiredCheck(member -> annotation(member, Required.class) != null);
+    part.withRequiredCheck(member -> annotation(member, Required.class) != null || upstreamRequired(member));
     part.withInstanceAttributeOverride(this::memberAttributes);
+  }
+
+  // ---------------------------------------------------------------- built-in types embedded in a resource
+
+  private Optional<KubernetesModelSemantics.Type> upstreamType(MemberScope<?, ?> member) {
+    if (member.isFakeContainerItemScope()) {
+      return Optional.empty();
+    }
+    return upstream.of(member.getDeclaringType().getErasedType());
+  }
+
+  private boolean upstreamRequired(MemberScope<?, ?> member) {
+    return upstreamType(member).map(type -> type.required().contains(member.getSchemaPropertyName()))
+        .orElse(false);
+  }
+
+  /**
+   * A property of a fabric8 model class gets what the API server declares for it: list type and keys, map
+   * type, a scalar default ({@code protocol: TCP}) and a string format ({@code date-time}), so it merges
+   * under server-side apply as it does in the built-in resource.
+   */
+  private void upstreamAttributes(ObjectNode node, MemberScope<?, ?> member) {
+    Optional<KubernetesModelSemantics.Property> property = upstreamType(member)
+        .map(type -> type.properties().get(member.getSchemaPropertyName()));
+    if (property.isEmpty()) {
+      return;
+    }
+    KubernetesModelSemantics.Property semantics = property.get();
+    semantics.listType().ifPresent(listType -> node.put("x-kubernetes-list-type", listType));
+    if (!semantics.listMapKeys().isEmpty()) {
+      ArrayNode keys = node.putArray("x-kubernetes-list-map-keys");
+      semantics.listMapKeys().forEach(keys::add);
+    }
+    semantics.mapType().ifPresent(mapType -> node.put("x-kubernetes-map-type", mapType));
+    semantics.defaultValue().ifPresent(value -> node.set("default", value.deepCopy()));
+    semantics.format().filter(format -> member.getType().getErasedType() == String.class)
+        .ifPresent(format -> node.put("format", format));
   }
 
   // ---------------------------------------------------------------- fixed type mappings
@@ -414,6 +454,7 @@ public final class KubernetesSchemaModule implements Module {
         node.put(StructuralSchema.RECURSION_LIMIT, limit.depth());
       }
     }
+    upstreamAttributes(node, member);
     if (annotation(member, PreserveUnknownFields.class) != null) {
       node.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
     }
