@@ -40,6 +40,10 @@ public class BuildDiagnosticsTest {
     public boolean enabled;
     @Default("8080")
     public int port = 8080;
+    @jakarta.validation.constraints.Positive
+    public int weight;
+    @dev.converge.crd.annotation.Minimum(1)
+    public int ready = 1;
   }
 
   @Group("diagnostics.crd.converge.dev")
@@ -62,7 +66,8 @@ public class BuildDiagnosticsTest {
 
   @Test
   void aDefaultOnAPrimitiveIsAWarningNamingTheFieldAndTheFix() {
-    List<String> warnings = CrdGenerator.generate(Counter.class).get(0).warnings();
+    List<String> warnings = CrdGenerator.generate(Counter.class).get(0).warnings().stream()
+        .filter(w -> w.contains("@Default")).toList();
     assertThat(warnings).hasSize(2);
     assertThat(warnings.get(0))
         .contains("Counter Counts.enabled (spec.enabled)", "@Default(\"true\")", "primitive boolean",
@@ -71,6 +76,15 @@ public class BuildDiagnosticsTest {
         .contains("Counts.replicas (spec.replicas)", "@Default(\"3\")", "(0 when unset)", "(Integer", "initialise");
     assertThat(warnings).as("a wrapper, and a primitive initialised to its default, need no warning")
         .noneMatch(w -> w.contains("Counts.boxed") || w.contains("Counts.port"));
+  }
+
+  @Test
+  void aPrimitiveWhoseStartingValueTheSchemaRefusesIsAWarning() {
+    List<String> warnings = CrdGenerator.generate(Counter.class).get(0).warnings();
+    assertThat(warnings).filteredOn(w -> w.contains("Counts.weight")).singleElement().asString()
+        .contains("Counts.weight (spec.weight)", "primitive int", "starts out as 0", "exclusive minimum 0",
+            "Use the wrapper type (Integer", "initialise the field to a valid value");
+    assertThat(warnings).as("initialised to a valid value").noneMatch(w -> w.contains("Counts.ready"));
   }
 
   @Test
@@ -83,11 +97,11 @@ public class BuildDiagnosticsTest {
     List<String> printed = new ArrayList<>();
     GenerateCrds.run(List.of("--class", Counter.class.getName(), "--output", output.toString()),
         getClass().getClassLoader(), printed::add);
-    assertThat(printed).hasSize(2).allMatch(w -> w.contains("@Default"));
+    assertThat(printed).hasSize(3).anyMatch(w -> w.contains("Counts.weight"));
     assertThatThrownBy(() -> GenerateCrds.run(List.of("--class", Counter.class.getName(), "--output",
         output.toString(), "--fail-on-warnings"), getClass().getClassLoader(), printed::add))
         .isInstanceOf(CrdGenerationException.class)
-        .hasMessageContaining("--fail-on-warnings: 2 warning(s)")
+        .hasMessageContaining("--fail-on-warnings: 3 warning(s)")
         .hasMessageContaining("Counts.replicas (spec.replicas)");
   }
 

@@ -83,8 +83,22 @@ public final class KubernetesSchemaModule implements Module {
    * A java.time.Duration as Jackson writes it and {@code Duration.parse} reads it (ISO-8601, for example
    * {@code PT1H30M} or {@code PT-0.5S}); not the Go form ({@code 1h30m}) of the {@code duration} format.
    */
-  public static final String ISO_DURATION_PATTERN =
-      "^[-+]?P([-+]?[0-9]+D)?(T([-+]?[0-9]+H)?([-+]?[0-9]+M)?([-+]?[0-9]+([.,][0-9]{0,9})?S)?)?$";
+  public static final String ISO_DURATION_PATTERN;
+
+  static {
+    String hours = "[-+]?[0-9]+H";
+    String minutes = "[-+]?[0-9]+M";
+    String seconds = "[-+]?[0-9]+([.,][0-9]{0,9})?S";
+    // T followed by at least one of hours, minutes, seconds, in that order
+    String time = "T(" + hours + "(" + minutes + ")?(" + seconds + ")?|" + minutes + "(" + seconds + ")?|" + seconds + ")";
+    ISO_DURATION_PATTERN = "^[-+]?P([-+]?[0-9]+D(" + time + ")?|" + time + ")$";
+  }
+
+  /** Base64 with padding, as Jackson writes a byte[]; the empty string for an empty array. */
+  public static final String BASE64_PATTERN = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+
+  /** A java.time.LocalTime as Jackson writes it and {@code LocalTime.parse} reads it ({@code 03:04}, {@code 03:04:05.5}). */
+  public static final String LOCAL_TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,9})?)?$";
 
   private final Class<?> rootResource;
   private final KubernetesModelSemantics upstream;
@@ -172,12 +186,25 @@ public final class KubernetesSchemaModule implements Module {
       duration.put("pattern", ISO_DURATION_PATTERN);
       return duration;
     }
-    if (raw == String.class || raw == char.class || raw == Character.class) {
+    if (raw == String.class) {
       return typed("string", null);
     }
-    if (raw == int.class || raw == Integer.class || raw == short.class || raw == Short.class
-        || raw == byte.class || raw == Byte.class) {
+    if (raw == char.class || raw == Character.class) {
+      ObjectNode character = typed("string", null);
+      character.put("minLength", 1);
+      character.put("maxLength", 1);
+      return character;
+    }
+    if (raw == int.class || raw == Integer.class) {
       return typed("integer", "int32");
+    }
+    if (raw == short.class || raw == Short.class || raw == byte.class || raw == Byte.class) {
+      // Jackson refuses a number outside the Java type's range, so the schema does too.
+      boolean isShort = raw == short.class || raw == Short.class;
+      ObjectNode small = typed("integer", "int32");
+      small.put("minimum", isShort ? Short.MIN_VALUE : Byte.MIN_VALUE);
+      small.put("maximum", isShort ? Short.MAX_VALUE : Byte.MAX_VALUE);
+      return small;
     }
     if (raw == long.class || raw == Long.class) {
       return typed("integer", "int64");
@@ -198,7 +225,10 @@ public final class KubernetesSchemaModule implements Module {
       return typed("boolean", null);
     }
     if (raw == byte[].class) {
-      return typed("string", "byte");
+      // Jackson writes base64 with padding, and "" for an empty array, which the byte format refuses.
+      ObjectNode bytes = typed("string", null);
+      bytes.put("pattern", BASE64_PATTERN);
+      return bytes;
     }
     if (raw == Instant.class || raw == OffsetDateTime.class || raw == ZonedDateTime.class) {
       return typed("string", "date-time");
@@ -208,6 +238,11 @@ public final class KubernetesSchemaModule implements Module {
     }
     if (raw == LocalDateTime.class) {
       return typed("string", null);
+    }
+    if (raw == java.time.LocalTime.class) {
+      ObjectNode time = typed("string", null);
+      time.put("pattern", LOCAL_TIME_PATTERN);
+      return time;
     }
     if (raw == UUID.class) {
       return typed("string", "uuid");
@@ -455,6 +490,8 @@ public final class KubernetesSchemaModule implements Module {
       }
     }
     upstreamAttributes(node, member);
+    markPrimitive(node, member);
+    requireContentWhenEmptyIsOmitted(node, member);
     if (annotation(member, PreserveUnknownFields.class) != null) {
       node.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
     }
@@ -517,22 +554,70 @@ public final class KubernetesSchemaModule implements Module {
    * built in Java send the default rather than zero.
    */
   private static boolean initialisedToDefault(MemberScope<?, ?> member, JsonNode defaultValue) {
+    return initialValue(member).map(initial -> initial.isNumber() && defaultValue.isNumber()
+        ? initial.decimalValue().compareTo(defaultValue.decimalValue()) == 0
+        : initial.equals(defaultValue)).orElse(false);
+  }
+
+  /** The field's value in a new instance (no-argument constructor), when one can be made. */
+  private static Optional<JsonNode> initialValue(MemberScope<?, ?> member) {
     if (!(member.getRawMember() instanceof java.lang.reflect.Field field)) {
-      return false;
+      return Optional.empty();
     }
     try {
       java.lang.reflect.Constructor<?> constructor = field.getDeclaringClass().getDeclaredConstructor();
       constructor.setAccessible(true);
       Object instance = constructor.newInstance();
       field.setAccessible(true);
-      JsonNode initial = JSON.valueToTree(field.get(instance));
-      return initial.isNumber() && defaultValue.isNumber()
-          ? initial.decimalValue().compareTo(defaultValue.decimalValue()) == 0
-          : initial.equals(defaultValue);
+      return Optional.of(JSON.valueToTree(field.get(instance)));
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      // No usable no-argument constructor: nothing shows the field is initialised, so the warning stands.
-      return false;
+      // No usable no-argument constructor: nothing shows how the field starts out.
+      return Optional.empty();
     }
+  }
+
+  /**
+   * A required list or map that Jackson leaves out when empty ({@code @JsonInclude(NON_EMPTY)}, as on
+   * fabric8's model lists such as a pod's containers) is absent, not empty, whenever it is empty, and the
+   * server refuses the object; so it must hold at least one entry.
+   */
+  private void requireContentWhenEmptyIsOmitted(ObjectNode node, MemberScope<?, ?> member) {
+    Class<?> raw = member.getType().getErasedType();
+    boolean list = java.util.Collection.class.isAssignableFrom(raw) || raw.isArray() && raw != byte[].class;
+    boolean map = Map.class.isAssignableFrom(raw);
+    if (member.isFakeContainerItemScope() || !(list || map)
+        || !(annotation(member, Required.class) != null || upstreamRequired(member))) {
+      return;
+    }
+    com.fasterxml.jackson.annotation.JsonInclude include =
+        member.getAnnotationConsideringFieldAndGetter(com.fasterxml.jackson.annotation.JsonInclude.class);
+    if (include == null) {
+      include = member.getDeclaringType().getErasedType()
+          .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
+    }
+    if (include == null || include.value() != com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) {
+      return;
+    }
+    String minimum = list ? "minItems" : "minProperties";
+    if (node.path(minimum).asInt(0) < 1) {
+      node.put(minimum, 1);
+    }
+  }
+
+  /**
+   * Marks a primitive number with the value it starts out as, so that StructuralSchema can warn when the
+   * schema's bounds refuse it: fabric8 cannot leave a primitive out.
+   */
+  private static void markPrimitive(ObjectNode node, MemberScope<?, ?> member) {
+    Class<?> raw = member.getType().getErasedType();
+    if (!raw.isPrimitive() || raw == boolean.class || raw == char.class || member.isFakeContainerItemScope()
+        || excludesDefaultValues(member)) {
+      return;
+    }
+    ObjectNode marker = node.putObject(StructuralSchema.PRIMITIVE);
+    marker.put("type", raw.getName());
+    marker.put("wrapper", boxed(raw));
+    marker.set("initial", initialValue(member).orElse(JSON.getNodeFactory().numberNode(0)));
   }
 
   private static String zeroOf(Class<?> primitive) {

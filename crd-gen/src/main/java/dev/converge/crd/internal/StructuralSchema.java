@@ -41,6 +41,8 @@ public final class StructuralSchema {
   static final String WARNINGS = "x-converge-warnings";
   /** Temporary keyword: the member is a selectable field. */
   static final String SELECTABLE = "x-converge-selectable";
+  /** Temporary keyword: the member is a primitive number (type, wrapper, the value it starts out as). */
+  static final String PRIMITIVE = "x-converge-primitive";
   static final String PRESERVE_UNKNOWN_FIELDS = "x-kubernetes-preserve-unknown-fields";
   static final String INT_OR_STRING = "x-kubernetes-int-or-string";
 
@@ -58,7 +60,7 @@ public final class StructuralSchema {
   /** Keywords of the generated JSON Schema that carry nothing Kubernetes needs. */
   private static final Set<String> DROPPED = Set.of("$schema", "$id", "$anchor", "$comment", "readOnly",
       "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE, ABSTRACT_TYPE, PRINTER_COLUMNS, UNDESCRIBABLE_TYPE, WARNINGS,
-      SELECTABLE);
+      SELECTABLE, PRIMITIVE);
   /** Keywords whose arrays add up when a property's own attributes meet its type's attributes. */
   private static final Set<String> CONCATENATED = Set.of("required", "x-kubernetes-validations", "oneOf");
 
@@ -171,6 +173,7 @@ public final class StructuralSchema {
     }
     booleanExclusiveBound(node, "exclusiveMinimum", "minimum");
     booleanExclusiveBound(node, "exclusiveMaximum", "maximum");
+    checkPrimitiveStart(node, context);
     convertChildren(node, context);
     check(node, context);
     collectColumns(node, context);
@@ -184,6 +187,41 @@ public final class StructuralSchema {
       node.remove(dropped);
     }
     return node;
+  }
+
+  /**
+   * A primitive is always sent (fabric8 cannot leave it out), so a starting value that the bounds refuse
+   * makes every object built in Java without setting the field invalid.
+   */
+  private void checkPrimitiveStart(ObjectNode node, Context context) {
+    JsonNode primitive = node.get(PRIMITIVE);
+    if (primitive == null) {
+      return;
+    }
+    JsonNode initial = primitive.get("initial");
+    String refused = null;
+    if (node.has("minimum")) {
+      int compared = initial.decimalValue().compareTo(node.get("minimum").decimalValue());
+      boolean exclusive = node.path("exclusiveMinimum").asBoolean(false);
+      if (compared < 0 || compared == 0 && exclusive) {
+        refused = (exclusive ? "exclusive minimum " : "minimum ") + node.get("minimum");
+      }
+    }
+    if (node.has("maximum")) {
+      int compared = initial.decimalValue().compareTo(node.get("maximum").decimalValue());
+      boolean exclusive = node.path("exclusiveMaximum").asBoolean(false);
+      if (compared > 0 || compared == 0 && exclusive) {
+        refused = (exclusive ? "exclusive maximum " : "maximum ") + node.get("maximum");
+      }
+    }
+    if (refused != null) {
+      String member = context.javaMember() == null ? rootTypeName : context.javaMember();
+      warnings.add(member + " (" + context.path() + ") is the primitive " + primitive.get("type").asString()
+          + " and starts out as " + initial + ", which its " + refused + " refuses: fabric8 always sends the"
+          + " field, so the API server refuses every object built in Java without setting it. Use the wrapper"
+          + " type (" + primitive.get("wrapper").asString() + ", absent when null) or initialise the field to a"
+          + " valid value");
+    }
   }
 
   private void collectWarningsAndSelectable(ObjectNode node, Context context) {
