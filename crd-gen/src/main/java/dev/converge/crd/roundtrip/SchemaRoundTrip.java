@@ -72,7 +72,7 @@ public final class SchemaRoundTrip {
    */
   public static final int DEFAULT_HOSTILE = 150;
 
-  private static final int DRAWS_PER_INSTANCE = 25;
+  private static final int DRAWS_PER_INSTANCE = 100;
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final Class<? extends CustomResource<?, ?>> resourceClass;
