@@ -231,7 +231,8 @@ public final class KubernetesOpenApiCapture {
       }
       JsonNode defaultValue = schema.get("default");
       if (defaultValue != null && defaultValue.isValueNode() && !defaultValue.isNull()
-          && (!zero(defaultValue) || listMapKeys.contains(name + "#" + property.getKey()))) {
+          && (!zero(defaultValue) || listMapKeys.contains(name + "#" + property.getKey())
+              && !definition.path("required").valueStream().anyMatch(r -> r.asString().equals(property.getKey())))) {
         kept.set("default", defaultValue);
       }
       String format = scalar.path("format").asString("");
@@ -262,7 +263,8 @@ public final class KubernetesOpenApiCapture {
   /**
    * A Go zero value as default ({@code ""}, {@code 0}, {@code false}) mostly says only that a non-pointer
    * field is always serialised; in a CRD it would fill in fields the user never set (an empty container
-   * name), so besides list-map keys only real defaults ({@code protocol: TCP}) are kept.
+   * name, and a required one would never be missing), so besides list-map keys that are not required only
+   * real defaults ({@code protocol: TCP}) are kept.
    */
   private static boolean zero(JsonNode value) {
     return value.isNull() || value.isString() && value.asString().isEmpty()
