@@ -47,9 +47,10 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>writes, for every constraint the schema declares, a value that breaks it, and expects a 422 that
  *   names the field.</li>
  * </ul>
- * Draws that a CEL rule refuses are drawn again and counted; CEL rules are not broken on purpose (nothing
- * derives a violating value from an arbitrary expression). The status is not written (it has its own
- * subresource).
+ * When the resource has a status subresource, each accepted instance also gets a random status, written
+ * through {@code /status} and compared the same way. Draws that a CEL rule refuses are drawn again and
+ * counted; CEL rules are not broken on purpose (nothing derives a violating value from an arbitrary
+ * expression). Hostile values are written for the spec.
  *
  * <p>Sizes: {@value #DEFAULT_INSTANCES} instances unless {@link #instances(int)} or the system property
  * {@value #INSTANCES_PROPERTY} says otherwise; a random seed unless {@link #seed(long)} or
@@ -143,12 +144,18 @@ public final class SchemaRoundTrip {
     List<String> failures = new ArrayList<>();
     if (specSchema.isMissingNode()) {
       failures.add(resourceClass.getName() + " has no spec to write");
-      return new RoundTripReport(resource, seed, 0, 0, 0, 0, 0, 0, List.of(), failures);
+      return new RoundTripReport(resource, seed, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), failures);
     }
-    Class<?> specClass = new TypeResolver().resolve(resourceClass).typeParametersFor(CustomResource.class).get(0)
-        .getErasedType();
+    List<com.fasterxml.classmate.ResolvedType> parameters = new TypeResolver().resolve(resourceClass)
+        .typeParametersFor(CustomResource.class);
+    Class<?> specClass = parameters.get(0).getErasedType();
+    Class<?> statusClass = parameters.get(1).getErasedType();
+    JsonNode statusSchema = schema.at("/properties/status");
+    boolean statusSubresource = entry.getSubresources() != null && entry.getSubresources().getStatus() != null;
     Set<String> ruleMessages = ruleMessages(schema);
-    Writer writer = new Writer(client, serialization, specSchema, specClass, ruleMessages, failures);
+    Writer writer = new Writer(client, serialization, specSchema, specClass,
+        statusSubresource && !statusSchema.isMissingNode() ? statusSchema : null, statusClass, ruleMessages,
+        failures);
     RandomValues values = new RandomValues(new Random(seed));
     String prefix = "rt-" + Long.toHexString(seed & 0xffffffL) + "-";
     for (int i = 0; i < instances; i++) {
@@ -164,8 +171,8 @@ public final class SchemaRoundTrip {
       }
     }
     List<String> seeded = failures.stream().map(f -> f + " [seed " + seed + "]").toList();
-    return new RoundTripReport(resource, seed, instances, writer.accepted, writer.redrawn, chosen.size(),
-        hostile.cases().size(), refused, hostile.unbrokenRules(), seeded);
+    return new RoundTripReport(resource, seed, instances, writer.accepted, writer.statuses, writer.statusesAccepted,
+        writer.redrawn, chosen.size(), hostile.cases().size(), refused, hostile.unbrokenRules(), seeded);
   }
 
   /** Every constraint case first, then wrong-type cases in a random choice, up to the limit. */
@@ -201,11 +208,17 @@ public final class SchemaRoundTrip {
     private final Class<?> specClass;
     private final Set<String> ruleMessages;
     private final List<String> failures;
+    private final JsonNode statusSchema;
+    private final Class<?> statusClass;
     private int accepted;
     private int redrawn;
+    private int statuses;
+    private int statusesAccepted;
 
     Writer(KubernetesClient client, KubernetesSerialization serialization, JsonNode specSchema, Class<?> specClass,
-        Set<String> ruleMessages, List<String> failures) {
+        JsonNode statusSchema, Class<?> statusClass, Set<String> ruleMessages, List<String> failures) {
+      this.statusSchema = statusSchema;
+      this.statusClass = statusClass;
       this.client = client;
       this.serialization = serialization;
       this.specSchema = specSchema;
@@ -233,8 +246,9 @@ public final class SchemaRoundTrip {
         }
         CustomResource<Object, ?> resource = newResource(name + "-" + draw, spec);
         JsonNode sent = JSON.readTree(serialization.asJson(resource)).path("spec");
+        CustomResource<?, ?> created;
         try {
-          client.resources(resourceClass).resource(castResource(resource)).create();
+          created = client.resources(resourceClass).resource(castResource(resource)).create();
         } catch (KubernetesClientException e) {
           if (e.getCode() == 422 && onlyRules(e)) {
             redrawn++;
@@ -244,7 +258,9 @@ public final class SchemaRoundTrip {
               + "; sent " + abbreviated(sent));
           return;
         }
-        compare(name, resource, sent);
+        if (compare(name, resource, sent) && statusSchema != null) {
+          status(values, name, created);
+        }
         delete(resource);
         return;
       }
@@ -252,7 +268,58 @@ public final class SchemaRoundTrip {
           + " of the values the rest of the schema allows");
     }
 
-    private void compare(String name, CustomResource<Object, ?> resource, JsonNode sent) {
+    /**
+     * Writes a random status through the status subresource and expects it back as fabric8 wrote it. A draw
+     * a CEL rule refuses is counted as redrawn and the status left out for this instance.
+     */
+    private void status(RandomValues values, String name, CustomResource<?, ?> created) {
+      statuses++;
+      JsonNode drawn;
+      Object status;
+      try {
+        drawn = values.value(statusSchema, "status", Set.of());
+        status = serialization.convertValue(drawn, statusClass);
+      } catch (RuntimeException e) {
+        failures.add(name + ": cannot draw a status fabric8 reads into " + statusClass.getName() + ": "
+            + e.getMessage());
+        return;
+      }
+      @SuppressWarnings("unchecked")
+      CustomResource<?, Object> withStatus = (CustomResource<?, Object>) created;
+      withStatus.setStatus(status);
+      JsonNode sent = JSON.readTree(serialization.asJson(withStatus)).path("status");
+      try {
+        client.resources(resourceClass).resource(castResource(withStatus)).updateStatus();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 422 && onlyRules(e)) {
+          statuses--;
+          redrawn++;
+          return;
+        }
+        failures.add(name + ": the server refused what fabric8 wrote for a valid status: " + serverMessage(e)
+            + "; sent " + abbreviated(sent));
+        return;
+      }
+      GenericKubernetesResource live = generic(created.getMetadata().getName()).get();
+      JsonNode liveStatus = JSON.valueToTree(live.getAdditionalProperties().get("status"));
+      JsonNode expected = StoredForm.of(sent, statusSchema);
+      Optional<String> stored = StoredForm.difference(expected, liveStatus, "status");
+      if (stored.isPresent()) {
+        failures.add(name + ": the server stored another status than fabric8 wrote (after defaults and pruning): "
+            + stored.get() + "; sent " + abbreviated(sent));
+        return;
+      }
+      JsonNode readBack = JSON.readTree(serialization.asJson(serialization.convertValue(liveStatus, statusClass)));
+      JsonNode own = JSON.readTree(serialization.asJson(serialization.convertValue(expected, statusClass)));
+      Optional<String> read = StoredForm.difference(own, readBack, "status");
+      if (read.isPresent()) {
+        failures.add(name + ": fabric8 reads the stored status back differently: " + read.get());
+        return;
+      }
+      statusesAccepted++;
+    }
+
+    private boolean compare(String name, CustomResource<Object, ?> resource, JsonNode sent) {
       GenericKubernetesResource live = generic(resource).get();
       JsonNode liveSpec = JSON.valueToTree(live.getAdditionalProperties().get("spec"));
       JsonNode expected = StoredForm.of(sent, specSchema);
@@ -260,16 +327,17 @@ public final class SchemaRoundTrip {
       if (stored.isPresent()) {
         failures.add(name + ": the server stored something else than fabric8 wrote (after defaults and pruning): "
             + stored.get() + "; sent " + abbreviated(sent));
-        return;
+        return false;
       }
       JsonNode readBack = JSON.readTree(serialization.asJson(serialization.convertValue(liveSpec, specClass)));
       JsonNode own = JSON.readTree(serialization.asJson(serialization.convertValue(expected, specClass)));
       Optional<String> read = StoredForm.difference(own, readBack, "spec");
       if (read.isPresent()) {
         failures.add(name + ": fabric8 reads the stored spec back differently: " + read.get());
-        return;
+        return false;
       }
       accepted++;
+      return true;
     }
 
     boolean refuses(RandomValues values, HostileCase hostileCase, String name) {
@@ -341,7 +409,7 @@ public final class SchemaRoundTrip {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private <R extends CustomResource<?, ?>> R castResource(CustomResource<Object, ?> resource) {
+    private <R extends CustomResource<?, ?>> R castResource(CustomResource<?, ?> resource) {
       return (R) (CustomResource) resource;
     }
 
