@@ -40,18 +40,26 @@ public final class Comparison {
 
   /** Whether live holds {@code want} at a position of this schema. */
   static boolean holdsValue(SchemaNode schema, Object live, Object want) {
-    return diff(schema, live, want, "") == null;
+    return diff(schema, live, want, "", false) == null;
   }
 
   private static String diff(SchemaNode schema, Object live, Object want, String path) {
+    return diff(schema, live, want, path, false);
+  }
+
+  /**
+   * @param exact inside an atomic map or list: the value is replaced whole, so what live holds
+   *     beyond desired is a difference too — except fields the server fills in itself
+   */
+  private static String diff(SchemaNode schema, Object live, Object want, String path, boolean exact) {
     if (want == null) {
       return null;
     }
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
-      return diffMap(schema instanceof MapSchema m ? m : null, live, wantMap, path);
+      return diffMap(schema instanceof MapSchema m ? m : null, live, wantMap, path, exact);
     }
     if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
-      return diffList(schema instanceof ListSchema l ? l : null, live, wantList, path);
+      return diffList(schema instanceof ListSchema l ? l : null, live, wantList, path, exact);
     }
     if (live == null) {
       return path;
@@ -59,7 +67,8 @@ public final class Comparison {
     return ScalarEquality.equal(schema, live, want) ? null : path;
   }
 
-  private static String diffMap(MapSchema schema, Object live, Map<?, ?> want, String path) {
+  private static String diffMap(MapSchema schema, Object live, Map<?, ?> want, String path, boolean inAtomic) {
+    boolean exact = inAtomic || (schema != null && schema.atomic());
     if (!(live instanceof Map<?, ?> have)) {
       return live == null && !want.isEmpty() && absentHolds(schema, want) ? null : path;
     }
@@ -78,16 +87,15 @@ public final class Comparison {
         }
         continue;
       }
-      String d = diff(child, current, value, at);
+      String d = diff(child, current, value, at, exact);
       if (d != null) {
         return d;
       }
     }
-    if (schema != null && schema.atomic()) {
+    if (exact) {
       for (Map.Entry<?, ?> e : have.entrySet()) {
         String key = (String) e.getKey();
-        if (want.get(key) == null && !isEmpty(e.getValue()) && schema.defaultOf(key).isEmpty()
-            && !(schema.omitsZeroValues() && ScalarEquality.isZero(e.getValue()))) {
+        if (want.get(key) == null && !isEmpty(e.getValue()) && !serverFilled(schema, key, e.getValue())) {
           return path + "." + key;
         }
       }
@@ -95,19 +103,44 @@ public final class Comparison {
     return null;
   }
 
-  private static String diffList(ListSchema schema, Object live, List<?> want, String path) {
+  /**
+   * Fields the server fills into a value desired replaces whole: declared defaults, zero values, and
+   * the few defaults of built-in types the OpenAPI does not declare.
+   */
+  private static boolean serverFilled(MapSchema schema, String key, Object value) {
+    if (schema == null || !schema.isField(key)) {
+      return false;
+    }
+    if (schema.defaultOf(key).isPresent() || ScalarEquality.isZero(value)) {
+      return true;
+    }
+    return SERVER_DEFAULTS.getOrDefault(schema.typeName(), java.util.Set.of()).contains(key);
+  }
+
+  private static final Map<String, java.util.Set<String>> SERVER_DEFAULTS = Map.of(
+      "io.k8s.api.core.v1.ObjectFieldSelector", java.util.Set.of("apiVersion"),
+      "io.k8s.api.core.v1.ResourceFieldSelector", java.util.Set.of("divisor"),
+      "io.k8s.api.core.v1.PersistentVolumeClaim", java.util.Set.of("apiVersion", "kind", "status"),
+      "io.k8s.api.core.v1.PersistentVolumeClaimSpec", java.util.Set.of("volumeMode"),
+      "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", java.util.Set.of("creationTimestamp"));
+
+  private static String diffList(ListSchema schema, Object live, List<?> want, String path, boolean inAtomic) {
     if (!(live instanceof List<?> have)) {
       return live == null && want.isEmpty() ? null : path;
     }
     ListType type = schema == null ? ListType.ATOMIC : schema.type();
     SchemaNode items = schema == null ? UntypedSchema.INSTANCE : schema.items();
+    boolean exact = inAtomic || (schema != null && type == ListType.ATOMIC);
+    if (inAtomic && have.size() != want.size()) {
+      return path;
+    }
     switch (type) {
       case ATOMIC -> {
         if (have.size() != want.size()) {
           return path;
         }
         for (int i = 0; i < want.size(); i++) {
-          String d = diff(items, have.get(i), want.get(i), path + "[" + i + "]");
+          String d = diff(items, have.get(i), want.get(i), path + "[" + i + "]", exact);
           if (d != null) {
             return d;
           }
@@ -143,7 +176,7 @@ public final class Comparison {
           Optional<Map<String, Object>> keys = ListKeys.of(schema, e);
           String at = path + "[" + keys.map(Object::toString).orElse("?") + "]";
           if (keys.isEmpty()) {
-            if (have.stream().noneMatch(h -> diff(items, h, element, at) == null)) {
+            if (have.stream().noneMatch(h -> diff(items, h, element, at, exact) == null)) {
               return at;
             }
             continue;
@@ -156,7 +189,7 @@ public final class Comparison {
             return path + " (order)";
           }
           last = index;
-          String d = diff(items, have.get(index), element, at);
+          String d = diff(items, have.get(index), element, at, exact);
           if (d != null) {
             return d;
           }

@@ -103,4 +103,21 @@ class ComparisonTest {
     assertThat(Comparison.holds(POD, json(live),
         json("{'spec':{'containers':[{'name':'a','livenessProbe':{'httpGet':{'port':8080.0}}}]}}"))).isTrue();
   }
+
+  @Test
+  void insideAnAtomicValueWhatLiveHoldsBeyondDesiredIsADifference() {
+    String live = "{'spec':{'tolerations':[{'key':'k','operator':'Equal','value':'v','effect':'NoSchedule'}]}}";
+    assertThat(Comparison.firstDifference(POD, json(live),
+        json("{'spec':{'tolerations':[{'key':'k','operator':'Equal','effect':'NoSchedule'}]}}")))
+        .contains(".spec.tolerations[0].value");
+    assertThat(Comparison.holds(POD, json(live), json(live))).isTrue();
+  }
+
+  @Test
+  void insideAnAtomicValueFieldsTheServerFillsInAreNoDifference() {
+    String live = "{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':{'configMapKeyRef':"
+        + "{'name':'c','key':'k','optional':false}}}]}]}}";
+    assertThat(Comparison.holds(POD, json(live), json("{'spec':{'containers':[{'name':'a','env':[{'name':'E',"
+        + "'valueFrom':{'configMapKeyRef':{'name':'c','key':'k'}}}]}]}}"))).isTrue();
+  }
 }
