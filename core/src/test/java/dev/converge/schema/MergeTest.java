@@ -123,10 +123,11 @@ class MergeTest {
   }
 
   @Test
-  void anAtomicListLiveAlreadyHoldsKeepsWhatTheServerDefaultedInIt() {
-    Map<String, Object> live = json("{'spec':{'tolerations':[{'key':'k','operator':'Exists','effect':'NoSchedule',"
-        + "'tolerationSeconds':300}]}}");
-    Map<String, Object> desired = json("{'spec':{'tolerations':[{'key':'k','operator':'Exists','effect':'NoSchedule'}]}}");
+  void anAtomicValueLiveAlreadyHoldsKeepsWhatTheServerFilledIn() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
+        + "{'configMapKeyRef':{'name':'c','key':'k','optional':false}}}]}]}}");
+    Map<String, Object> desired = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
+        + "{'configMapKeyRef':{'name':'c','key':'k'}}}]}]}}");
     assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()).isEqualTo(live);
     assertThat(MergePatch.between(POD, live, Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()))
         .isEmpty();
