@@ -37,6 +37,13 @@ public final class FieldSet {
     return EMPTY;
   }
 
+  private static final FieldSet EVERYTHING = new FieldSet(true, true, Map.of());
+
+  /** A node that holds itself and every child, listed or not. */
+  public static FieldSet everything() {
+    return EVERYTHING;
+  }
+
   /** The path element of a map field. */
   public static String field(String name) {
     return "f:" + name;

@@ -281,14 +281,20 @@ public final class Merge {
    */
   private static Object prune(SchemaNode schema, Object live, FieldSet parentPrev, String element,
       FieldSet parentOthers, String path, List<String> removed) {
-    FieldSet prev = sub(parentPrev, element);
     FieldSet others = sub(parentOthers, element);
-    boolean owned = parentPrev.ownsAllChildren() || prev.member();
+    FieldSet prev = parentPrev.ownsAllChildren() ? FieldSet.everything() : sub(parentPrev, element);
+    boolean owned = prev.member();
     if (owned && others.isEmpty()) {
       removed.add(path);
       return REMOVE;
     }
-    if (prev.isEmpty() || owned) {
+    if (!element.startsWith("f:") && owned && !others.member()) {
+      // A list element this writer added and dropped goes, even where another writer changed a
+      // field inside it since (a drifted targetPort must not keep a dropped port alive).
+      removed.add(path);
+      return REMOVE;
+    }
+    if (prev.isEmpty()) {
       return live;
     }
     if (live instanceof Map<?, ?> map && !(schema instanceof MapSchema m && m.atomic())) {

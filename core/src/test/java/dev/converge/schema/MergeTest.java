@@ -132,4 +132,21 @@ class MergeTest {
     assertThat(MergePatch.between(POD, live, Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()))
         .isEmpty();
   }
+
+  @Test
+  void aMapDroppedWholeLosesOnlyThisWritersKeysWhenAnotherWriterAddedSome() {
+    Map<String, Object> live = json("{'metadata':{'name':'c','labels':{'app':'a','team':'blue'}}}");
+    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'metadata':{'name':'c'}}"),
+        owned(CONFIG_MAP, "{'metadata':{'labels':{'app':'a'}}}"), owned(CONFIG_MAP, "{'metadata':{'labels':{'team':'blue'}}}"));
+    assertThat(result.object()).isEqualTo(json("{'metadata':{'name':'c','labels':{'team':'blue'}}}"));
+  }
+
+  @Test
+  void aDroppedListElementGoesEvenWhenAnotherWriterChangedAFieldInIt() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','image':'x'},{'name':'old','image':'drifted'}]}}");
+    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"),
+        owned(POD, "{'spec':{'containers':[{'name':'a','image':'x'},{'name':'old','image':'y'}]}}"),
+        FieldSet.fromFieldsV1(json("{'f:spec':{'f:containers':{'k:{\\'name\\':\\'old\\'}':{'f:image':{}}}}}")));
+    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"));
+  }
 }

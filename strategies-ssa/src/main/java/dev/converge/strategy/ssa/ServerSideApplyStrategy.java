@@ -149,6 +149,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       }
       R applied = apply.serverSideApply();
       sent.add(request);
+      rememberAttributed(applied, wanted, schema, context);
       if (cleared) {
         // The clearing patch was recorded as an Update of this manager; fold it into the Apply
         // entry now, so the next apply finds nothing to take over.
@@ -165,14 +166,50 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * map lists by element, atomic maps whole, quantities by amount) and this manager's fields are
    * exactly desired's — owning more would remove something, owning less would take something over.
    */
-  static boolean converged(SchemaNode schema, Map<String, Object> live, Map<String, Object> wanted, FieldSet owned) {
+  /**
+   * Leaves the server put into this manager's entry beyond what it applied (a Service that becomes
+   * ClusterIP gets its defaulted {@code internalTrafficPolicy} attributed to the applier), by object
+   * and desired field set: they are no reason to apply again.
+   */
+  private final Map<String, Set<List<String>>> attributedByServer = java.util.Collections.synchronizedMap(
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Set<List<String>>> eldest) {
+          return size() > 10_000;
+        }
+      });
+
+  private static String attributionKey(Map<String, Object> live, FieldSet desiredFields) {
+    Object uid = ResourceTree.mapAt(live, "metadata").map(m -> m.get("uid")).orElse("");
+    return uid + "/" + desiredFields.toString().hashCode();
+  }
+
+  private void rememberAttributed(HasMetadata applied, Map<String, Object> wanted, SchemaNode schema,
+      StrategyContext context) {
+    Map<String, Object> tree = ResourceTree.of(applied);
+    Map<String, Object> entry = ownApplyEntry(ManagedFields.entries(tree), context);
+    if (entry == null) {
+      return;
+    }
+    FieldSet desiredFields = FieldSet.of(schema, wanted);
+    Set<List<String>> extra = new LinkedHashSet<>(ManagedFields.fieldsOf(entry).leaves());
+    extra.removeAll(desiredFields.leaves());
+    String key = attributionKey(tree, desiredFields);
+    if (extra.isEmpty()) {
+      attributedByServer.remove(key);
+    } else {
+      attributedByServer.put(key, extra);
+    }
+  }
+
+  boolean converged(SchemaNode schema, Map<String, Object> live, Map<String, Object> wanted, FieldSet owned) {
     Optional<String> difference = Comparison.firstDifference(schema, live, wanted);
     if (difference.isPresent()) {
       log.debug("apply needed: live differs at {}", difference.get());
       return false;
     }
     FieldSet desiredFields = FieldSet.of(schema, wanted);
-    if (!owned.sameLeaves(desiredFields)) {
+    if (!owned.sameLeaves(desiredFields) && !onlyAttributedByServer(live, owned, desiredFields)) {
       if (log.isDebugEnabled()) {
         Set<List<String>> extra = new LinkedHashSet<>(owned.leaves());
         extra.removeAll(desiredFields.leaves());
@@ -195,6 +232,21 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * manager owns and an apply therefore never removes — are cleared with one JSON merge patch
    * before the apply, or the server would refuse the applied object.
    */
+  private boolean onlyAttributedByServer(Map<String, Object> live, FieldSet owned, FieldSet desiredFields) {
+    Set<List<String>> known = attributedByServer.get(attributionKey(live, desiredFields));
+    if (known == null) {
+      return false;
+    }
+    Set<List<String>> ownedLeaves = owned.leaves();
+    Set<List<String>> desiredLeaves = desiredFields.leaves();
+    if (!ownedLeaves.containsAll(desiredLeaves)) {
+      return false;
+    }
+    Set<List<String>> extra = new LinkedHashSet<>(ownedLeaves);
+    extra.removeAll(desiredLeaves);
+    return known.containsAll(extra);
+  }
+
   private <R extends HasMetadata> boolean clearUnselectedMembers(R desired, SchemaNode schema,
       Map<String, Object> liveTree, Map<String, Object> wanted, StrategyContext context, List<String> sent) {
     List<String> cleared = Merge.apply(schema, liveTree, wanted, FieldSet.empty(), FieldSet.empty()).cleared();
