@@ -18,9 +18,10 @@ import java.util.Set;
  *       writers' keys — unless the map is atomic, which desired replaces whole;
  *   <li>map lists merge element by element, matched by their key fields; set lists keep other
  *       writers' elements; atomic lists are replaced;
- *   <li>what this writer set before ({@code previouslyOwned}) and desired no longer sets is removed,
- *       unless another writer owns it too ({@code ownedByOthers}): a dropped label, a dropped
- *       container, a dropped probe with the values the server defaulted inside it;
+ *   <li>what this writer set before ({@code previouslyOwned}) and desired no longer sets is removed:
+ *       a dropped label, a dropped container, a dropped probe with the values the server defaulted
+ *       inside it; a map or list element that another writer ({@code ownedByOthers}) added to keeps
+ *       their part;
  *   <li>one-of members desired does not select are cleared ({@link Unions}).
  * </ul>
  */
@@ -284,7 +285,10 @@ public final class Merge {
     FieldSet others = sub(parentOthers, element);
     FieldSet prev = parentPrev.ownsAllChildren() ? FieldSet.everything() : sub(parentPrev, element);
     boolean owned = prev.member();
-    if (owned && others.isEmpty()) {
+    if (owned && (others.isEmpty() || prev.elements().isEmpty())) {
+      // A value this writer set as a whole goes when desired drops it, even where another writer
+      // changed it since (the server then lists them both); only a map or element that another
+      // writer added to is trimmed of this writer's part below.
       removed.add(path);
       return REMOVE;
     }

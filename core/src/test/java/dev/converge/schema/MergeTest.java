@@ -25,11 +25,19 @@ class MergeTest {
   }
 
   @Test
-  void aFieldAnotherWriterOwnsIsNotRemoved() {
-    Map<String, Object> live = json("{'data':{'a':'1','shared':'2'}}");
+  void aDroppedValueGoesEvenWhenAnotherWriterChangedItSince() {
+    Map<String, Object> live = json("{'data':{'a':'1','shared':'changed'}}");
     Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'data':{'a':'1'}}"),
-        owned(CONFIG_MAP, "{'data':{'a':'1','shared':'2'}}"), owned(CONFIG_MAP, "{'data':{'shared':'2'}}"));
-    assertThat(result.object()).isEqualTo(json("{'data':{'a':'1','shared':'2'}}"));
+        owned(CONFIG_MAP, "{'data':{'a':'1','shared':'2'}}"), owned(CONFIG_MAP, "{'data':{'shared':'changed'}}"));
+    assertThat(result.object()).isEqualTo(json("{'data':{'a':'1'}}"));
+  }
+
+  @Test
+  void aMapAnotherWriterAddedToKeepsTheirKeysWhenDesiredDropsIt() {
+    Map<String, Object> live = json("{'data':{'a':'1','theirs':'2'}}");
+    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{}"),
+        owned(CONFIG_MAP, "{'data':{'a':'1'}}"), owned(CONFIG_MAP, "{'data':{'theirs':'2'}}"));
+    assertThat(result.object()).isEqualTo(json("{'data':{'theirs':'2'}}"));
   }
 
   @Test

@@ -149,12 +149,12 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       }
       R applied = apply.serverSideApply();
       sent.add(request);
-      rememberAttributed(applied, wanted, schema, context);
       if (cleared) {
         // The clearing patch was recorded as an Update of this manager; fold it into the Apply
         // entry now, so the next apply finds nothing to take over.
         applied = takeOver(applied, context, sent);
       }
+      rememberAttributed(applied, wanted, schema, context);
       return new ApplyResult<>(outcome, applied, String.join(", ", sent));
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request, e);
