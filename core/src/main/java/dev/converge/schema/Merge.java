@@ -30,6 +30,8 @@ public final class Merge {
   private static final Object REMOVE = new Object();
   /** Marks a removed path as a cleared one-of member while merging. */
   private static final String CLEARED = "!";
+  /** Marks a removed path another writer owns too. */
+  private static final String CONTESTED = "~";
 
   private Merge() {}
 
@@ -40,8 +42,10 @@ public final class Merge {
    * @param removed the paths removed, in a readable form ({@code .spec.strategy.rollingUpdate}),
    *     including {@code cleared}
    * @param cleared the one-of members cleared because desired selects another one
+   * @param contested the values removed although another writer owns them too
    */
-  public record Result(Map<String, Object> object, List<String> removed, List<String> cleared) {}
+  public record Result(Map<String, Object> object, List<String> removed, List<String> cleared,
+      List<String> contested) {}
 
   /** Merges {@code desired} into {@code live}. */
   @SuppressWarnings("unchecked")
@@ -50,8 +54,10 @@ public final class Merge {
     List<String> removed = new ArrayList<>();
     Object merged = merge(schema, live, desired, previouslyOwned, ownedByOthers, "", removed);
     List<String> cleared = removed.stream().filter(p -> p.startsWith(CLEARED)).map(p -> p.substring(1)).toList();
-    List<String> all = removed.stream().map(p -> p.startsWith(CLEARED) ? p.substring(1) : p).toList();
-    return new Result((Map<String, Object>) merged, all, cleared);
+    List<String> contested = removed.stream().filter(p -> p.startsWith(CONTESTED)).map(p -> p.substring(1)).toList();
+    List<String> all = removed.stream()
+        .map(p -> p.startsWith(CLEARED) || p.startsWith(CONTESTED) ? p.substring(1) : p).toList();
+    return new Result((Map<String, Object>) merged, all, cleared, contested);
   }
 
   /**
@@ -289,7 +295,7 @@ public final class Merge {
       // A value this writer set as a whole goes when desired drops it, even where another writer
       // changed it since (the server then lists them both); only a map or element that another
       // writer added to is trimmed of this writer's part below.
-      removed.add(path);
+      removed.add(others.isEmpty() ? path : CONTESTED + path);
       return REMOVE;
     }
     if (!element.startsWith("f:") && owned && !others.member()) {

@@ -226,12 +226,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return true;
   }
 
-  /**
-   * One-of members desired does not select but live still holds — values the server defaulted
-   * (a Deployment's {@code rollingUpdate} when its strategy becomes {@code Recreate}), which no
-   * manager owns and an apply therefore never removes — are cleared with one JSON merge patch
-   * before the apply, or the server would refuse the applied object.
-   */
+  /** Whether the leaves this manager owns beyond desired's are all ones the server put there. */
   private boolean onlyAttributedByServer(Map<String, Object> live, FieldSet owned, FieldSet desiredFields) {
     Set<List<String>> known = attributedByServer.get(attributionKey(live, desiredFields));
     if (known == null) {
@@ -247,9 +242,23 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return known.containsAll(extra);
   }
 
+  /**
+   * Values an apply would not remove are cleared with one JSON merge patch before it: one-of
+   * members desired does not select but live still holds — values the server defaulted (a
+   * Deployment's {@code rollingUpdate} when its strategy becomes {@code Recreate}), which no manager
+   * owns, or the server would refuse the applied object — and values this manager applied, desired
+   * dropped and another manager co-owns.
+   */
   private <R extends HasMetadata> boolean clearUnselectedMembers(R desired, SchemaNode schema,
       Map<String, Object> liveTree, Map<String, Object> wanted, StrategyContext context, List<String> sent) {
-    List<String> cleared = Merge.apply(schema, liveTree, wanted, FieldSet.empty(), FieldSet.empty()).cleared();
+    Map<String, Object> mine = ownApplyEntry(ManagedFields.entries(liveTree), context);
+    Merge.Result merged = Merge.apply(schema, liveTree, wanted,
+        mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine),
+        ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)));
+    List<String> cleared = new ArrayList<>(merged.cleared());
+    // A value this manager applied and desired dropped stays after the apply when another manager
+    // co-owns it (the server may list a writer of a neighbouring field as a co-owner): cleared too.
+    cleared.addAll(merged.contested());
     Map<String, Object> patch = new LinkedHashMap<>();
     for (String path : cleared) {
       if (path.contains("[")) {
