@@ -80,7 +80,9 @@ public final class RunningOperatorBuilder {
    */
   @SafeVarargs
   public final RunningOperatorBuilder cleanUp(Class<? extends HasMetadata>... kinds) {
-    cleanUpKinds.addAll(List.of(kinds));
+    for (Class<? extends HasMetadata> kind : kinds) {
+      cleanUpKinds.add(kind);
+    }
     return this;
   }
 
