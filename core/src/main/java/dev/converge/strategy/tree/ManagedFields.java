@@ -47,9 +47,12 @@ public final class ManagedFields {
     return slash < 0 ? agent : agent.substring(0, slash);
   }
 
-  /** The names this controller writes under: its field manager and its client's user-agent name. */
+  /**
+   * The names this controller writes under: its field manager and its client's user-agent name
+   * (often the same, when the user agent starts with the operator's name).
+   */
   public static Set<String> ownManagers(StrategyContext context) {
-    return Set.of(context.fieldManager(), userAgentManager(context));
+    return Set.copyOf(List.of(context.fieldManager(), userAgentManager(context)));
   }
 
   /** The fields every manager other than {@code own} holds, under any operation. */
