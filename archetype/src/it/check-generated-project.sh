@@ -3,7 +3,7 @@
 # and integration tests against the Converge artifacts of this build, as a user would:
 #
 #   check-generated-project.sh <repository root> <converge version> <maven local repository>
-#                              <archetype plugin version> <offline: true|false>
+#                              <archetype plugin version> offline=<true|false>
 #
 # The generated project resolves from a repository folder of its own under archetype/target:
 # the Converge artifacts of this build are placed there (never in the shared local repository),
@@ -15,7 +15,8 @@ root=$(cd "$1" && pwd)
 version=$2
 user_repo=$3
 archetype_plugin=$4
-offline=${5:-false}
+offline=${5:-offline=false}
+offline=${offline#offline=}
 
 work="$root/archetype/target/generated-project-check"
 repo="$work/repository"
