@@ -18,6 +18,22 @@ archetype_plugin=$4
 offline=${5:-offline=false}
 offline=${offline#offline=}
 
+# The BOM has no parent (so that importing it imports nothing else): its pins are written twice.
+for property in fabric8.version jackson.version victools.version; do
+  built_with=$(grep -o "<$property>[^<]*" "$root/pom.xml" | head -1)
+  pinned=$(grep -o "<$property>[^<]*" "$root/bom/pom.xml" | head -1)
+  if [[ "$built_with" != "$pinned" ]]; then
+    echo "bom/pom.xml pins ${pinned#*>} for $property but the build uses ${built_with#*>}:" \
+      "set the same version in bom/pom.xml" >&2
+    exit 1
+  fi
+done
+if ! grep -q "<converge.version>$version</converge.version>" "$root/bom/pom.xml" \
+    || ! grep -q "<version>$version</version>" "$root/bom/pom.xml"; then
+  echo "bom/pom.xml is not at version $version (its <version> and <converge.version>): set both" >&2
+  exit 1
+fi
+
 work="$root/archetype/target/generated-project-check"
 repo="$work/repository"
 project="$work/widget-operator"
