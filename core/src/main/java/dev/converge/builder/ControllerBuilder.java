@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Describes a controller the way the seeds do with {@code For / Owns / Watches}:
+ * Describes a controller in controller-runtime's {@code For / Owns / Watches} terms:
  *
  * <pre>{@code
  * ControllerDefinition<AppDeployment> apps = ControllerBuilder.forPrimary(AppDeployment.class)
@@ -56,7 +56,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
     this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
   }
 
-  /** Starts a controller that reconciles objects of {@code primaryType} (the seeds' {@code For}). */
+  /** Starts a controller that reconciles objects of {@code primaryType} (controller-runtime's {@code For}). */
   public static <P extends HasMetadata> ControllerBuilder<P> forPrimary(Class<P> primaryType) {
     return new ControllerBuilder<>(primaryType);
   }

@@ -1,5 +1,6 @@
 package dev.converge.finalizer;
 
+import dev.converge.reconcile.Context;
 import dev.converge.retry.internal.ResourceText;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
@@ -36,12 +37,14 @@ public final class Finalization<P extends HasMetadata> {
   }
 
   /**
-   * Runs the protocol for {@code primary} (which is not modified).
+   * Runs the protocol for {@code primary} (which is not modified); {@code context} is handed to
+   * the hook.
    *
    * @throws FinalizerCleanupException when the hook throws; the finalizer is kept
    */
-  public FinalizationOutcome<P> apply(P primary) {
+  public FinalizationOutcome<P> apply(P primary, Context<P> context) {
     Objects.requireNonNull(primary, "primary");
+    Objects.requireNonNull(context, "context");
     String resource = ResourceText.describe(primary);
     boolean deleting = primary.getMetadata() != null
         && primary.getMetadata().getDeletionTimestamp() != null;
@@ -53,7 +56,7 @@ public final class Finalization<P extends HasMetadata> {
     }
     CleanupResult result;
     try {
-      result = hook.cleanup(primary);
+      result = hook.cleanup(primary, context);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new FinalizerCleanupException("cleanup of " + resource + " for finalizer " + finalizer

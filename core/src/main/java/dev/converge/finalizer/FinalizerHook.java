@@ -1,5 +1,6 @@
 package dev.converge.finalizer;
 
+import dev.converge.reconcile.Context;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
@@ -10,9 +11,19 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * <p>Must be idempotent: it runs again after a failure, after a restart, and possibly for an object
  * whose external resources are already gone. Throwing keeps the finalizer and the reconcile is
  * retried with backoff.
+ *
+ * <p>The hook gets the reconcile's {@link Context}: its client, its cached reads, its {@code
+ * events()} to tell the user what cleanup is waiting for, and {@code owned(type)} for objects the
+ * primary controls.
  */
 @FunctionalInterface
 public interface FinalizerHook<P extends HasMetadata> {
 
-  CleanupResult cleanup(P primary) throws Exception;
+  /**
+   * Cleans up after {@code primary}, which is being deleted and still carries the finalizer.
+   *
+   * @return {@link CleanupResult#done()} when nothing is left, or {@link
+   *     CleanupResult#retryAfter} while an external deletion is still under way
+   */
+  CleanupResult cleanup(P primary, Context<P> context) throws Exception;
 }

@@ -14,7 +14,8 @@ import java.util.Objects;
  *
  * <pre>{@code
  * Reconciler<Database> reconciler = FinalizingReconciler.wrap(
- *     "example.com/drop-database", db -> { cloud.drop(db.getSpec().getName()); return CleanupResult.done(); },
+ *     "example.com/drop-database",
+    (db, context) -> { cloud.drop(db.getSpec().getName()); return CleanupResult.done(); },
  *     new DatabaseReconciler());
  * }</pre>
  *
@@ -46,7 +47,7 @@ public final class FinalizingReconciler<P extends HasMetadata> implements Reconc
         new Finalization<>(
             new Finalizers(context.client(), ConflictRetry.defaults().withPause(Pause.none())),
             finalizer, hook);
-    FinalizationOutcome<P> outcome = finalization.apply(primary);
+    FinalizationOutcome<P> outcome = finalization.apply(primary, context);
     if (outcome instanceof FinalizationOutcome.Proceed<P> proceed) {
       return delegate.reconcile(proceed.primary(), context);
     }

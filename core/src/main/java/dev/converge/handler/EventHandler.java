@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 
 /**
- * Turns an event of a watched kind into the keys of the primaries to reconcile. The three shapes
- * of the seeds are {@link EnqueueSelf} (the primary's own events), {@link EnqueueControllerOwner}
+ * Turns an event of a watched kind into the keys of the primaries to reconcile. The three usual
+ * shapes are {@link EnqueueSelf} (the primary's own events), {@link EnqueueControllerOwner}
  * (owned objects wake their owner) and {@link EnqueueMapped} (a mapping function, for objects that
  * are referenced rather than owned).
  *

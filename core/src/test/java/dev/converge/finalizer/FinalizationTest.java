@@ -9,6 +9,7 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import dev.converge.reconcile.Context;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.time.Duration;
@@ -26,6 +27,8 @@ class FinalizationTest {
 
   private final Finalizers finalizers = mock(Finalizers.class);
   private final List<String> hookCalls = new ArrayList<>();
+  @SuppressWarnings("unchecked")
+  private final Context<ConfigMap> context = mock(Context.class);
 
   private static ConfigMap primary(boolean deleting, String... finalizerNames) {
     return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("db")
@@ -34,9 +37,9 @@ class FinalizationTest {
   }
 
   private Finalization<ConfigMap> finalization(FinalizerHook<ConfigMap> hook) {
-    return new Finalization<>(finalizers, OURS, p -> {
+    return new Finalization<>(finalizers, OURS, (p, c) -> {
       hookCalls.add(p.getMetadata().getName());
-      return hook.cleanup(p);
+      return hook.cleanup(p, c);
     });
   }
 
@@ -46,7 +49,7 @@ class FinalizationTest {
     ConfigMap stored = primary(false, OURS);
     when(finalizers.add(live, OURS)).thenReturn(stored);
 
-    FinalizationOutcome<ConfigMap> outcome = finalization(p -> CleanupResult.done()).apply(live);
+    FinalizationOutcome<ConfigMap> outcome = finalization((p, c) -> CleanupResult.done()).apply(live, context);
 
     assertThat(outcome).isEqualTo(new FinalizationOutcome.Proceed<>(stored));
     assertThat(hookCalls).isEmpty();
@@ -58,7 +61,7 @@ class FinalizationTest {
     ConfigMap deleting = primary(true, OURS);
 
     FinalizationOutcome<ConfigMap> outcome =
-        finalization(p -> CleanupResult.done()).apply(deleting);
+        finalization((p, c) -> CleanupResult.done()).apply(deleting, context);
 
     assertThat(outcome).isInstanceOf(FinalizationOutcome.Finalized.class);
     assertThat(hookCalls).containsExactly("db");
@@ -66,12 +69,25 @@ class FinalizationTest {
   }
 
   @Test
+  void theHookGetsTheReconcileContext() {
+    ConfigMap deleting = primary(true, OURS);
+    List<Object> seen = new ArrayList<>();
+
+    finalization((p, c) -> {
+      seen.add(c);
+      return CleanupResult.done();
+    }).apply(deleting, context);
+
+    assertThat(seen).containsExactly(context);
+  }
+
+  @Test
   void failingCleanupKeepsTheFinalizerAndNamesTheResource() {
     ConfigMap deleting = primary(true, OURS);
 
-    assertThatThrownBy(() -> finalization(p -> {
+    assertThatThrownBy(() -> finalization((p, c) -> {
       throw new IllegalStateException("bucket not empty");
-    }).apply(deleting))
+    }).apply(deleting, context))
         .isInstanceOf(FinalizerCleanupException.class)
         .hasMessageContaining("ConfigMap ns/db")
         .hasMessageContaining(OURS)
@@ -85,7 +101,7 @@ class FinalizationTest {
     ConfigMap deleting = primary(true, OURS);
 
     FinalizationOutcome<ConfigMap> outcome =
-        finalization(p -> CleanupResult.retryAfter(Duration.ofSeconds(20))).apply(deleting);
+        finalization((p, c) -> CleanupResult.retryAfter(Duration.ofSeconds(20))).apply(deleting, context);
 
     assertThat(outcome).isEqualTo(new FinalizationOutcome.CleanupPending<>(Duration.ofSeconds(20)));
     verify(finalizers, never()).remove(any(), anyString());
@@ -96,7 +112,7 @@ class FinalizationTest {
     ConfigMap deleting = primary(true, "other.example.com/x");
 
     FinalizationOutcome<ConfigMap> outcome =
-        finalization(p -> CleanupResult.done()).apply(deleting);
+        finalization((p, c) -> CleanupResult.done()).apply(deleting, context);
 
     assertThat(outcome).isInstanceOf(FinalizationOutcome.NotOurs.class);
     assertThat(hookCalls).isEmpty();

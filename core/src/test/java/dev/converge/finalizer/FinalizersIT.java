@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.converge.status.WidgetCrd;
 import dev.converge.testing.LocalCluster;
+import dev.converge.unittest.TestContext;
 import dev.converge.testing.LocalClusterExtension;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -110,14 +111,14 @@ class FinalizersIT {
   void cleanupRunsWhileTheObjectStillExistsAndThenDeletionCompletes(KubernetesClient client) {
     AtomicReference<Boolean> existedDuringCleanup = new AtomicReference<>();
     Finalization<GenericKubernetesResource> finalization = new Finalization<>(
-        new Finalizers(client), OURS, primary -> {
+        new Finalizers(client), OURS, (primary, context) -> {
           existedDuringCleanup.set(widgets(client).withName(primary.getMetadata().getName())
               .get() != null);
           return CleanupResult.done();
         });
     GenericKubernetesResource widget = createWidget(client, "tidy");
 
-    FinalizationOutcome<GenericKubernetesResource> first = finalization.apply(widget);
+    FinalizationOutcome<GenericKubernetesResource> first = finalization.apply(widget, TestContext.of(widget));
     assertThat(first).isInstanceOf(FinalizationOutcome.Proceed.class);
     GenericKubernetesResource guarded =
         ((FinalizationOutcome.Proceed<GenericKubernetesResource>) first).primary();
@@ -129,7 +130,7 @@ class FinalizersIT {
     assertThat(deleting).as("finalizer holds the deletion").isNotNull();
     assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
 
-    assertThat(finalization.apply(deleting)).isInstanceOf(FinalizationOutcome.Finalized.class);
+    assertThat(finalization.apply(deleting, TestContext.of(deleting))).isInstanceOf(FinalizationOutcome.Finalized.class);
 
     assertThat(existedDuringCleanup.get()).isTrue();
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -141,7 +142,7 @@ class FinalizersIT {
     List<String> calls = new ArrayList<>();
     AtomicReference<String> mode = new AtomicReference<>("fail");
     Finalization<GenericKubernetesResource> finalization = new Finalization<>(
-        new Finalizers(client), OURS, primary -> {
+        new Finalizers(client), OURS, (primary, context) -> {
           calls.add(mode.get());
           switch (mode.get()) {
             case "fail" -> throw new IOException("cloud API unavailable");
@@ -154,11 +155,11 @@ class FinalizersIT {
           }
         });
     GenericKubernetesResource widget = createWidget(client, "stubborn");
-    finalization.apply(widget);
+    finalization.apply(widget, TestContext.of(widget));
     widgets(client).withName("stubborn").delete();
     GenericKubernetesResource deleting = widgets(client).withName("stubborn").get();
 
-    assertThatThrownBy(() -> finalization.apply(deleting))
+    assertThatThrownBy(() -> finalization.apply(deleting, TestContext.of(deleting)))
         .isInstanceOf(FinalizerCleanupException.class)
         .hasMessageContaining("Widget " + client.getNamespace() + "/stubborn")
         .hasMessageContaining(OURS)
@@ -168,13 +169,14 @@ class FinalizersIT {
     assertThat(afterFailure.getMetadata().getFinalizers()).containsExactly(OURS);
 
     mode.set("pending");
-    assertThat(finalization.apply(afterFailure))
+    assertThat(finalization.apply(afterFailure, TestContext.of(afterFailure)))
         .isEqualTo(new FinalizationOutcome.CleanupPending<>(Duration.ofSeconds(5)));
     assertThat(widgets(client).withName("stubborn").get().getMetadata().getFinalizers())
         .containsExactly(OURS);
 
     mode.set("done");
-    assertThat(finalization.apply(widgets(client).withName("stubborn").get()))
+    GenericKubernetesResource stubborn = widgets(client).withName("stubborn").get();
+    assertThat(finalization.apply(stubborn, TestContext.of(stubborn)))
         .isInstanceOf(FinalizationOutcome.Finalized.class);
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
         assertThat(widgets(client).withName("stubborn").get()).isNull());
@@ -188,7 +190,7 @@ class FinalizersIT {
         .create();
     List<String> calls = new ArrayList<>();
     Finalization<ConfigMap> finalization = new Finalization<>(new Finalizers(client), OURS,
-        primary -> {
+        (primary, context) -> {
           calls.add("cleanup");
           return CleanupResult.done();
         });
@@ -196,7 +198,7 @@ class FinalizersIT {
       client.resource(held).delete();
       ConfigMap deleting = client.configMaps().withName("foreign").get();
 
-      assertThat(finalization.apply(deleting)).isInstanceOf(FinalizationOutcome.NotOurs.class);
+      assertThat(finalization.apply(deleting, TestContext.of(deleting))).isInstanceOf(FinalizationOutcome.NotOurs.class);
       assertThat(calls).isEmpty();
       assertThatThrownBy(() -> new Finalizers(client).add(deleting, OURS))
           .isInstanceOf(IllegalStateException.class)

@@ -42,7 +42,7 @@ class FinalizingReconcilerIT {
       return Result.requeueAfter(Duration.ofSeconds(30));
     };
     Reconciler<ConfigMap> reconciler =
-        FinalizingReconciler.wrap(FINALIZER, primary -> cleanup.get(), inner);
+        FinalizingReconciler.wrap(FINALIZER, (primary, ctx) -> cleanup.get(), inner);
     ConfigMap live = client.configMaps().resource(new ConfigMapBuilder()
         .withNewMetadata().withName("external").endMetadata().build()).create();
 

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The three event sources of the seeds on a real API server: the primary, an owned kind (a
+ * The three event sources of a controller on a real API server: the primary, an owned kind (a
  * ConfigMap the widget controls; deleting it brings it back) and a watched kind (a ConfigMap the
  * widget references, mapped back to widgets through a cache index), plus status conditions with
  * observedGeneration.

@@ -1,10 +1,12 @@
 package dev.converge.example;
 
 import com.google.inject.AbstractModule;
+import com.google.inject.Guice;
 import dev.converge.example.controller.AppDeploymentController;
 import dev.converge.inject.ConvergeModule;
 import dev.converge.status.Conditions;
 import dev.converge.strategy.StrategiesModule;
+import dev.converge.operator.Operator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
@@ -31,6 +33,13 @@ public final class AppOperatorModule extends AbstractModule {
     this.client = Objects.requireNonNull(client, "client");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  /** The operator, not started, as {@code run} builds it: on {@code client}, with these settings. */
+  public static Operator createOperator(KubernetesClient client, OperatorSettings settings,
+      MeterRegistry registry) {
+    return Guice.createInjector(new AppOperatorModule(client, settings, registry))
+        .getInstance(Operator.class);
   }
 
   @Override

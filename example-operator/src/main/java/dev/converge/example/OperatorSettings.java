@@ -68,9 +68,14 @@ public record OperatorSettings(
    * managedFields, and the ssa strategy takes over exactly those, never another fabric8 tool's.
    */
   public static Config identify(Config config) {
+    config.setUserAgent(userAgent());
+    return config;
+  }
+
+  /** {@code app-operator/<version>}, {@code app-operator/dev} when run from sources. */
+  public static String userAgent() {
     String version = Optional.ofNullable(OperatorSettings.class.getPackage().getImplementationVersion())
         .orElse("dev");
-    config.setUserAgent(OPERATOR_NAME + "/" + version);
-    return config;
+    return OPERATOR_NAME + "/" + version;
   }
 }

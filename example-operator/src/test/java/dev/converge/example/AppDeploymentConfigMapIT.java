@@ -9,6 +9,7 @@ import dev.converge.example.controller.AppDeploymentReconciler;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import dev.converge.testing.operator.RunningOperator;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -25,7 +26,7 @@ class AppDeploymentConfigMapIT {
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
     try (RunningOperator operator =
-        RunningOperator.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
+        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
       state.create("api", "nginx:1.27", 1, "api-config");
 
       await("ConfigResolved=False naming the ConfigMap").atMost(ClusterState.CONVERGE)
@@ -58,32 +59,32 @@ class AppDeploymentConfigMapIT {
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
     try (RunningOperator operator =
-        RunningOperator.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
+        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
       state.putConfigMap("used", Map.of("A", "1"));
       state.putConfigMap("unrelated", Map.of("B", "1"));
       state.create("web", "nginx:1.27", 1, "used");
       state.awaitRunning("web", 1);
       // Converged: the count stops moving (deployment status updates have all arrived).
-      long[] settled = {operator.reconciles()};
+      long[] settled = {AppOperatorRun.reconciles(operator)};
       await("reconciles settle").atMost(ClusterState.CONVERGE).pollInterval(Duration.ofSeconds(2))
           .until(() -> {
-            long now = operator.reconciles();
+            long now = AppOperatorRun.reconciles(operator);
             boolean same = now == settled[0];
             settled[0] = now;
             return same;
           });
-      long before = operator.reconciles();
+      long before = AppOperatorRun.reconciles(operator);
 
       state.putConfigMap("unrelated", Map.of("B", "2"));
       state.putConfigMap("unrelated", Map.of("B", "3"));
       // Observed for 5 s: the index maps "unrelated" to no AppDeployment, so no reconcile runs.
       await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
-          .until(() -> operator.reconciles() == before);
+          .until(() -> AppOperatorRun.reconciles(operator) == before);
 
       // The same kind of change to the referenced ConfigMap does reconcile (the watch works).
       state.putConfigMap("used", Map.of("A", "2"));
       await("a reconcile after the referenced ConfigMap changed").atMost(ClusterState.CONVERGE)
-          .until(() -> operator.reconciles() > before);
+          .until(() -> AppOperatorRun.reconciles(operator) > before);
     }
   }
 }

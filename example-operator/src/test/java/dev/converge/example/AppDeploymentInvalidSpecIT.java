@@ -10,6 +10,7 @@ import dev.converge.example.controller.AppDeploymentReconciler;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import dev.converge.testing.operator.RunningOperator;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -26,7 +27,7 @@ class AppDeploymentInvalidSpecIT {
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
     try (RunningOperator operator =
-        RunningOperator.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
+        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
       state.create("bad", "Nginx:latest", 1, null);
 
       await("phase Failed with Ready=False/InvalidImage").atMost(ClusterState.CONVERGE)
@@ -43,9 +44,9 @@ class AppDeploymentInvalidSpecIT {
       assertThat(state.deployment("bad")).isEmpty();
 
       // No retry storm: nothing more happens until the spec changes.
-      long reconciles = operator.reconciles();
+      long reconciles = AppOperatorRun.reconciles(operator);
       await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
-          .until(() -> operator.reconciles() == reconciles);
+          .until(() -> AppOperatorRun.reconciles(operator) == reconciles);
       assertThat(warnings(admin, ns.name(), "bad")).singleElement()
           .satisfies(e -> assertThat(e.getCount() == null ? 1 : e.getCount()).isEqualTo(1));
 

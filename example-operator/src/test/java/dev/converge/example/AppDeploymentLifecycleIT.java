@@ -4,6 +4,7 @@ import dev.converge.strategy.StrategySelection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import dev.converge.testing.operator.RunningOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +26,7 @@ class AppDeploymentLifecycleIT {
     OperatorSettings settings = OperatorSettings.defaults()
         .withNamespace(ns.name())
         .withStrategies(StrategySelection.parse(strategies));
-    try (RunningOperator operator = RunningOperator.start(cluster, settings)) {
+    try (RunningOperator operator = AppOperatorRun.start(cluster, settings)) {
       Lifecycle.run(admin, ns.name(), operator);
     }
   }

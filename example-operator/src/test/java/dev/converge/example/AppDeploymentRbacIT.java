@@ -1,5 +1,6 @@
 package dev.converge.example;
 
+import dev.converge.testing.operator.RunningOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +13,7 @@ import dev.converge.operator.LeaderElection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import dev.converge.testing.operator.TestCrds;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -43,7 +45,7 @@ class AppDeploymentRbacIT {
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     ClusterState state = new ClusterState(admin, ns.name());
-    try (RunningOperator operator = RunningOperator.start(
+    try (RunningOperator operator = AppOperatorRun.startAs(
         cluster, OperatorSettings.defaults().withNamespace(ns.name()), SA, SA_GROUPS)) {
       Lifecycle.run(admin, ns.name(), operator);
 
@@ -70,7 +72,7 @@ class AppDeploymentRbacIT {
   void whatTheRoleDoesNotGrantIsRefused(KubernetesClient admin, TestNamespace ns, LocalCluster cluster)
       throws IOException {
     applyShippedRbac(admin);
-    RunningOperator.installCrd(cluster);
+    TestCrds.installOnce(cluster, AppDeployment.class);
     new ClusterState(admin, ns.name()).create("web", "nginx:1.27", 1, null);
 
     try (KubernetesClient asOperator = cluster.clientAs(SA, SA_GROUPS)) {
@@ -105,7 +107,7 @@ class AppDeploymentRbacIT {
     String lease = "app-operator-" + ns.name().hashCode();
     OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
         .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
-    try (RunningOperator operator = RunningOperator.start(cluster, settings, SA, SA_GROUPS)) {
+    try (RunningOperator operator = AppOperatorRun.startAs(cluster, settings, SA, SA_GROUPS)) {
       await("leader").atMost(ClusterState.CONVERGE).until(() -> operator.operator().isReconciling());
       assertThat(admin.leases().inNamespace(SA_NAMESPACE).withName(lease).get().getSpec().getHolderIdentity())
           .isNotBlank();

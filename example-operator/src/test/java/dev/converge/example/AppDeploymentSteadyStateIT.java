@@ -7,6 +7,7 @@ import dev.converge.strategy.StrategySelection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import dev.converge.testing.operator.RunningOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -38,7 +39,7 @@ class AppDeploymentSteadyStateIT {
     ClusterState state = new ClusterState(admin, ns.name());
     OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
         .withStrategies(StrategySelection.parse(strategies));
-    try (RunningOperator operator = RunningOperator.start(cluster, settings)) {
+    try (RunningOperator operator = AppOperatorRun.start(cluster, settings)) {
       state.putConfigMap("cfg", Map.of("K", "V"));
       state.create("idle", "nginx:1.27", 2, "cfg");
       state.create("idle-too", "busybox:1.36", 1, null);
@@ -54,20 +55,20 @@ class AppDeploymentSteadyStateIT {
             return same;
           });
       List<String> before = operator.writes();
-      long reconcilesBefore = operator.reconciles();
+      long reconcilesBefore = AppOperatorRun.reconciles(operator);
 
       await().during(Duration.ofSeconds(IDLE_SECONDS)).atMost(Duration.ofSeconds(IDLE_SECONDS + 5))
           .untilAsserted(() -> assertThat(operator.writes()).as("writes while idle").isEqualTo(before));
 
       assertThat(operator.writes()).as("writes during %d idle seconds", IDLE_SECONDS)
           .isEqualTo(before);
-      long idleReconciles = operator.reconciles() - reconcilesBefore;
+      long idleReconciles = AppOperatorRun.reconciles(operator) - reconcilesBefore;
 
       // Idle is easy when nothing triggers a reconcile. Now make reconciles happen without any
       // change to what the operator manages: someone annotates the Deployment and the Service
       // (both owned, so both events reconcile). Every strategy must see that live already holds
       // the desired state, server defaults included, and send nothing.
-      long reconcilesBeforePoke = operator.reconciles();
+      long reconcilesBeforePoke = AppOperatorRun.reconciles(operator);
       // As `kubectl annotate` does: a merge patch adding one annotation, under its own manager.
       PatchContext annotate = new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
           .withFieldManager("kubectl-annotate").build();
@@ -75,14 +76,14 @@ class AppDeploymentSteadyStateIT {
       // One owned object at a time: events for the same AppDeployment that arrive while its key
       // is still queued are merged into one reconcile, so each poke waits for its own.
       for (String name : List.of("idle", "idle-too")) {
-        long beforeDeployment = operator.reconciles();
+        long beforeDeployment = AppOperatorRun.reconciles(operator);
         admin.apps().deployments().inNamespace(ns.name()).withName(name).patch(annotate, poke);
         await("a reconcile caused by annotating Deployment " + name).atMost(ClusterState.CONVERGE)
-            .until(() -> operator.reconciles() > beforeDeployment);
-        long beforeService = operator.reconciles();
+            .until(() -> AppOperatorRun.reconciles(operator) > beforeDeployment);
+        long beforeService = AppOperatorRun.reconciles(operator);
         admin.services().inNamespace(ns.name()).withName(name).patch(annotate, poke);
         await("a reconcile caused by annotating Service " + name).atMost(ClusterState.CONVERGE)
-            .until(() -> operator.reconciles() > beforeService);
+            .until(() -> AppOperatorRun.reconciles(operator) > beforeService);
       }
       await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
           .untilAsserted(() -> assertThat(operator.writes()).as("writes after the pokes").isEqualTo(before));
@@ -91,7 +92,7 @@ class AppDeploymentSteadyStateIT {
       System.out.printf("steady state [%s]: %d writes to converge; 0 writes in %d idle seconds"
               + " (%d reconciles); 0 writes in %d reconciles after 4 unrelated edits%n",
           strategies, before.size(), IDLE_SECONDS, idleReconciles,
-          operator.reconciles() - reconcilesBeforePoke);
+          AppOperatorRun.reconciles(operator) - reconcilesBeforePoke);
     }
   }
 }

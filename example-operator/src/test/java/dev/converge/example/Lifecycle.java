@@ -7,6 +7,7 @@ import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.desired.DesiredDeployment;
 import dev.converge.owner.OwnerReferences;
+import dev.converge.testing.operator.RunningOperator;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;

@@ -12,10 +12,10 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * What the AppDeployment controller watches, as the seeds wire it: the primary filtered by
+ * What the AppDeployment controller watches: the primary filtered by
  * generation (status writes do not come back as reconciles), the Deployment and Service it owns,
  * and the ConfigMap each AppDeployment references, looked up through an index so that a ConfigMap
- * change reconciles exactly the AppDeployments that reference it (the seeds list every
+ * change reconciles exactly the AppDeployments that reference it (rather than listing every
  * AppDeployment of the namespace on every ConfigMap event), and only when its content changed.
  */
 public final class AppDeploymentController {
