@@ -45,7 +45,7 @@ public final class UpdateStrategy implements ResourceStrategy {
   public static final String NAME = "update";
 
   /** Attempts (first write plus conflict retries) before a conflict is reported. */
-  public static final int DEFAULT_MAX_ATTEMPTS = 5;
+  public static final int DEFAULT_MAX_ATTEMPTS = 10;
 
   private static final Logger log = LoggerFactory.getLogger(UpdateStrategy.class);
 
