@@ -1,6 +1,7 @@
 package dev.converge.operator.internal;
 
 import dev.converge.builder.IndexDefinition;
+import dev.converge.metrics.ControllerMetrics;
 import dev.converge.source.Caches;
 import dev.converge.source.ResourceCache;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -41,8 +42,13 @@ public final class SharedInformers implements Caches {
   private final KubernetesClient client;
   private final Set<String> namespaces;
   private final Duration resync;
+  private final RejectedObjects rejected;
+  private final ControllerMetrics metrics;
   private final Map<Class<?>, Entry<?>> entries = new ConcurrentHashMap<>();
   private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Set once start() begins: the set of kinds is fixed from then on. */
+  private boolean starting;
+  /** Published once start() has filled every entry; readers (health probes) check it first. */
   private volatile boolean started;
   private volatile boolean stopping;
 
@@ -51,7 +57,7 @@ public final class SharedInformers implements Caches {
     final Map<String, Function<R, List<String>>> indexers = new HashMap<>();
     final List<ResourceEventHandler<R>> handlers = new ArrayList<>();
     final AtomicLong watchErrors = new AtomicLong();
-    final List<SharedIndexInformer<R>> informers = new ArrayList<>();
+    final List<Watched<R>> informers = new ArrayList<>();
     InformerCache<R> cache;
 
     Entry(Class<R> type) {
@@ -59,13 +65,29 @@ public final class SharedInformers implements Caches {
     }
   }
 
+  /** One informer and what it last failed with, for health. */
+  private static final class Watched<R extends HasMetadata> {
+    final String what;
+    final SharedIndexInformer<R> informer;
+    final AtomicLong errors = new AtomicLong();
+    volatile String lastError;
+
+    Watched(String what, SharedIndexInformer<R> informer) {
+      this.what = what;
+      this.informer = informer;
+    }
+  }
+
   /**
    * @param namespaces the namespaces to watch namespaced kinds in; empty for all namespaces
    */
-  public SharedInformers(KubernetesClient client, Set<String> namespaces, Duration resync) {
+  public SharedInformers(KubernetesClient client, Set<String> namespaces, Duration resync,
+      RejectedObjects rejected, ControllerMetrics metrics) {
     this.client = client;
     this.namespaces = Set.copyOf(namespaces);
     this.resync = resync;
+    this.rejected = rejected;
+    this.metrics = metrics;
   }
 
   /** Makes sure {@code type} gets an informer. */
@@ -80,7 +102,22 @@ public final class SharedInformers implements Caches {
           "index '" + index.name() + "' on " + HasMetadata.getKind(index.type())
               + " is defined twice; index names must be unique per kind");
     }
-    entry.indexers.put(index.name(), r -> index.function().keys(r));
+    String place = "index '" + index.name() + "'";
+    entry.indexers.put(index.name(), r -> {
+      // fabric8 updates its indexes object by object: an exception here would leave them half
+      // updated and make the informer list again and again. The object is left out instead.
+      try {
+        List<String> keys = index.function().keys(r);
+        if (keys == null) {
+          throw new IllegalStateException("the index function returned null; return List.of()");
+        }
+        rejected.accepted(r, place);
+        return keys;
+      } catch (RuntimeException e) {
+        rejected.reject(r, place, e);
+        return List.of();
+      }
+    });
   }
 
   public synchronized <R extends HasMetadata> void addHandler(
@@ -90,7 +127,7 @@ public final class SharedInformers implements Caches {
 
   @SuppressWarnings("unchecked")
   private <R extends HasMetadata> Entry<R> entry(Class<R> type) {
-    if (started) {
+    if (starting) {
       throw new IllegalStateException(
           "informers are already running; declare every watched kind before the operator starts");
     }
@@ -99,18 +136,22 @@ public final class SharedInformers implements Caches {
 
   /** Creates and starts every informer; returns a future that completes when all have synced. */
   public synchronized CompletableFuture<Void> start() {
-    if (started) {
+    if (starting) {
       throw new IllegalStateException("informers already started");
     }
-    started = true;
+    starting = true;
+    List<Runnable> starts = new ArrayList<>();
     List<CompletableFuture<Void>> syncs = new ArrayList<>();
     for (Entry<?> entry : entries.values()) {
-      syncs.add(startOne(entry));
+      syncs.add(prepare(entry, starts));
     }
+    started = true; // every entry is filled in: health probes may look now
+    starts.forEach(Runnable::run);
     return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
   }
 
-  private <R extends HasMetadata> CompletableFuture<Void> startOne(Entry<R> entry) {
+  private <R extends HasMetadata> CompletableFuture<Void> prepare(Entry<R> entry,
+      List<Runnable> starts) {
     boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
     Map<String, SharedIndexInformer<R>> byNamespace = new LinkedHashMap<>();
     if (namespaced && !namespaces.isEmpty()) {
@@ -120,21 +161,31 @@ public final class SharedInformers implements Caches {
     } else {
       byNamespace.put(InformerCache.ALL_NAMESPACES, informer(entry, Optional.empty()));
     }
-    entry.informers.addAll(byNamespace.values());
     entry.cache = new InformerCache<>(entry.type, byNamespace, client.getKubernetesSerialization());
-    return CompletableFuture.allOf(
-        byNamespace.values().stream()
-            .map(i -> i.start().toCompletableFuture())
-            .toArray(CompletableFuture[]::new));
+    List<CompletableFuture<Void>> syncs = new ArrayList<>();
+    for (Watched<R> watched : entry.informers) {
+      CompletableFuture<Void> synced = new CompletableFuture<>();
+      syncs.add(synced);
+      starts.add(() -> watched.informer.start().whenComplete((v, t) -> {
+        if (t == null) {
+          synced.complete(null);
+        } else {
+          synced.completeExceptionally(t);
+        }
+      }));
+    }
+    return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
   }
 
   private <R extends HasMetadata> SharedIndexInformer<R> informer(Entry<R> entry, Optional<String> ns) {
-    String kind = HasMetadata.getKind(entry.type) + ns.map(n -> " in namespace " + n).orElse("");
+    String kindName = HasMetadata.getKind(entry.type);
+    String kind = kindName + ns.map(n -> " in namespace " + n).orElse("");
     var resources = client.resources(entry.type);
     SharedIndexInformer<R> informer =
         ns.isPresent()
             ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
             : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+    Watched<R> watched = new Watched<>(kind, informer);
     Map<String, Function<R, List<String>>> indexers = new HashMap<>(entry.indexers);
     indexers.put(ResourceCache.CONTROLLER_OWNER_INDEX, SharedInformers::controllerOwnerUid);
     informer.addIndexers(indexers);
@@ -144,8 +195,12 @@ public final class SharedInformers implements Caches {
             return false;
           }
           long n = entry.watchErrors.incrementAndGet();
+          watched.errors.incrementAndGet();
+          InformerFailure failure = InformerFailure.of(kindName, entry.type, t);
+          watched.lastError = failure.explanation();
+          metrics.informerError(kindName, failure.reason());
           log.warn("informer for {}: list/watch failed (error #{}, informer {}): {}; retrying",
-              kind, n, isStarted ? "running" : "starting", t.toString());
+              kind, n, isStarted ? "running" : "starting", failure.explanation());
           return true;
         });
     entry.handlers.forEach(informer::addEventHandler);
@@ -157,6 +212,7 @@ public final class SharedInformers implements Caches {
         log.error("{}; the operator no longer sees changes of this kind", message, t);
       }
     });
+    entry.informers.add(watched);
     log.debug("starting informer for {}", ns.isPresent() ? kind : kind + " (all namespaces)");
     return informer;
   }
@@ -178,7 +234,8 @@ public final class SharedInformers implements Caches {
   public boolean hasSynced() {
     return started
         && entries.values().stream()
-            .allMatch(e -> !e.informers.isEmpty() && e.informers.stream().allMatch(SharedIndexInformer::hasSynced));
+            .allMatch(e -> !e.informers.isEmpty()
+                && e.informers.stream().allMatch(w -> w.informer.hasSynced()));
   }
 
   /** Messages for informers that stopped without being asked to. */
@@ -186,12 +243,50 @@ public final class SharedInformers implements Caches {
     return List.copyOf(failures);
   }
 
+  /**
+   * One line per informer that is blind right now: its last list or watch failed and it has not
+   * watched successfully since. Empty when every informer watches.
+   */
+  public List<String> blind() {
+    if (!started || stopping) {
+      return List.of();
+    }
+    List<String> blind = new ArrayList<>();
+    for (Entry<?> entry : entries.values()) {
+      for (Watched<?> w : entry.informers) {
+        String last = w.lastError;
+        if (last != null && !w.informer.isWatching()) {
+          blind.add("informer for " + w.what + " cannot " + (w.informer.hasSynced() ? "watch" : "list")
+              + " (" + w.errors.get() + " failed attempts): " + last);
+        }
+      }
+    }
+    return blind;
+  }
+
+  /** One line per informer that has not delivered its initial list, with its last error. */
+  public List<String> unsynced() {
+    List<String> unsynced = new ArrayList<>();
+    if (!started) {
+      return unsynced;
+    }
+    for (Entry<?> entry : entries.values()) {
+      for (Watched<?> w : entry.informers) {
+        if (!w.informer.hasSynced()) {
+          String last = w.lastError;
+          unsynced.add(w.what + (last == null ? " (no error reported)" : ": " + last));
+        }
+      }
+    }
+    return unsynced;
+  }
+
   public void stop() {
     stopping = true;
     for (Entry<?> entry : entries.values()) {
-      for (SharedIndexInformer<?> informer : entry.informers) {
+      for (Watched<?> watched : entry.informers) {
         try {
-          informer.stop();
+          watched.informer.stop();
         } catch (RuntimeException e) {
           log.warn("stopping informer for {} failed: {}", HasMetadata.getKind(entry.type), e.toString());
         }
