@@ -4,10 +4,14 @@ import dev.converge.builder.IndexDefinition;
 import dev.converge.metrics.ControllerMetrics;
 import dev.converge.source.Caches;
 import dev.converge.source.ResourceCache;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -57,7 +61,7 @@ public final class SharedInformers implements Caches {
     final Map<String, Function<R, List<String>>> indexers = new HashMap<>();
     final List<ResourceEventHandler<R>> handlers = new ArrayList<>();
     final AtomicLong watchErrors = new AtomicLong();
-    final List<Watched<R>> informers = new ArrayList<>();
+    final List<Watched> informers = new ArrayList<>();
     InformerCache<R> cache;
 
     Entry(Class<R> type) {
@@ -66,13 +70,13 @@ public final class SharedInformers implements Caches {
   }
 
   /** One informer and what it last failed with, for health. */
-  private static final class Watched<R extends HasMetadata> {
+  private static final class Watched {
     final String what;
-    final SharedIndexInformer<R> informer;
+    final SharedIndexInformer<? extends HasMetadata> informer;
     final AtomicLong errors = new AtomicLong();
     volatile String lastError;
 
-    Watched(String what, SharedIndexInformer<R> informer) {
+    Watched(String what, SharedIndexInformer<? extends HasMetadata> informer) {
       this.what = what;
       this.informer = informer;
     }
@@ -153,17 +157,18 @@ public final class SharedInformers implements Caches {
   private <R extends HasMetadata> CompletableFuture<Void> prepare(Entry<R> entry,
       List<Runnable> starts) {
     boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
-    Map<String, SharedIndexInformer<R>> byNamespace = new LinkedHashMap<>();
+    ObjectView<R> view = view(entry.type);
+    Map<String, SharedIndexInformer<? extends HasMetadata>> byNamespace = new LinkedHashMap<>();
     if (namespaced && !namespaces.isEmpty()) {
       for (String ns : new TreeSet<>(namespaces)) {
-        byNamespace.put(ns, informer(entry, Optional.of(ns)));
+        byNamespace.put(ns, informer(entry, view, Optional.of(ns)));
       }
     } else {
-      byNamespace.put(InformerCache.ALL_NAMESPACES, informer(entry, Optional.empty()));
+      byNamespace.put(InformerCache.ALL_NAMESPACES, informer(entry, view, Optional.empty()));
     }
-    entry.cache = new InformerCache<>(entry.type, byNamespace, client.getKubernetesSerialization());
+    entry.cache = new InformerCache<>(entry.type, byNamespace, view::copy);
     List<CompletableFuture<Void>> syncs = new ArrayList<>();
-    for (Watched<R> watched : entry.informers) {
+    for (Watched watched : entry.informers) {
       CompletableFuture<Void> synced = new CompletableFuture<>();
       syncs.add(synced);
       starts.add(() -> watched.informer.start().whenComplete((v, t) -> {
@@ -177,16 +182,83 @@ public final class SharedInformers implements Caches {
     return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
   }
 
-  private <R extends HasMetadata> SharedIndexInformer<R> informer(Entry<R> entry, Optional<String> ns) {
+  /**
+   * How stored objects of {@code type} are seen. Built-in kinds are stored typed, as the API
+   * server can only hold objects their classes read. A custom resource is stored as it came
+   * (generic) and read into its class object by object: the API server accepts whatever its CRD
+   * schema allows, which the class may not, and one such object must not fail the informer's
+   * whole list (and with it every object of the kind). It is left out and reported instead.
+   */
+  private <R extends HasMetadata> ObjectView<R> view(Class<R> type) {
+    KubernetesSerialization serialization = client.getKubernetesSerialization();
+    if (!CustomResource.class.isAssignableFrom(type)) {
+      return new ObjectView<>() {
+        @Override
+        public Optional<R> read(HasMetadata stored) {
+          return Optional.of(type.cast(stored));
+        }
+
+        @Override
+        public Optional<R> copy(HasMetadata stored) {
+          return Optional.of(serialization.clone(type.cast(stored)));
+        }
+      };
+    }
+    String place = "deserialisation into " + type.getName();
+    return new ObjectView<>() {
+      @Override
+      public Optional<R> read(HasMetadata stored) {
+        try {
+          R typed = serialization.convertValue(stored, type);
+          rejected.accepted(stored, place);
+          return Optional.of(typed);
+        } catch (RuntimeException e) {
+          rejected.reject(stored, place, e);
+          return Optional.empty();
+        }
+      }
+
+      @Override
+      public Optional<R> copy(HasMetadata stored) {
+        return read(stored); // a conversion is a copy already
+      }
+    };
+  }
+
+  /** Typed access to what an informer stores. */
+  private interface ObjectView<R extends HasMetadata> {
+    /** The object as its class, sharing state with the store where it can (read-only use). */
+    Optional<R> read(HasMetadata stored);
+
+    /** A private copy of the object as its class. */
+    Optional<R> copy(HasMetadata stored);
+  }
+
+  private <R extends HasMetadata> SharedIndexInformer<? extends HasMetadata> informer(
+      Entry<R> entry, ObjectView<R> view, Optional<String> ns) {
+    if (CustomResource.class.isAssignableFrom(entry.type)) {
+      var resources = client.genericKubernetesResources(
+          ResourceDefinitionContext.fromResourceType(entry.type));
+      SharedIndexInformer<GenericKubernetesResource> informer = ns.isPresent()
+          ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
+          : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+      return wire(entry, view, ns, informer);
+    }
+    var resources = client.resources(entry.type);
+    SharedIndexInformer<R> informer = ns.isPresent()
+        ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
+        : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+    return wire(entry, view, ns, informer);
+  }
+
+  private <R extends HasMetadata, S extends HasMetadata> SharedIndexInformer<S> wire(
+      Entry<R> entry, ObjectView<R> view, Optional<String> ns, SharedIndexInformer<S> informer) {
     String kindName = HasMetadata.getKind(entry.type);
     String kind = kindName + ns.map(n -> " in namespace " + n).orElse("");
-    var resources = client.resources(entry.type);
-    SharedIndexInformer<R> informer =
-        ns.isPresent()
-            ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
-            : resources.inAnyNamespace().runnableInformer(resync.toMillis());
-    Watched<R> watched = new Watched<>(kind, informer);
-    Map<String, Function<R, List<String>>> indexers = new HashMap<>(entry.indexers);
+    Watched watched = new Watched(kind, informer);
+    Map<String, Function<S, List<String>>> indexers = new HashMap<>();
+    entry.indexers.forEach((name, function) ->
+        indexers.put(name, stored -> view.read(stored).map(function).orElse(List.of())));
     indexers.put(ResourceCache.CONTROLLER_OWNER_INDEX, SharedInformers::controllerOwnerUid);
     informer.addIndexers(indexers);
     informer.exceptionHandler(
@@ -203,7 +275,36 @@ public final class SharedInformers implements Caches {
               kind, n, isStarted ? "running" : "starting", failure.explanation());
           return true;
         });
-    entry.handlers.forEach(informer::addEventHandler);
+    if (!entry.handlers.isEmpty()) {
+      informer.addEventHandler(new ResourceEventHandler<S>() {
+        @Override
+        public void onAdd(S obj) {
+          view.read(obj).ifPresent(r -> entry.handlers.forEach(h -> h.onAdd(r)));
+        }
+
+        @Override
+        public void onUpdate(S oldObj, S newObj) {
+          Optional<R> before = view.read(oldObj); // first, so the newest state is reported last
+          Optional<R> now = view.read(newObj);
+          if (now.isEmpty()) {
+            return;
+          }
+          for (ResourceEventHandler<R> h : entry.handlers) {
+            if (before.isPresent()) {
+              h.onUpdate(before.get(), now.get());
+            } else {
+              h.onAdd(now.get()); // was unreadable before: new to the controllers
+            }
+          }
+        }
+
+        @Override
+        public void onDelete(S obj, boolean deletedFinalStateUnknown) {
+          view.read(obj).ifPresent(r ->
+              entry.handlers.forEach(h -> h.onDelete(r, deletedFinalStateUnknown)));
+        }
+      });
+    }
     informer.stopped().whenComplete((v, t) -> {
       if (!stopping) {
         String message = "informer for " + kind + " stopped unexpectedly"
@@ -253,7 +354,7 @@ public final class SharedInformers implements Caches {
     }
     List<String> blind = new ArrayList<>();
     for (Entry<?> entry : entries.values()) {
-      for (Watched<?> w : entry.informers) {
+      for (Watched w : entry.informers) {
         String last = w.lastError;
         if (last != null && !w.informer.isWatching()) {
           blind.add("informer for " + w.what + " cannot " + (w.informer.hasSynced() ? "watch" : "list")
@@ -271,7 +372,7 @@ public final class SharedInformers implements Caches {
       return unsynced;
     }
     for (Entry<?> entry : entries.values()) {
-      for (Watched<?> w : entry.informers) {
+      for (Watched w : entry.informers) {
         if (!w.informer.hasSynced()) {
           String last = w.lastError;
           unsynced.add(w.what + (last == null ? " (no error reported)" : ": " + last));
@@ -284,7 +385,7 @@ public final class SharedInformers implements Caches {
   public void stop() {
     stopping = true;
     for (Entry<?> entry : entries.values()) {
-      for (Watched<?> watched : entry.informers) {
+      for (Watched watched : entry.informers) {
         try {
           watched.informer.stop();
         } catch (RuntimeException e) {
