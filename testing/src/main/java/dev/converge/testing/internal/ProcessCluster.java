@@ -39,7 +39,8 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
   public static final String NODE_NAME = "kwok-node-0";
 
   private static final Duration COMPONENT_TIMEOUT = Duration.ofSeconds(90);
-  private static final String SERVICE_CIDR = "10.0.0.0/24";
+  // room for a few thousand Services: the full fault suite runs 500 AppDeployments, each with one
+  private static final String SERVICE_CIDR = "10.0.0.0/16";
 
   private final Path workDir;
   private final List<ComponentProcess> components = new ArrayList<>();
@@ -300,7 +301,7 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
 
   private static Node fakeNode() {
     Map<String, Quantity> resources =
-        Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("250"));
+        Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("2000"));
     return new NodeBuilder()
         .withNewMetadata()
         .withName(NODE_NAME)
