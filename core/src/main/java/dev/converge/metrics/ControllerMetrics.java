@@ -19,6 +19,21 @@ public interface ControllerMetrics {
   /** Registers how many reconciles of {@code controller} are running right now. */
   void activeWorkers(String controller, IntSupplier active);
 
+  /** Registers how many worker loops of {@code controller} are alive (0 when stopped). */
+  default void workersAlive(String controller, IntSupplier alive) {}
+
+  /**
+   * An object of {@code kind} was left out of {@code place} ({@code index}, {@code watch})
+   * because a user function failed on it.
+   */
+  default void objectRejected(String kind, String place) {}
+
+  /**
+   * A list or watch of {@code kind} failed; {@code reason} is the HTTP status class
+   * ({@code forbidden}, {@code not-found}, {@code gone}, {@code unreadable}, {@code other}).
+   */
+  default void informerError(String kind, String reason) {}
+
   /** Metrics that record nothing. */
   static ControllerMetrics none() {
     return new ControllerMetrics() {

@@ -20,7 +20,18 @@ import java.util.function.IntSupplier;
  *   <li>{@code converge.queue.depth} (gauge): keys ready for a worker;
  *   <li>{@code converge.queue.wait} (timer): how long keys waited between ready and taken;
  *   <li>{@code converge.queue.retries} (counter): backoff retries scheduled;
- *   <li>{@code converge.workers.active} (gauge): reconciles running now.
+ *   <li>{@code converge.workers.active} (gauge): reconciles running now;
+ *   <li>{@code converge.workers.alive} (gauge): worker loops alive (below
+ *       {@code maxConcurrentReconciles} only while one is being replaced).
+ * </ul>
+ *
+ * Per kind (tag {@code kind}):
+ *
+ * <ul>
+ *   <li>{@code converge.objects.rejected} (counter, tag {@code place}: index, watch): objects a
+ *       user function failed on, left out of that index or mapping;
+ *   <li>{@code converge.informer.errors} (counter, tag {@code reason}: forbidden, not-found, gone,
+ *       unreadable, other): failed lists and watches.
  * </ul>
  */
 public final class MicrometerControllerMetrics implements ControllerMetrics {
@@ -30,6 +41,9 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public static final String QUEUE_WAIT = "converge.queue.wait";
   public static final String QUEUE_RETRIES = "converge.queue.retries";
   public static final String ACTIVE_WORKERS = "converge.workers.active";
+  public static final String ALIVE_WORKERS = "converge.workers.alive";
+  public static final String OBJECTS_REJECTED = "converge.objects.rejected";
+  public static final String INFORMER_ERRORS = "converge.informer.errors";
 
   private final MeterRegistry registry;
 
@@ -88,5 +102,34 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .tag("controller", controller)
         .strongReference(true)
         .register(registry);
+  }
+
+  @Override
+  public void workersAlive(String controller, IntSupplier alive) {
+    Gauge.builder(ALIVE_WORKERS, alive, s -> s.getAsInt())
+        .description("Worker loops alive")
+        .tag("controller", controller)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  @Override
+  public void objectRejected(String kind, String place) {
+    Counter.builder(OBJECTS_REJECTED)
+        .description("Objects a user function failed on, left out of that index or mapping")
+        .tag("kind", kind)
+        .tag("place", place)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void informerError(String kind, String reason) {
+    Counter.builder(INFORMER_ERRORS)
+        .description("Failed lists and watches")
+        .tag("kind", kind)
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
   }
 }

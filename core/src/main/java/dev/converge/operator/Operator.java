@@ -3,14 +3,19 @@ package dev.converge.operator;
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.event.EventRecorder;
 import dev.converge.operator.internal.ControllerRuntime;
+import dev.converge.operator.internal.RejectedObjects;
 import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +51,8 @@ import org.slf4j.LoggerFactory;
 public final class Operator implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Operator.class);
+  /** How long stop() waits for interrupted reconciles to end before leaving the Lease to expire. */
+  private static final Duration INTERRUPTED_GRACE = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
   private final String name;
@@ -52,12 +60,19 @@ public final class Operator implements AutoCloseable {
   private final List<ControllerRuntime<?>> controllers = new ArrayList<>();
   private final Optional<LeaderElection> leaderElection;
   private final Duration shutdownTimeout;
+  private final Duration cacheSyncTimeout;
   private final Runnable onLeadershipLost;
+  private final LeadershipLoss leadershipLoss;
+  private final RejectedObjects rejected;
   private final AtomicReference<OperatorState> state = new AtomicReference<>(OperatorState.NEW);
   private final AtomicReference<String> leader = new AtomicReference<>();
   private final AtomicReference<String> electionFailure = new AtomicReference<>();
+  private final AtomicReference<String> syncTimeout = new AtomicReference<>();
+  private final AtomicInteger terms = new AtomicInteger();
   private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
   private volatile CompletableFuture<?> election;
+  private volatile LeaderElector elector;
+  private volatile KubernetesClient electionClient;
   private volatile boolean workersStarted;
 
   Operator(OperatorBuilder b) {
@@ -66,12 +81,18 @@ public final class Operator implements AutoCloseable {
     this.leaderElection = b.leaderElection;
     this.shutdownTimeout = b.shutdownTimeout;
     this.onLeadershipLost = b.onLeadershipLost;
-    this.informers = new SharedInformers(b.client, b.namespaces, b.informerResync);
+    this.leadershipLoss = b.leadershipLoss;
+    this.cacheSyncTimeout = b.cacheSyncTimeout;
+    this.rejected = new RejectedObjects(b.metrics);
+    this.informers = new SharedInformers(b.client, b.namespaces, b.informerResync, rejected,
+        b.metrics);
     EventRecorder events =
         b.events != null ? b.events : EventRecorder.builder(b.client).component(b.name).build();
+    rejected.events(events);
     StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);
     RuntimeServices services = new RuntimeServices(b.client, informers, b.metrics, events, status,
-        b.strategies, b.fieldManager != null ? b.fieldManager : b.name, b.ticker);
+        b.strategies, b.fieldManager != null ? b.fieldManager : b.name, b.ticker, b.rateLimit,
+        rejected);
     for (ControllerDefinition<?> definition : b.controllers) {
       ControllerRuntime<?> runtime = new ControllerRuntime<>(definition, services);
       runtime.register(informers);
@@ -100,28 +121,56 @@ public final class Operator implements AutoCloseable {
         log.info("operator {}: caches synced", name);
       }
     });
+    if (!cacheSyncTimeout.isZero()) {
+      CompletableFuture.delayedExecutor(cacheSyncTimeout.toMillis(), TimeUnit.MILLISECONDS)
+          .execute(this::checkSynced);
+    }
     if (leaderElection.isEmpty()) {
       state.set(OperatorState.RUNNING);
       synced.thenRun(this::startWorkers);
       return;
     }
     LeaderElection le = leaderElection.get();
+    electionClient = electionClient(client, le);
+    startElection(le);
+  }
+
+  /**
+   * The Lease is renewed through a client of its own that never retries and gives up on a request
+   * after half the retry period: fabric8's retries would hold one renewal for up to about 19 s,
+   * far past the renew deadline, and a standby could take the Lease while this instance still
+   * believes it leads. Bounded this way, a leader that cannot renew notices within renewDeadline
+   * plus one retry period, before the lease duration runs out for the others.
+   */
+  private static KubernetesClient electionClient(KubernetesClient client, LeaderElection le) {
+    int timeout = (int) Math.max(200, le.retryPeriod().toMillis() / 2);
+    Config bounded = new ConfigBuilder(client.getConfiguration())
+        .withRequestRetryBackoffLimit(0)
+        .withRequestTimeout(timeout)
+        .withConnectionTimeout(timeout)
+        .build();
+    return new KubernetesClientBuilder().withConfig(bounded).build();
+  }
+
+  private void startElection(LeaderElection le) {
     log.info("operator {}: standing by for Lease {}/{} as {}", name, le.leaseNamespace(),
         le.leaseName(), le.identity());
-    election = client.leaderElector()
+    LeaderElector started = electionClient.leaderElector()
         .withConfig(new LeaderElectionConfigBuilder()
             .withName(name)
             .withLock(new LeaseLock(le.leaseNamespace(), le.leaseName(), le.identity()))
             .withLeaseDuration(le.leaseDuration())
             .withRenewDeadline(le.renewDeadline())
             .withRetryPeriod(le.retryPeriod())
-            .withReleaseOnCancel()
+            // released by stop() itself, only once no reconcile of this instance runs any more
             .withLeaderCallbacks(new LeaderCallbacks(
                 this::startedLeading, this::stoppedLeading, leader::set))
             .build())
-        .build()
-        .start();
-    election.whenComplete((v, t) -> {
+        .build();
+    elector = started;
+    CompletableFuture<?> running = started.start();
+    election = running;
+    running.whenComplete((v, t) -> {
       if (t != null && !(t instanceof java.util.concurrent.CancellationException)
           && state.get() != OperatorState.STOPPED) {
         electionFailure.set("leader election ended with an error: " + t);
@@ -129,6 +178,17 @@ public final class Operator implements AutoCloseable {
             le.leaseNamespace(), le.leaseName(), t);
       }
     });
+  }
+
+  private void checkSynced() {
+    if (synced.isDone() || state.get() == OperatorState.STOPPED) {
+      return;
+    }
+    String message = "informer caches did not sync within " + cacheSyncTimeout.toSeconds()
+        + " s: " + String.join("; ", informers.unsynced())
+        + ". No controller reconciles until they do";
+    syncTimeout.set(message);
+    log.error("operator {}: {}", name, message);
   }
 
   private void startedLeading() {
@@ -140,21 +200,51 @@ public final class Operator implements AutoCloseable {
 
   private void stoppedLeading() {
     if (state.compareAndSet(OperatorState.RUNNING, OperatorState.LEADERSHIP_LOST)) {
-      log.error("operator {}: lost the leader lease; stopped reconciling. Restart the process to"
-          + " rejoin the election", name);
-      Thread stopper = new Thread(() -> {
-        // Another instance may hold the lease within seconds: running reconciles are interrupted
-        // at once instead of being given the graceful shutdown timeout, so two leaders do not
-        // write the same objects side by side.
-        stopControllers(Duration.ZERO);
-        try {
-          onLeadershipLost.run();
-        } catch (RuntimeException e) {
-          log.error("operator {}: the onLeadershipLost callback threw", name, e);
-        }
-      }, "converge-" + name + "-leadership-lost");
-      stopper.setDaemon(true);
-      stopper.start();
+      log.error("operator {}: lost the leader lease; stopped reconciling{}", name,
+          leadershipLoss == LeadershipLoss.REJOIN ? " and rejoining the election"
+              : ". Restart the process to rejoin the election");
+      // Another instance may hold the lease within seconds: running reconciles are interrupted
+      // at once instead of being given the graceful shutdown timeout, so two leaders do not
+      // write the same objects side by side.
+      pauseWorkers();
+      Thread after = new Thread(this::afterLoss, "converge-" + name + "-leadership-lost");
+      after.setDaemon(true);
+      after.start();
+    }
+  }
+
+  /** Ends every worker now (interrupting reconciles); the queues and caches stay. */
+  private synchronized void pauseWorkers() {
+    workersStarted = false;
+    for (ControllerRuntime<?> controller : controllers) {
+      controller.pauseWorkers(Duration.ZERO);
+    }
+  }
+
+  private void afterLoss() {
+    Duration grace = leaderElection.map(LeaderElection::leaseDuration).orElse(Duration.ZERO);
+    for (ControllerRuntime<?> controller : controllers) {
+      if (!controller.awaitWorkersEnded(grace)) {
+        log.warn("operator {}: a reconcile of controller {} ignores interruption and still runs",
+            name, controller.name());
+      }
+    }
+    if (leadershipLoss == LeadershipLoss.REJOIN
+        && state.compareAndSet(OperatorState.LEADERSHIP_LOST, OperatorState.STANDBY)) {
+      CompletableFuture<?> old = election;
+      if (old != null) {
+        old.cancel(true);
+      }
+      startElection(leaderElection.orElseThrow());
+      return;
+    }
+    if (state.get() == OperatorState.LEADERSHIP_LOST) {
+      stopControllers(Duration.ZERO);
+      try {
+        onLeadershipLost.run();
+      } catch (RuntimeException e) {
+        log.error("operator {}: the onLeadershipLost callback threw", name, e);
+      }
     }
   }
 
@@ -163,7 +253,14 @@ public final class Operator implements AutoCloseable {
       return;
     }
     workersStarted = true;
-    controllers.forEach(ControllerRuntime::startWorkers);
+    boolean again = terms.incrementAndGet() > 1;
+    for (ControllerRuntime<?> controller : controllers) {
+      if (again) {
+        // What the previous leader did meanwhile is unknown: look at everything once more.
+        controller.requeueAll();
+      }
+      controller.startWorkers();
+    }
   }
 
   /**
@@ -203,13 +300,46 @@ public final class Operator implements AutoCloseable {
     }
     log.info("operator {}: shutting down (waiting up to {} for running reconciles)", name, timeout);
     boolean clean = stopControllers(timeout);
+    boolean ended = clean;
+    if (!clean) {
+      ended = true;
+      for (ControllerRuntime<?> controller : controllers) {
+        ended &= controller.awaitWorkersEnded(INTERRUPTED_GRACE);
+      }
+    }
     CompletableFuture<?> running = election;
     if (running != null) {
-      running.cancel(true); // releases the lease, so a standby takes over at once
+      running.cancel(true);
+    }
+    LeaderElector current = elector;
+    if (current != null && before == OperatorState.RUNNING) {
+      if (ended) {
+        releaseLease(current); // a standby takes over at once instead of after the lease duration
+      } else {
+        log.warn("operator {}: some reconciles still run after being interrupted; the Lease is"
+            + " not released and expires after {} s, so that no other instance writes alongside"
+            + " them", name, leaderElection.orElseThrow().leaseDuration().toSeconds());
+      }
     }
     informers.stop();
+    rejected.stop();
+    KubernetesClient own = electionClient;
+    if (own != null) {
+      own.close();
+    }
     log.info("operator {}: stopped{}", name, clean ? "" : " (some reconciles were interrupted)");
     return clean;
+  }
+
+  private void releaseLease(LeaderElector current) {
+    try {
+      if (current.release()) {
+        log.info("operator {}: released the leader Lease", name);
+      }
+    } catch (RuntimeException e) {
+      log.warn("operator {}: could not release the leader Lease ({}); it expires after its"
+          + " duration", name, e.toString());
+    }
   }
 
   private boolean stopControllers(Duration timeout) {
@@ -239,11 +369,19 @@ public final class Operator implements AutoCloseable {
     return informers;
   }
 
-  /** Liveness and readiness, for probes. */
+  /** Liveness and readiness, for probes; {@code problems} says what is wrong, naming the kind. */
   public OperatorHealth health() {
     OperatorState now = state.get();
     boolean cachesSynced = informers.hasSynced();
     List<String> problems = new ArrayList<>(informers.failures());
+    List<String> blind = informers.blind();
+    problems.addAll(blind);
+    String timedOut = syncTimeout.get();
+    if (cachesSynced) {
+      timedOut = null;
+    } else if (timedOut != null) {
+      problems.add(timedOut);
+    }
     String electionProblem = electionFailure.get();
     if (electionProblem != null) {
       problems.add(electionProblem);
@@ -251,15 +389,28 @@ public final class Operator implements AutoCloseable {
     if (now == OperatorState.LEADERSHIP_LOST) {
       problems.add("lost the leader lease; reconciling stopped");
     }
-    if (!cachesSynced) {
+    if (!cachesSynced && timedOut == null) {
       problems.add("informer caches have not synced yet");
     }
+    boolean workersOk = true;
+    if (now == OperatorState.RUNNING && workersStarted) {
+      for (ControllerRuntime<?> controller : controllers) {
+        int wanted = controller.workersWanted();
+        int alive = controller.workersAlive();
+        if (alive < wanted) {
+          workersOk = false;
+          problems.add("controller " + controller.name() + ": " + alive + " of " + wanted
+              + " workers alive");
+        }
+      }
+    }
+    problems.addAll(rejected.problems());
     if (now == OperatorState.NEW || now == OperatorState.STOPPED) {
       problems.add("operator is " + now.name().toLowerCase(java.util.Locale.ROOT));
     }
     boolean live = now != OperatorState.LEADERSHIP_LOST && informers.failures().isEmpty()
-        && electionProblem == null;
-    boolean ready = live && cachesSynced
+        && electionProblem == null && timedOut == null && workersOk;
+    boolean ready = live && cachesSynced && blind.isEmpty()
         && (now == OperatorState.RUNNING || now == OperatorState.STANDBY);
     return new OperatorHealth(live, ready, now, cachesSynced, Optional.ofNullable(leader.get()),
         problems);

@@ -4,6 +4,7 @@ import dev.converge.builder.ControllerDefinition;
 import dev.converge.event.EventRecorder;
 import dev.converge.metrics.ControllerMetrics;
 import dev.converge.metrics.MicrometerControllerMetrics;
+import dev.converge.queue.RateLimit;
 import dev.converge.queue.Ticker;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.StrategySelection;
@@ -29,6 +30,8 @@ public final class OperatorBuilder {
 
   /** Default time graceful shutdown waits for running reconciles. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+  /** Default time the caches have to sync before health reports the operator not live. */
+  public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
   /** Default operator name (event component and field manager). */
   public static final String DEFAULT_NAME = "converge-operator";
 
@@ -49,6 +52,9 @@ public final class OperatorBuilder {
   String fieldManager;
   Ticker ticker = Ticker.system();
   Runnable onLeadershipLost = () -> {};
+  LeadershipLoss leadershipLoss = LeadershipLoss.STOP;
+  RateLimit rateLimit = RateLimit.DEFAULT;
+  Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
 
   OperatorBuilder(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
@@ -198,6 +204,39 @@ public final class OperatorBuilder {
    */
   public OperatorBuilder onLeadershipLost(Runnable callback) {
     this.onLeadershipLost = Objects.requireNonNull(callback, "callback");
+    return this;
+  }
+
+  /**
+   * What to do after losing the leader Lease: {@link LeadershipLoss#STOP} (default; live turns
+   * false and {@link #onLeadershipLost} runs) or {@link LeadershipLoss#REJOIN} (stand by and
+   * rejoin the election).
+   */
+  public OperatorBuilder afterLeadershipLoss(LeadershipLoss policy) {
+    this.leadershipLoss = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  /**
+   * The overall limit on retries of each controller's queue, on top of the per-key backoff;
+   * default {@link RateLimit#DEFAULT} (10 per second, bursts of 100).
+   */
+  public OperatorBuilder rateLimit(RateLimit limit) {
+    this.rateLimit = Objects.requireNonNull(limit, "limit");
+    return this;
+  }
+
+  /**
+   * How long informers have to deliver their initial lists (a missing CRD or a refused list keeps
+   * them from it); after that, {@code health()} reports the operator not live, naming each kind
+   * and its last error. Default 2 minutes; zero waits forever.
+   */
+  public OperatorBuilder cacheSyncTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("cache sync timeout must not be negative, got " + timeout);
+    }
+    this.cacheSyncTimeout = timeout;
     return this;
   }
 

@@ -33,6 +33,7 @@ public final class WorkQueue<K> {
 
   private final Ticker ticker;
   private final ExponentialBackoff backoff;
+  private final TokenBucket bucket;
   private final QueueListener listener;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -57,16 +58,29 @@ public final class WorkQueue<K> {
     }
   }
 
-  public WorkQueue(Ticker ticker, ExponentialBackoff backoff, QueueListener listener) {
+  /**
+   * @param ticker the time source of delays and of the rate limit
+   * @param backoff the per-key retry delay
+   * @param rateLimit the overall limit on retries, shared by every key
+   * @param listener observes the queue, for metrics
+   */
+  public WorkQueue(Ticker ticker, ExponentialBackoff backoff, RateLimit rateLimit,
+      QueueListener listener) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.backoff = Objects.requireNonNull(backoff, "backoff");
+    this.bucket = new TokenBucket(Objects.requireNonNull(rateLimit, "rateLimit"), ticker);
     this.listener = Objects.requireNonNull(listener, "listener");
     ticker.onAdvance(this::wake);
   }
 
-  /** A queue on the system clock with the default backoff and no listener. */
+  /** A queue with the default overall rate limit ({@link RateLimit#DEFAULT}). */
+  public WorkQueue(Ticker ticker, ExponentialBackoff backoff, QueueListener listener) {
+    this(ticker, backoff, RateLimit.DEFAULT, listener);
+  }
+
+  /** A queue on the system clock with the default backoff and rate limit, and no listener. */
   public WorkQueue() {
-    this(Ticker.system(), ExponentialBackoff.DEFAULT, QueueListener.none());
+    this(Ticker.system(), ExponentialBackoff.DEFAULT, RateLimit.DEFAULT, QueueListener.none());
   }
 
   /** Makes {@code key} ready now, unless it is already waiting. Ignored after shutdown. */
@@ -110,8 +124,9 @@ public final class WorkQueue<K> {
   }
 
   /**
-   * Schedules another attempt for {@code key} after its next backoff delay and returns that delay.
-   * Each call without an intervening {@link #forget} doubles the delay.
+   * Schedules another attempt for {@code key} after the later of its next backoff delay and the
+   * overall rate limit, and returns that delay. Each call without an intervening {@link #forget}
+   * doubles the key's backoff; every call takes a token from the queue's bucket.
    */
   public Duration addRateLimited(K key) {
     Objects.requireNonNull(key, "key");
@@ -119,7 +134,9 @@ public final class WorkQueue<K> {
     lock.lock();
     try {
       int count = failures.merge(key, 1, Integer::sum);
-      delay = backoff.delayAfter(count);
+      Duration own = backoff.delayAfter(count);
+      Duration overall = bucket.reserve();
+      delay = overall.compareTo(own) > 0 ? overall : own;
       listener.retried();
     } finally {
       lock.unlock();

@@ -62,11 +62,18 @@ class InformerRecoveryIT {
             .build()) {
       operator.start();
 
-      // The watch keeps failing with 403; the operator stays live (it is retrying, not dead).
+      // The watch keeps failing with 403; the operator stays live (it is retrying, not dead)
+      // but not ready, and says why.
       admin.resource(new ConfigMapBuilder().withNewMetadata().withName("while-blind")
           .endMetadata().build()).create();
       await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
           .until(() -> operator.health().live());
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        assertThat(operator.health().ready()).as("a blind operator is not ready").isFalse();
+        assertThat(operator.health().problems()).anySatisfy(p -> assertThat(p).contains(
+            "informer for ConfigMap in namespace " + ns.name() + " cannot watch",
+            "forbidden (403)", "get, list and watch on configmaps"));
+      });
 
       admin.resource(role(ns.name(), "get", "list", "watch")).update();
 
@@ -76,6 +83,7 @@ class InformerRecoveryIT {
       await().atMost(Duration.ofSeconds(30)).until(() -> reconciled.contains("after-recovery"));
       assertThat(operator.health().live()).isTrue();
       assertThat(operator.health().cachesSynced()).isTrue();
+      await().atMost(Duration.ofSeconds(10)).until(() -> operator.health().ready());
     }
   }
 }

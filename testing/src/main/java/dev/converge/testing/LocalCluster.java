@@ -57,6 +57,23 @@ public interface LocalCluster extends AutoCloseable {
     return new KubernetesClientBuilder().withConfig(impersonating).build();
   }
 
+  /**
+   * Fault injection (restarts of kube-apiserver and etcd, etcd compaction, a proxy that cuts or
+   * stalls connections); empty for an existing cluster, whose components this process does not
+   * own.
+   */
+  default java.util.Optional<ClusterFaults> faults() {
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * A client configuration like {@link #config()} that reaches the API server through
+   * {@code proxy}, keeping TLS verification on.
+   */
+  default Config configVia(TcpProxy proxy) {
+    return new ConfigBuilder(config()).withMasterUrl("https://127.0.0.1:" + proxy.port()).build();
+  }
+
   /** Stops every component this cluster started and removes its files. */
   @Override
   void close();

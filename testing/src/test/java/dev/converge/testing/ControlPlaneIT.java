@@ -84,7 +84,7 @@ class ControlPlaneIT {
             .create();
 
     assertThat(created.getSpec().getType()).isEqualTo("ClusterIP");
-    assertThat(created.getSpec().getClusterIP()).startsWith("10.0.0.");
+    assertThat(created.getSpec().getClusterIP()).startsWith("10.0."); // 10.0.0.0/16
     assertThat(created.getSpec().getClusterIPs()).containsExactly(created.getSpec().getClusterIP());
   }
 

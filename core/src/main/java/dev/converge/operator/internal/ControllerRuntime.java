@@ -10,14 +10,14 @@ import dev.converge.reconcile.Result;
 import dev.converge.retry.ConflictRetry;
 import dev.converge.source.ResourceEvent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -42,17 +42,28 @@ public final class ControllerRuntime<P extends HasMetadata> {
   private final String kind;
   private final WorkQueue<ObjectKey> queue;
   private final AtomicInteger active = new AtomicInteger();
-  /** Keys that failed permanently, with the generation (or resourceVersion) they failed at. */
-  private final Map<ObjectKey, String> permanentFailures = new ConcurrentHashMap<>();
-  private ExecutorService workers;
+  private final AtomicInteger pools = new AtomicInteger();
+  private volatile WorkerPool pool;
+
+  /** The threads of one start of the workers, and how many of their loops are alive. */
+  private static final class WorkerPool {
+    final ExecutorService executor;
+    final AtomicInteger alive = new AtomicInteger();
+    volatile boolean closing;
+
+    WorkerPool(ExecutorService executor) {
+      this.executor = executor;
+    }
+  }
 
   public ControllerRuntime(ControllerDefinition<P> definition, RuntimeServices services) {
     this.definition = definition;
     this.services = services;
     this.kind = HasMetadata.getKind(definition.primaryType());
-    this.queue = new WorkQueue<>(services.ticker(), definition.backoff(),
+    this.queue = new WorkQueue<>(services.ticker(), definition.backoff(), services.rateLimit(),
         services.metrics().queue(definition.name()));
     services.metrics().activeWorkers(definition.name(), active::get);
+    services.metrics().workersAlive(definition.name(), this::workersAlive);
   }
 
   public String name() {
@@ -105,18 +116,26 @@ public final class ControllerRuntime<P extends HasMetadata> {
 
   private <T extends HasMetadata> void dispatch(
       WatchDefinition<T> watch, String watchedKind, ResourceEvent<T> event) {
+    String place = "watch of " + watchedKind + " by controller " + definition.name()
+        + " (predicate and " + watch.handler() + ")";
+    Collection<ObjectKey> keys;
     try {
       if (!watch.predicate().test(event)) {
+        services.rejected().accepted(event.object(), place);
         return;
       }
-      Collection<ObjectKey> keys = watch.handler().keysFor(event, services.caches());
-      for (ObjectKey key : keys) {
-        queue.add(key);
+      keys = watch.handler().keysFor(event, services.caches());
+      if (keys == null) {
+        throw new IllegalStateException("the handler returned null instead of a collection");
       }
     } catch (RuntimeException e) {
-      log.error("controller {}: dropped a {} event of {} {}: predicate or handler {} threw",
-          definition.name(), event.getClass().getSimpleName(), watchedKind,
-          ObjectKey.of(event.object()), watch.handler(), e);
+      // One object whose mapping fails must not stop the others: report it and drop this event.
+      services.rejected().reject(event.object(), place, e);
+      return;
+    }
+    services.rejected().accepted(event.object(), place);
+    for (ObjectKey key : keys) {
+      queue.add(key);
     }
   }
 
@@ -138,41 +157,62 @@ public final class ControllerRuntime<P extends HasMetadata> {
     return watched;
   }
 
+  /** Queues every cached primary, as after a start: for a new term as leader. */
+  public void requeueAll() {
+    for (P primary : services.caches().of(definition.primaryType()).list()) {
+      queue.add(ObjectKey.of(primary));
+    }
+  }
+
   /** Starts the workers; reconciles begin for whatever is queued. */
   public synchronized void startWorkers() {
-    if (workers != null || queue.isShutDown()) {
+    if (pool != null || queue.isShutDown()) {
       return; // already running, or stop() came first: starting now would leak the pool
     }
+    int size = definition.maxConcurrentReconciles();
+    int generation = pools.incrementAndGet();
     AtomicInteger n = new AtomicInteger();
-    workers = Executors.newFixedThreadPool(definition.maxConcurrentReconciles(), r -> {
-      Thread t = new Thread(r, "converge-" + definition.name() + "-worker-" + n.incrementAndGet());
+    WorkerPool started = new WorkerPool(Executors.newFixedThreadPool(size, r -> {
+      Thread t = new Thread(r, "converge-" + definition.name() + "-worker-"
+          + (generation == 1 ? "" : generation + "-") + n.incrementAndGet());
       t.setDaemon(true);
       return t;
-    });
-    for (int i = 0; i < definition.maxConcurrentReconciles(); i++) {
-      workers.execute(this::workLoop);
+    }));
+    pool = started;
+    for (int i = 0; i < size; i++) {
+      launch(started);
     }
-    log.info("controller {}: started {} worker(s) for {}", definition.name(),
-        definition.maxConcurrentReconciles(), kind);
+    log.info("controller {}: started {} worker(s) for {}", definition.name(), size, kind);
+  }
+
+  private void launch(WorkerPool target) {
+    target.alive.incrementAndGet();
+    try {
+      target.executor.execute(() -> workLoop(target));
+    } catch (RejectedExecutionException stopping) {
+      target.alive.decrementAndGet(); // the pool is shutting down: nothing to replace
+    }
   }
 
   /**
-   * Stops taking work and waits up to {@code timeout} for running reconciles to finish.
+   * Stops taking work and waits up to {@code timeout} for running reconciles to finish; after
+   * that, interrupts them.
    *
    * @return true when no reconcile was left running
    */
   public boolean stop(Duration timeout) {
     queue.shutDown();
-    ExecutorService running;
+    WorkerPool running;
     synchronized (this) {
-      running = workers;
+      running = pool;
     }
     if (running == null) {
       return true;
     }
-    running.shutdown();
+    running.closing = true;
+    running.executor.shutdown();
     try {
-      if (running.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (running.executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         log.info("controller {}: stopped", definition.name());
         return true;
       }
@@ -181,8 +221,55 @@ public final class ControllerRuntime<P extends HasMetadata> {
     }
     log.warn("controller {}: {} reconcile(s) still running after {}; interrupting them",
         definition.name(), active.get(), timeout);
-    running.shutdownNow();
+    running.executor.shutdownNow();
     return false;
+  }
+
+  /**
+   * Ends the workers at once (running reconciles are interrupted) but keeps the queue, so that
+   * {@link #startWorkers} can start new ones later: for an instance that lost leadership and
+   * rejoins the election.
+   *
+   * @return true when every worker ended within {@code timeout}
+   */
+  public boolean pauseWorkers(Duration timeout) {
+    WorkerPool running;
+    synchronized (this) {
+      running = pool;
+      pool = null;
+    }
+    if (running == null) {
+      return true;
+    }
+    running.closing = true;
+    running.executor.shutdownNow();
+    boolean ended = awaitEnded(running, timeout);
+    log.info("controller {}: workers {}", definition.name(),
+        ended ? "paused" : "asked to pause; some reconciles ignore interruption and still run");
+    return ended;
+  }
+
+  /**
+   * Waits until no worker of this controller runs any more (after {@link #stop} interrupted
+   * them), so that nothing of this instance writes once it hands over to another.
+   *
+   * @return true when every worker has ended
+   */
+  public boolean awaitWorkersEnded(Duration timeout) {
+    WorkerPool running;
+    synchronized (this) {
+      running = pool;
+    }
+    return running == null || awaitEnded(running, timeout);
+  }
+
+  private static boolean awaitEnded(WorkerPool running, Duration timeout) {
+    try {
+      return running.executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** Number of reconciles running now. */
@@ -190,13 +277,57 @@ public final class ControllerRuntime<P extends HasMetadata> {
     return active.get();
   }
 
-  private void workLoop() {
-    while (true) {
-      Optional<ObjectKey> next = queue.take();
-      if (next.isEmpty()) {
-        return;
+  /** Workers that should be running: {@code maxConcurrentReconciles} while started, else 0. */
+  public int workersWanted() {
+    WorkerPool running = pool;
+    return running == null || running.closing ? 0 : definition.maxConcurrentReconciles();
+  }
+
+  /** Workers whose loop is alive now. */
+  public int workersAlive() {
+    WorkerPool running = pool;
+    return running == null ? 0 : running.alive.get();
+  }
+
+  /**
+   * One worker: takes keys until the queue shuts down or its pool closes. Nothing else ends it.
+   * An interrupt that does not come from stopping (a reconciler that interrupted its own thread,
+   * or threw {@code InterruptedException}, which the runtime re-asserts) is cleared, so that it
+   * can neither end the loop nor fail the next reconcile. Should the loop die anyway, a
+   * replacement is started.
+   */
+  private void workLoop(WorkerPool owner) {
+    boolean died = true;
+    try {
+      while (!owner.closing) {
+        Optional<ObjectKey> next = queue.take();
+        if (next.isEmpty()) {
+          if (queue.isShutDown() || owner.closing) {
+            break;
+          }
+          if (Thread.interrupted()) {
+            log.warn("controller {}: a worker was interrupted while waiting for work; the"
+                + " interrupt is cleared and the worker carries on (only stopping the operator ends"
+                + " workers)", definition.name());
+          }
+          continue;
+        }
+        ObjectKey key = next.get();
+        process(key);
+        if (!owner.closing && !queue.isShutDown() && Thread.interrupted()) {
+          log.warn("controller {}: the reconcile of {} {} left its worker thread interrupted; the"
+              + " interrupt is cleared and the worker carries on", definition.name(), kind, key);
+        }
       }
-      process(next.get());
+      died = false;
+    } catch (Throwable t) {
+      log.error("controller {}: a worker loop of {} failed unexpectedly; starting a replacement",
+          definition.name(), kind, t);
+    } finally {
+      owner.alive.decrementAndGet();
+      if (died && !owner.closing && !queue.isShutDown()) {
+        launch(owner);
+      }
     }
   }
 
@@ -235,20 +366,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
         services.caches().of(definition.primaryType()).get(key.namespace(), key.name());
     if (found.isEmpty()) {
       queue.forget(key);
-      permanentFailures.remove(key);
       log.debug("{} {} no longer exists; nothing to reconcile", kind, key);
       return;
     }
     P primary = found.get();
-    String version = versionOf(primary);
-    String failedAt = permanentFailures.get(key);
-    if (failedAt != null) {
-      if (failedAt.equals(version)) {
-        log.debug("{} {} failed permanently at {}; waiting for a spec change", kind, key, failedAt);
-        return;
-      }
-      permanentFailures.remove(key);
-    }
     int retries = queue.failures(key);
     long start = services.ticker().nanoTime();
     Result result;
@@ -269,7 +390,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
         return;
       }
       Duration delay = queue.addRateLimited(key);
-      if (ConflictRetry.isConflict(failure)) {
+      if (isAlreadyExists(failure)) {
+        // Routine: an earlier attempt whose answer was lost, or another writer, created it first.
+        log.info("reconcile of {} {} found an object it meant to create already there (attempt"
+            + " {}): {}; retrying in {} ms on a fresher read", kind, key, retries + 1,
+            failure.getMessage(), delay.toMillis());
+      } else if (ConflictRetry.isConflict(failure)) {
         // Routine: the write was based on a cached read the server had already moved past.
         log.info("reconcile of {} {} hit a write conflict (attempt {}): {}; retrying in {} ms on a"
             + " fresher read", kind, key, retries + 1, failure.getMessage(), delay.toMillis());
@@ -295,10 +421,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
       log.debug("reconciled {} {}; again in {}", kind, key, after.delay());
     } else if (result instanceof Result.PermanentFailure failure) {
       queue.forget(key);
-      permanentFailures.put(key, version);
       record(ReconcileOutcome.PERMANENT, start);
-      log.warn("reconcile of {} {} failed permanently ({}): {}; not retried until its spec changes",
-          kind, key, failure.reason(), failure.message());
+      log.warn("reconcile of {} {} failed permanently ({}): {}; not retried (its next change, or a"
+          + " change of what it watches, reconciles it again)", kind, key, failure.reason(),
+          failure.message());
       services.events().warning(primary, failure.reason(), failure.message());
     }
   }
@@ -308,16 +434,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
         Duration.ofNanos(Math.max(0, services.ticker().nanoTime() - startNanos)));
   }
 
-  /**
-   * What a permanent failure is pinned to: the object's UID (a deleted and re-created object is a
-   * new one), its generation (a spec change deserves another try) and whether it is being deleted
-   * (finalizer cleanup must run even for an object whose spec failed permanently).
-   */
-  private static String versionOf(HasMetadata primary) {
-    Long generation = primary.getMetadata().getGeneration();
-    return "uid " + primary.getMetadata().getUid() + (generation != null
-        ? " generation " + generation
-        : " resourceVersion " + primary.getMetadata().getResourceVersion())
-        + (primary.getMetadata().getDeletionTimestamp() != null ? " deleting" : "");
+  /** A 409 whose reason is AlreadyExists: a create that lost to an earlier one. */
+  private static boolean isAlreadyExists(Throwable error) {
+    for (Throwable t = error; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof KubernetesClientException kce && kce.getCode() == 409
+          && kce.getStatus() != null && "AlreadyExists".equals(kce.getStatus().getReason())) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -5,11 +5,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * A {@link ResourceCache} over the fabric8 informers of one kind: one for all namespaces, or one
@@ -21,23 +21,27 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
   static final String ALL_NAMESPACES = "";
 
   private final Class<R> type;
-  private final Map<String, SharedIndexInformer<R>> informers;
-  private final KubernetesSerialization serialization;
+  private final Map<String, SharedIndexInformer<? extends HasMetadata>> informers;
+  private final Function<HasMetadata, Optional<R>> copy;
   private final boolean namespaced;
 
+  /**
+   * @param copy a private copy of a stored object as {@code type}; empty for an object that
+   *     cannot be read as {@code type} (reported where it is made)
+   */
   InformerCache(
       Class<R> type,
-      Map<String, SharedIndexInformer<R>> informersByNamespace,
-      KubernetesSerialization serialization) {
+      Map<String, SharedIndexInformer<? extends HasMetadata>> informersByNamespace,
+      Function<HasMetadata, Optional<R>> copy) {
     this.type = type;
     this.informers = Map.copyOf(informersByNamespace);
-    this.serialization = serialization;
+    this.copy = copy;
     this.namespaced = Namespaced.class.isAssignableFrom(type);
   }
 
   /** The informer holding objects of {@code namespace}, if this cache watches it. */
-  private Optional<SharedIndexInformer<R>> informerFor(String namespace) {
-    SharedIndexInformer<R> all = informers.get(ALL_NAMESPACES);
+  private Optional<SharedIndexInformer<? extends HasMetadata>> informerFor(String namespace) {
+    SharedIndexInformer<? extends HasMetadata> all = informers.get(ALL_NAMESPACES);
     return all != null ? Optional.of(all) : Optional.ofNullable(informers.get(namespace));
   }
 
@@ -53,12 +57,12 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
     String key = Cache.namespaceKeyFunc(scoped ? namespace : null, name);
     if (!scoped) {
       return informers.values().stream()
-          .map(i -> i.getIndexer().getByKey(key))
+          .<HasMetadata>map(i -> i.getIndexer().getByKey(key))
           .filter(java.util.Objects::nonNull)
           .findFirst()
-          .map(serialization::clone);
+          .flatMap(copy);
     }
-    return informerFor(namespace).map(i -> i.getIndexer().getByKey(key)).map(serialization::clone);
+    return informerFor(namespace).<HasMetadata>map(i -> i.getIndexer().getByKey(key)).flatMap(copy);
   }
 
   @Override
@@ -75,7 +79,7 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
 
   @Override
   public List<R> byIndex(String indexName, String key) {
-    SharedIndexInformer<R> any = informers.values().iterator().next();
+    SharedIndexInformer<? extends HasMetadata> any = informers.values().iterator().next();
     if (!any.getIndexer().getIndexers().containsKey(indexName)) {
       throw new IllegalArgumentException(
           "the cache of " + HasMetadata.getKind(type) + " has no index '" + indexName
@@ -101,8 +105,8 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
     return informers.values().stream().allMatch(SharedIndexInformer::hasSynced);
   }
 
-  private List<R> copies(List<R> items) {
-    return items.stream().map(serialization::clone).toList();
+  private List<R> copies(List<? extends HasMetadata> items) {
+    return items.stream().map(copy).flatMap(Optional::stream).toList();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.converge.operator.internal;
 
 import dev.converge.event.EventRecorder;
 import dev.converge.metrics.ControllerMetrics;
+import dev.converge.queue.RateLimit;
 import dev.converge.queue.Ticker;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
@@ -18,4 +19,6 @@ public record RuntimeServices(
     StatusWriter status,
     Optional<StrategySelector> strategies,
     String fieldManager,
-    Ticker ticker) {}
+    Ticker ticker,
+    RateLimit rateLimit,
+    RejectedObjects rejected) {}

@@ -1,12 +1,17 @@
 package dev.converge.operator.internal;
 
 import dev.converge.builder.IndexDefinition;
+import dev.converge.metrics.ControllerMetrics;
 import dev.converge.source.Caches;
 import dev.converge.source.ResourceCache;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -41,8 +46,13 @@ public final class SharedInformers implements Caches {
   private final KubernetesClient client;
   private final Set<String> namespaces;
   private final Duration resync;
+  private final RejectedObjects rejected;
+  private final ControllerMetrics metrics;
   private final Map<Class<?>, Entry<?>> entries = new ConcurrentHashMap<>();
   private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Set once start() begins: the set of kinds is fixed from then on. */
+  private boolean starting;
+  /** Published once start() has filled every entry; readers (health probes) check it first. */
   private volatile boolean started;
   private volatile boolean stopping;
 
@@ -51,7 +61,7 @@ public final class SharedInformers implements Caches {
     final Map<String, Function<R, List<String>>> indexers = new HashMap<>();
     final List<ResourceEventHandler<R>> handlers = new ArrayList<>();
     final AtomicLong watchErrors = new AtomicLong();
-    final List<SharedIndexInformer<R>> informers = new ArrayList<>();
+    final List<Watched> informers = new ArrayList<>();
     InformerCache<R> cache;
 
     Entry(Class<R> type) {
@@ -59,13 +69,29 @@ public final class SharedInformers implements Caches {
     }
   }
 
+  /** One informer and what it last failed with, for health. */
+  private static final class Watched {
+    final String what;
+    final SharedIndexInformer<? extends HasMetadata> informer;
+    final AtomicLong errors = new AtomicLong();
+    volatile String lastError;
+
+    Watched(String what, SharedIndexInformer<? extends HasMetadata> informer) {
+      this.what = what;
+      this.informer = informer;
+    }
+  }
+
   /**
    * @param namespaces the namespaces to watch namespaced kinds in; empty for all namespaces
    */
-  public SharedInformers(KubernetesClient client, Set<String> namespaces, Duration resync) {
+  public SharedInformers(KubernetesClient client, Set<String> namespaces, Duration resync,
+      RejectedObjects rejected, ControllerMetrics metrics) {
     this.client = client;
     this.namespaces = Set.copyOf(namespaces);
     this.resync = resync;
+    this.rejected = rejected;
+    this.metrics = metrics;
   }
 
   /** Makes sure {@code type} gets an informer. */
@@ -80,7 +106,22 @@ public final class SharedInformers implements Caches {
           "index '" + index.name() + "' on " + HasMetadata.getKind(index.type())
               + " is defined twice; index names must be unique per kind");
     }
-    entry.indexers.put(index.name(), r -> index.function().keys(r));
+    String place = "index '" + index.name() + "'";
+    entry.indexers.put(index.name(), r -> {
+      // fabric8 updates its indexes object by object: an exception here would leave them half
+      // updated and make the informer list again and again. The object is left out instead.
+      try {
+        List<String> keys = index.function().keys(r);
+        if (keys == null) {
+          throw new IllegalStateException("the index function returned null; return List.of()");
+        }
+        rejected.accepted(r, place);
+        return keys;
+      } catch (RuntimeException e) {
+        rejected.reject(r, place, e);
+        return List.of();
+      }
+    });
   }
 
   public synchronized <R extends HasMetadata> void addHandler(
@@ -90,7 +131,7 @@ public final class SharedInformers implements Caches {
 
   @SuppressWarnings("unchecked")
   private <R extends HasMetadata> Entry<R> entry(Class<R> type) {
-    if (started) {
+    if (starting) {
       throw new IllegalStateException(
           "informers are already running; declare every watched kind before the operator starts");
     }
@@ -99,43 +140,125 @@ public final class SharedInformers implements Caches {
 
   /** Creates and starts every informer; returns a future that completes when all have synced. */
   public synchronized CompletableFuture<Void> start() {
-    if (started) {
+    if (starting) {
       throw new IllegalStateException("informers already started");
     }
-    started = true;
+    starting = true;
+    List<Runnable> starts = new ArrayList<>();
     List<CompletableFuture<Void>> syncs = new ArrayList<>();
     for (Entry<?> entry : entries.values()) {
-      syncs.add(startOne(entry));
+      syncs.add(prepare(entry, starts));
+    }
+    started = true; // every entry is filled in: health probes may look now
+    starts.forEach(Runnable::run);
+    return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
+  }
+
+  private <R extends HasMetadata> CompletableFuture<Void> prepare(Entry<R> entry,
+      List<Runnable> starts) {
+    boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
+    ObjectView<R> view = view(entry.type);
+    Map<String, SharedIndexInformer<? extends HasMetadata>> byNamespace = new LinkedHashMap<>();
+    if (namespaced && !namespaces.isEmpty()) {
+      for (String ns : new TreeSet<>(namespaces)) {
+        byNamespace.put(ns, informer(entry, view, Optional.of(ns)));
+      }
+    } else {
+      byNamespace.put(InformerCache.ALL_NAMESPACES, informer(entry, view, Optional.empty()));
+    }
+    entry.cache = new InformerCache<>(entry.type, byNamespace, view::copy);
+    List<CompletableFuture<Void>> syncs = new ArrayList<>();
+    for (Watched watched : entry.informers) {
+      CompletableFuture<Void> synced = new CompletableFuture<>();
+      syncs.add(synced);
+      starts.add(() -> watched.informer.start().whenComplete((v, t) -> {
+        if (t == null) {
+          synced.complete(null);
+        } else {
+          synced.completeExceptionally(t);
+        }
+      }));
     }
     return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
   }
 
-  private <R extends HasMetadata> CompletableFuture<Void> startOne(Entry<R> entry) {
-    boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
-    Map<String, SharedIndexInformer<R>> byNamespace = new LinkedHashMap<>();
-    if (namespaced && !namespaces.isEmpty()) {
-      for (String ns : new TreeSet<>(namespaces)) {
-        byNamespace.put(ns, informer(entry, Optional.of(ns)));
-      }
-    } else {
-      byNamespace.put(InformerCache.ALL_NAMESPACES, informer(entry, Optional.empty()));
+  /**
+   * How stored objects of {@code type} are seen. Built-in kinds are stored typed, as the API
+   * server can only hold objects their classes read. A custom resource is stored as it came
+   * (generic) and read into its class object by object: the API server accepts whatever its CRD
+   * schema allows, which the class may not, and one such object must not fail the informer's
+   * whole list (and with it every object of the kind). It is left out and reported instead.
+   */
+  private <R extends HasMetadata> ObjectView<R> view(Class<R> type) {
+    KubernetesSerialization serialization = client.getKubernetesSerialization();
+    if (!CustomResource.class.isAssignableFrom(type)) {
+      return new ObjectView<>() {
+        @Override
+        public Optional<R> read(HasMetadata stored) {
+          return Optional.of(type.cast(stored));
+        }
+
+        @Override
+        public Optional<R> copy(HasMetadata stored) {
+          return Optional.of(serialization.clone(type.cast(stored)));
+        }
+      };
     }
-    entry.informers.addAll(byNamespace.values());
-    entry.cache = new InformerCache<>(entry.type, byNamespace, client.getKubernetesSerialization());
-    return CompletableFuture.allOf(
-        byNamespace.values().stream()
-            .map(i -> i.start().toCompletableFuture())
-            .toArray(CompletableFuture[]::new));
+    String place = "deserialisation into " + type.getName();
+    return new ObjectView<>() {
+      @Override
+      public Optional<R> read(HasMetadata stored) {
+        try {
+          R typed = serialization.convertValue(stored, type);
+          rejected.accepted(stored, place);
+          return Optional.of(typed);
+        } catch (RuntimeException e) {
+          rejected.reject(stored, place, e);
+          return Optional.empty();
+        }
+      }
+
+      @Override
+      public Optional<R> copy(HasMetadata stored) {
+        return read(stored); // a conversion is a copy already
+      }
+    };
   }
 
-  private <R extends HasMetadata> SharedIndexInformer<R> informer(Entry<R> entry, Optional<String> ns) {
-    String kind = HasMetadata.getKind(entry.type) + ns.map(n -> " in namespace " + n).orElse("");
+  /** Typed access to what an informer stores. */
+  private interface ObjectView<R extends HasMetadata> {
+    /** The object as its class, sharing state with the store where it can (read-only use). */
+    Optional<R> read(HasMetadata stored);
+
+    /** A private copy of the object as its class. */
+    Optional<R> copy(HasMetadata stored);
+  }
+
+  private <R extends HasMetadata> SharedIndexInformer<? extends HasMetadata> informer(
+      Entry<R> entry, ObjectView<R> view, Optional<String> ns) {
+    if (CustomResource.class.isAssignableFrom(entry.type)) {
+      var resources = client.genericKubernetesResources(
+          ResourceDefinitionContext.fromResourceType(entry.type));
+      SharedIndexInformer<GenericKubernetesResource> informer = ns.isPresent()
+          ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
+          : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+      return wire(entry, view, ns, informer);
+    }
     var resources = client.resources(entry.type);
-    SharedIndexInformer<R> informer =
-        ns.isPresent()
-            ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
-            : resources.inAnyNamespace().runnableInformer(resync.toMillis());
-    Map<String, Function<R, List<String>>> indexers = new HashMap<>(entry.indexers);
+    SharedIndexInformer<R> informer = ns.isPresent()
+        ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
+        : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+    return wire(entry, view, ns, informer);
+  }
+
+  private <R extends HasMetadata, S extends HasMetadata> SharedIndexInformer<S> wire(
+      Entry<R> entry, ObjectView<R> view, Optional<String> ns, SharedIndexInformer<S> informer) {
+    String kindName = HasMetadata.getKind(entry.type);
+    String kind = kindName + ns.map(n -> " in namespace " + n).orElse("");
+    Watched watched = new Watched(kind, informer);
+    Map<String, Function<S, List<String>>> indexers = new HashMap<>();
+    entry.indexers.forEach((name, function) ->
+        indexers.put(name, stored -> view.read(stored).map(function).orElse(List.of())));
     indexers.put(ResourceCache.CONTROLLER_OWNER_INDEX, SharedInformers::controllerOwnerUid);
     informer.addIndexers(indexers);
     informer.exceptionHandler(
@@ -144,11 +267,44 @@ public final class SharedInformers implements Caches {
             return false;
           }
           long n = entry.watchErrors.incrementAndGet();
+          watched.errors.incrementAndGet();
+          InformerFailure failure = InformerFailure.of(kindName, entry.type, t);
+          watched.lastError = failure.explanation();
+          metrics.informerError(kindName, failure.reason());
           log.warn("informer for {}: list/watch failed (error #{}, informer {}): {}; retrying",
-              kind, n, isStarted ? "running" : "starting", t.toString());
+              kind, n, isStarted ? "running" : "starting", failure.explanation());
           return true;
         });
-    entry.handlers.forEach(informer::addEventHandler);
+    if (!entry.handlers.isEmpty()) {
+      informer.addEventHandler(new ResourceEventHandler<S>() {
+        @Override
+        public void onAdd(S obj) {
+          view.read(obj).ifPresent(r -> entry.handlers.forEach(h -> h.onAdd(r)));
+        }
+
+        @Override
+        public void onUpdate(S oldObj, S newObj) {
+          Optional<R> before = view.read(oldObj); // first, so the newest state is reported last
+          Optional<R> now = view.read(newObj);
+          if (now.isEmpty()) {
+            return;
+          }
+          for (ResourceEventHandler<R> h : entry.handlers) {
+            if (before.isPresent()) {
+              h.onUpdate(before.get(), now.get());
+            } else {
+              h.onAdd(now.get()); // was unreadable before: new to the controllers
+            }
+          }
+        }
+
+        @Override
+        public void onDelete(S obj, boolean deletedFinalStateUnknown) {
+          view.read(obj).ifPresent(r ->
+              entry.handlers.forEach(h -> h.onDelete(r, deletedFinalStateUnknown)));
+        }
+      });
+    }
     informer.stopped().whenComplete((v, t) -> {
       if (!stopping) {
         String message = "informer for " + kind + " stopped unexpectedly"
@@ -157,6 +313,7 @@ public final class SharedInformers implements Caches {
         log.error("{}; the operator no longer sees changes of this kind", message, t);
       }
     });
+    entry.informers.add(watched);
     log.debug("starting informer for {}", ns.isPresent() ? kind : kind + " (all namespaces)");
     return informer;
   }
@@ -178,7 +335,8 @@ public final class SharedInformers implements Caches {
   public boolean hasSynced() {
     return started
         && entries.values().stream()
-            .allMatch(e -> !e.informers.isEmpty() && e.informers.stream().allMatch(SharedIndexInformer::hasSynced));
+            .allMatch(e -> !e.informers.isEmpty()
+                && e.informers.stream().allMatch(w -> w.informer.hasSynced()));
   }
 
   /** Messages for informers that stopped without being asked to. */
@@ -186,12 +344,50 @@ public final class SharedInformers implements Caches {
     return List.copyOf(failures);
   }
 
+  /**
+   * One line per informer that is blind right now: its last list or watch failed and it has not
+   * watched successfully since. Empty when every informer watches.
+   */
+  public List<String> blind() {
+    if (!started || stopping) {
+      return List.of();
+    }
+    List<String> blind = new ArrayList<>();
+    for (Entry<?> entry : entries.values()) {
+      for (Watched w : entry.informers) {
+        String last = w.lastError;
+        if (last != null && !w.informer.isWatching()) {
+          blind.add("informer for " + w.what + " cannot " + (w.informer.hasSynced() ? "watch" : "list")
+              + " (" + w.errors.get() + " failed attempts): " + last);
+        }
+      }
+    }
+    return blind;
+  }
+
+  /** One line per informer that has not delivered its initial list, with its last error. */
+  public List<String> unsynced() {
+    List<String> unsynced = new ArrayList<>();
+    if (!started) {
+      return unsynced;
+    }
+    for (Entry<?> entry : entries.values()) {
+      for (Watched w : entry.informers) {
+        if (!w.informer.hasSynced()) {
+          String last = w.lastError;
+          unsynced.add(w.what + (last == null ? " (no error reported)" : ": " + last));
+        }
+      }
+    }
+    return unsynced;
+  }
+
   public void stop() {
     stopping = true;
     for (Entry<?> entry : entries.values()) {
-      for (SharedIndexInformer<?> informer : entry.informers) {
+      for (Watched watched : entry.informers) {
         try {
-          informer.stop();
+          watched.informer.stop();
         } catch (RuntimeException e) {
           log.warn("stopping informer for {} failed: {}", HasMetadata.getKind(entry.type), e.toString());
         }

@@ -10,6 +10,7 @@ import dev.converge.event.EventType;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.queue.ManualTicker;
+import dev.converge.queue.RateLimit;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
@@ -40,6 +41,8 @@ class ControllerRuntimeTest {
   private final List<String> events = new CopyOnWriteArrayList<>();
   private final EventRecorder recorder = (involved, type, reason, message) ->
       events.add(type + " " + involved.getMetadata().getName() + " " + reason + ": " + message);
+  private final MicrometerControllerMetrics metrics = new MicrometerControllerMetrics(registry);
+  private final RejectedObjects rejected = new RejectedObjects(metrics);
   private ControllerRuntime<Deployment> runtime;
 
   @AfterEach
@@ -64,8 +67,8 @@ class ControllerRuntimeTest {
       Reconciler<Deployment> reconciler) {
     ControllerDefinition<Deployment> definition = builder.named("test").build(reconciler);
     runtime = new ControllerRuntime<>(definition, new RuntimeServices(null, caches,
-        new MicrometerControllerMetrics(registry), recorder, null, Optional.empty(), "test",
-        ticker));
+        metrics, recorder, null, Optional.empty(), "test",
+        ticker, RateLimit.unlimited(), rejected));
     return runtime;
   }
 
@@ -117,6 +120,75 @@ class ControllerRuntimeTest {
     assertThat(boomRetried.await(10, TimeUnit.SECONDS)).as("the failed key was retried").isTrue();
     assertThat(threads).containsOnly("converge-test-worker-1");
     assertThat(count("success")).isEqualTo(1);
+  }
+
+  @Test
+  void aReconcilerThatInterruptsItsOwnThreadDoesNotEndTheWorker() throws Exception {
+    aReconcilerLeavingTheThreadInterruptedDoesNotEndTheWorker(() -> {
+      Thread.currentThread().interrupt();
+      return Result.done();
+    });
+  }
+
+  @Test
+  void aReconcilerThatThrowsInterruptedExceptionDoesNotEndTheWorker() throws Exception {
+    // the runtime re-asserts the interrupt flag of an InterruptedException, as it should
+    aReconcilerLeavingTheThreadInterruptedDoesNotEndTheWorker(() -> {
+      throw sneaky(new InterruptedException("a blocking call in user code was interrupted"));
+    });
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneaky(Throwable t) throws E {
+    throw (E) t;
+  }
+
+  private void aReconcilerLeavingTheThreadInterruptedDoesNotEndTheWorker(Supplier<Result> first)
+      throws Exception {
+    caches.put(deployment("first", 1));
+    caches.put(deployment("later", 1));
+    CountDownLatch later = new CountDownLatch(1);
+    List<Boolean> interruptedAtStart = new CopyOnWriteArrayList<>();
+    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
+      interruptedAtStart.add(Thread.currentThread().isInterrupted());
+      if (primary.getMetadata().getName().equals("first")) {
+        return first.get();
+      }
+      later.countDown();
+      return Result.done();
+    });
+    rt.queue().add(new ObjectKey("ns", "first"));
+    rt.startWorkers(); // one worker
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        .until(() -> rt.queue().inFlight() == 0 && !interruptedAtStart.isEmpty());
+
+    rt.queue().add(new ObjectKey("ns", "later")); // arrives after the worker went back to waiting
+
+    assertThat(later.await(10, TimeUnit.SECONDS))
+        .as("the only worker still takes work after an interrupted reconcile").isTrue();
+    assertThat(interruptedAtStart).as("no reconcile starts with a stale interrupt")
+        .containsOnly(false);
+    assertThat(rt.workersAlive()).isEqualTo(1);
+    assertThat(registry.find(MicrometerControllerMetrics.ALIVE_WORKERS).gauge().value())
+        .isEqualTo(1.0);
+  }
+
+  @Test
+  void aPausedControllerKeepsItsQueueAndStartsAgain() throws Exception {
+    caches.put(deployment("web", 1));
+    List<String> seen = new CopyOnWriteArrayList<>();
+    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
+      seen.add(primary.getMetadata().getName());
+      return Result.done();
+    });
+    rt.startWorkers();
+    assertThat(rt.pauseWorkers(Duration.ofSeconds(5))).isTrue();
+    assertThat(rt.workersAlive()).isZero();
+    rt.requeueAll();
+    assertThat(rt.queue().depth()).as("queued while paused, not processed").isEqualTo(1);
+    rt.startWorkers();
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        .until(() -> seen.contains("web"));
   }
 
   @Test
@@ -194,12 +266,12 @@ class ControllerRuntimeTest {
   }
 
   @Test
-  void permanentFailureEmitsAWarningAndIsNotRetriedUntilTheGenerationChanges() {
+  void permanentFailureEmitsAWarningAndStopsOnlyTheRetries() {
     caches.put(deployment("web", 1));
     AtomicInteger calls = new AtomicInteger();
     ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
       calls.incrementAndGet();
-      return primary.getMetadata().getGeneration() == 1
+      return !primary.getMetadata().getLabels().containsKey("touched")
           ? Result.permanentFailure("InvalidSpec", "spec.replicas must be >= 1; set it to 1 or more")
           : Result.done();
     });
@@ -209,16 +281,15 @@ class ControllerRuntimeTest {
     assertThat(events).containsExactly(
         EventType.WARNING + " web InvalidSpec: spec.replicas must be >= 1; set it to 1 or more");
     assertThat(rt.queue().pendingDelay(WEB)).as("no retry scheduled").isEmpty();
+    assertThat(rt.queue().failures(WEB)).isZero();
+    ticker.advance(Duration.ofHours(1));
+    assertThat(rt.processNext()).as("nothing retries it").isFalse();
     assertThat(count("permanent")).isEqualTo(1);
 
-    // A status or label update (same generation) enqueues the key again: still no reconcile.
+    // A later event, here a change that is not a spec change (or a change of a watched
+    // ConfigMap mapped to it), reconciles it again: it may be what fixes it.
     caches.put(new DeploymentBuilder(deployment("web", 1)).editMetadata()
         .withResourceVersion("11").addToLabels("touched", "yes").endMetadata().build());
-    rt.queue().add(WEB);
-    rt.processNext();
-    assertThat(calls.get()).isEqualTo(1);
-
-    caches.put(deployment("web", 2)); // the user fixed the spec
     rt.queue().add(WEB);
     rt.processNext();
     assertThat(calls.get()).isEqualTo(2);
@@ -300,12 +371,32 @@ class ControllerRuntimeTest {
   }
 
   @Test
-  void aThrowingMappingFunctionDropsTheEventWithoutBreakingDispatch() {
+  void aThrowingMappingFunctionIsReportedOnceAndOtherObjectsStillFlow() {
     ControllerRuntime<Deployment> rt = runtime(script(new AtomicInteger(), List.of()));
-    WatchDefinition<Deployment> bad = new WatchDefinition<>(Deployment.class, EventPredicate.always(),
-        (event, c) -> { throw new IllegalStateException("mapping bug"); });
-    rt.dispatch(bad, new ResourceEvent.Created<>(deployment("web", 1)));
-    assertThat(rt.queue().depth()).isZero();
+    java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
+    WatchDefinition<Deployment> picky = new WatchDefinition<>(Deployment.class,
+        EventPredicate.always(), (event, c) -> {
+          if (broken.get() && event.object().getMetadata().getName().equals("bad")) {
+            throw new IllegalStateException("mapping bug: spec is null");
+          }
+          return List.of(ObjectKey.of(event.object()));
+        });
+    for (int i = 0; i < 3; i++) {
+      rt.dispatch(picky, new ResourceEvent.Created<>(deployment("bad", 1)));
+    }
+    rt.dispatch(picky, new ResourceEvent.Created<>(deployment("good", 1)));
+
+    assertThat(rt.queue().poll()).contains(new ObjectKey("ns", "good"));
+    assertThat(rejected.problems()).singleElement().asString()
+        .contains("Deployment ns/bad", "watch of Deployment by controller test",
+            "mapping bug: spec is null", "the rest of Deployment is unaffected");
+    assertThat(registry.find(MicrometerControllerMetrics.OBJECTS_REJECTED)
+        .tag("kind", "Deployment").tag("place", "watch").counter().count())
+        .as("reported once, not per event").isEqualTo(1.0);
+
+    broken.set(false); // the object (or the function) was fixed: the report goes away
+    rt.dispatch(picky, new ResourceEvent.Updated<>(deployment("bad", 1), deployment("bad", 2)));
+    assertThat(rejected.problems()).isEmpty();
   }
 
   private WatchDefinition<?> runtimeDefinitionWatch(ControllerRuntime<Deployment> rt) {

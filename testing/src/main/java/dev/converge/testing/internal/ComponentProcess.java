@@ -32,12 +32,16 @@ public final class ComponentProcess implements AutoCloseable {
       """;
 
   private final String name;
+  private final Path binary;
+  private final List<String> args;
   private final Process process;
   private final OutputStream lifeline;
   private final Path log;
 
-  private ComponentProcess(String name, Process process, Path log) {
+  private ComponentProcess(String name, Path binary, List<String> args, Process process, Path log) {
     this.name = name;
+    this.binary = binary;
+    this.args = List.copyOf(args);
     this.process = process;
     this.lifeline = process.getOutputStream();
     this.log = log;
@@ -45,18 +49,51 @@ public final class ComponentProcess implements AutoCloseable {
 
   /** Starts {@code binary args...}, appending stdout and stderr to {@code log}. */
   public static ComponentProcess start(String name, Path binary, List<String> args, Path log) {
+    return start(name, binary, args, log, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
+  }
+
+  private static ComponentProcess start(String name, Path binary, List<String> args, Path log,
+      java.nio.file.OpenOption... header) {
     List<String> command = new ArrayList<>(List.of("bash", "-c", WATCHDOG, name, binary.toString()));
     command.addAll(args);
     try {
-      Files.writeString(log, "$ " + binary + " " + String.join(" ", args) + "\n");
+      Files.writeString(log, "$ " + binary + " " + String.join(" ", args) + "\n", header);
       Process process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
-      return new ComponentProcess(name, process, log);
+      return new ComponentProcess(name, binary, args, process, log);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name + " (" + binary + ")", e);
+    }
+  }
+
+  /**
+   * Kills the component with SIGKILL, as a crash would, and starts the same command again,
+   * appending to the same log. The caller waits for readiness.
+   */
+  public ComponentProcess restart() {
+    kill();
+    return start(name, binary, args, log, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.WRITE);
+  }
+
+  /** SIGKILL to the component and its watchdog; returns once both are gone. */
+  public void kill() {
+    List<ProcessHandle> children = process.descendants().toList();
+    children.forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+      for (ProcessHandle child : children) {
+        child.onExit().get(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(name + " did not exit after SIGKILL", e);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.converge.testing.internal;
 
+import dev.converge.testing.ClusterFaults;
 import dev.converge.testing.ControlPlaneBinaries;
+import dev.converge.testing.TcpProxy;
 import dev.converge.testing.LocalCluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -30,20 +32,25 @@ import org.slf4j.LoggerFactory;
  * A control plane made of child processes: etcd, kube-apiserver, kube-controller-manager,
  * kube-scheduler and kwok, with flags after envtest's and kwokctl's, on free loopback ports.
  */
-public final class ProcessCluster implements LocalCluster {
+public final class ProcessCluster implements LocalCluster, ClusterFaults {
 
   private static final Logger log = LoggerFactory.getLogger(ProcessCluster.class);
   /** The one fake node kwok keeps Ready. */
   public static final String NODE_NAME = "kwok-node-0";
 
   private static final Duration COMPONENT_TIMEOUT = Duration.ofSeconds(90);
-  private static final String SERVICE_CIDR = "10.0.0.0/24";
+  // room for a few thousand Services: the full fault suite runs 500 AppDeployments, each with one
+  private static final String SERVICE_CIDR = "10.0.0.0/16";
 
   private final Path workDir;
   private final List<ComponentProcess> components = new ArrayList<>();
   private final boolean keepFiles = Boolean.parseBoolean(System.getenv("CONVERGE_KEEP_CLUSTER_FILES"));
   private Config config;
   private Path kubeconfig;
+  private String etcdUrl;
+  private String apiUrl;
+  private int apiPort;
+  private HttpClient adminHttp;
   private Duration startupTime = Duration.ZERO;
   private Thread shutdownHook;
 
@@ -109,14 +116,14 @@ public final class ProcessCluster implements LocalCluster {
 
     int etcdPort = FreePort.pick();
     int etcdPeerPort = FreePort.pick();
-    int apiPort = FreePort.pick();
-    String apiUrl = "https://127.0.0.1:" + apiPort;
+    apiPort = FreePort.pick();
+    apiUrl = "https://127.0.0.1:" + apiPort;
     String kubeconfigText = KubeconfigText.of(apiUrl, pki.caPem(), admin);
     kubeconfig = write(workDir.resolve("admin.kubeconfig"), kubeconfigText);
     config = Config.fromKubeconfig(kubeconfigText);
 
     // etcd
-    String etcdUrl = "http://127.0.0.1:" + etcdPort;
+    etcdUrl = "http://127.0.0.1:" + etcdPort;
     String peerUrl = "http://127.0.0.1:" + etcdPeerPort;
     ComponentProcess etcd =
         launch(
@@ -161,6 +168,7 @@ public final class ProcessCluster implements LocalCluster {
                 "--profiling=false",
                 "--v=0"));
     HttpClient mtls = TlsClients.mutual(pki.caPem(), admin);
+    adminHttp = mtls;
     await(apiserver, "kube-apiserver /readyz", () -> ok(mtls, apiUrl + "/readyz"));
 
     // the rest start together
@@ -293,7 +301,7 @@ public final class ProcessCluster implements LocalCluster {
 
   private static Node fakeNode() {
     Map<String, Quantity> resources =
-        Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("250"));
+        Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("2000"));
     return new NodeBuilder()
         .withNewMetadata()
         .withName(NODE_NAME)
@@ -321,6 +329,80 @@ public final class ProcessCluster implements LocalCluster {
         .endNodeInfo()
         .endStatus()
         .build();
+  }
+
+  @Override
+  public java.util.Optional<ClusterFaults> faults() {
+    return java.util.Optional.of(this);
+  }
+
+  @Override
+  public synchronized void restartApiServer() {
+    ComponentProcess restarted = restart("kube-apiserver");
+    await(restarted, "kube-apiserver /readyz after a restart", () -> ok(adminHttp, apiUrl + "/readyz"));
+  }
+
+  @Override
+  public synchronized void restartEtcd() {
+    ComponentProcess restarted = restart("etcd");
+    HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    await(restarted, "etcd /health after a restart", () -> ok(plain, etcdUrl + "/health"));
+    ComponentProcess apiserver = component("kube-apiserver");
+    await(apiserver, "kube-apiserver /readyz after etcd restarted", () -> ok(adminHttp, apiUrl + "/readyz"));
+  }
+
+  @Override
+  public long compactEtcd() {
+    HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    // etcd's JSON gateway: the header of any range read carries the current revision
+    String range = post(plain, etcdUrl + "/v3/kv/range", "{\"key\":\"AA==\"}");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"revision\":\"?(\\d+)").matcher(range);
+    if (!m.find()) {
+      throw new IllegalStateException("no revision in etcd's answer: " + range);
+    }
+    long revision = Long.parseLong(m.group(1));
+    post(plain, etcdUrl + "/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}");
+    log.info("etcd compacted to revision {}", revision);
+    return revision;
+  }
+
+  @Override
+  public TcpProxy proxyToApiServer() {
+    return TcpProxy.to("127.0.0.1", apiPort);
+  }
+
+  private ComponentProcess component(String name) {
+    return components.stream().filter(c -> c.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no component " + name + " in this cluster"));
+  }
+
+  private ComponentProcess restart(String name) {
+    ComponentProcess old = component(name);
+    log.info("killing {} (SIGKILL) and starting it again", name);
+    ComponentProcess restarted = old.restart();
+    components.set(components.indexOf(old), restarted);
+    return restarted;
+  }
+
+  private static String post(HttpClient http, String url, String json) {
+    try {
+      HttpResponse<String> response = http.send(
+          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("POST " + url + " answered " + response.statusCode() + ": "
+            + response.body());
+      }
+      return response.body();
+    } catch (IOException e) {
+      throw new UncheckedIOException("POST " + url + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted during POST " + url, e);
+    }
   }
 
   @Override

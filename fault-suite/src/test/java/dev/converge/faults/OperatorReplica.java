@@ -1,0 +1,172 @@
+package dev.converge.faults;
+
+import dev.converge.example.cli.AppOperatorCommand;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One replica of the AppDeployment operator as its own JVM, run exactly as a user runs it (its
+ * command line, its kubeconfig), so that it can be killed with SIGKILL at any instant.
+ */
+final class OperatorReplica implements AutoCloseable {
+
+  private static final Pattern WORKERS_ALIVE =
+      Pattern.compile("^converge_workers_alive\\{[^}]*\\} ([0-9.]+)$", Pattern.MULTILINE);
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+
+  private final String name;
+  private final Path kubeconfig;
+  private final String namespace;
+  private final String leaseNamespace;
+  private final Path log;
+  private int port;
+  private Process process;
+  private int starts;
+
+  OperatorReplica(String name, Path kubeconfig, String namespace, String leaseNamespace, Path log) {
+    this.name = name;
+    this.kubeconfig = kubeconfig;
+    this.namespace = namespace;
+    this.leaseNamespace = leaseNamespace;
+    this.log = log;
+  }
+
+  String name() {
+    return name;
+  }
+
+  Path log() {
+    return log;
+  }
+
+  synchronized void start() {
+    port = freePort();
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        // everything the operator logs, at every level, is scanned for secrets afterwards
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
+        "-Dorg.slf4j.simpleLogger.showDateTime=true",
+        "-cp", System.getProperty("java.class.path"),
+        AppOperatorCommand.class.getName(),
+        "--kubeconfig", kubeconfig.toString(),
+        "--namespace", namespace,
+        "--leader-elect", "--leader-election-namespace", leaseNamespace,
+        "--http-port", Integer.toString(port)));
+    try {
+      Files.writeString(log, "=== start " + (++starts) + " of " + name + "\n",
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+      process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start operator replica " + name, e);
+    }
+  }
+
+  /** SIGKILL, as the kernel's OOM killer or a node failure would. */
+  synchronized void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+      try {
+        process.waitFor(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  synchronized boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  /** Worker loops alive, from /metrics: above zero only while this replica leads. */
+  int workersAlive() {
+    String metrics = get("/metrics");
+    if (metrics == null) {
+      return 0;
+    }
+    Matcher m = WORKERS_ALIVE.matcher(metrics);
+    int sum = 0;
+    while (m.find()) {
+      sum += (int) Double.parseDouble(m.group(1));
+    }
+    return sum;
+  }
+
+  /** False only when the replica answers /healthz with "not ok" (a running but dead operator). */
+  boolean reportsLive() {
+    String body = get("/healthz");
+    return body == null || !body.startsWith("not ok");
+  }
+
+  /** What the kubelet does when the liveness probe fails: kill the container, start it again. */
+  synchronized void restart() {
+    kill();
+    start();
+  }
+
+  /** The /readyz answer (body), or empty text when the replica does not answer. */
+  String readiness() {
+    String body = get("/readyz");
+    return body == null ? "" : body;
+  }
+
+  private String get(String path) {
+    int current;
+    synchronized (this) {
+      if (process == null || !process.isAlive()) {
+        return null;
+      }
+      current = port;
+    }
+    try {
+      HttpResponse<String> response = HTTP.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + current + path))
+              .timeout(Duration.ofSeconds(1)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      return response.body();
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (process != null && process.isAlive()) {
+      process.destroy(); // SIGTERM: the operator's own graceful shutdown
+      try {
+        if (!process.waitFor(40, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

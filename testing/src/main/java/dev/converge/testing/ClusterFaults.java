@@ -1,0 +1,26 @@
+package dev.converge.testing;
+
+/**
+ * Real faults of a local control plane, for tests of what an operator does when the cluster
+ * misbehaves. Each method returns once the fault has happened and, for restarts, once the
+ * component serves again.
+ */
+public interface ClusterFaults {
+
+  /** Kills kube-apiserver (SIGKILL) and starts it again; returns when it is ready. */
+  void restartApiServer();
+
+  /** Kills etcd (SIGKILL) and starts it again on the same data; returns when it is healthy. */
+  void restartEtcd();
+
+  /**
+   * Compacts etcd's history up to its current revision, so that every watch resuming from an
+   * older resourceVersion gets 410 Gone and its client must list again.
+   *
+   * @return the revision compacted to
+   */
+  long compactEtcd();
+
+  /** A proxy in front of the API server; the caller closes it. See {@link TcpProxy}. */
+  TcpProxy proxyToApiServer();
+}

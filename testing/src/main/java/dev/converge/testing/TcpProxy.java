@@ -1,0 +1,200 @@
+package dev.converge.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A TCP proxy on the loopback interface that a test controls, for putting a real network fault
+ * between a client and a server: {@link #cut()} closes every connection and refuses new ones (as a
+ * crashed peer or a firewall reset would), {@link #stall()} keeps connections open but lets no
+ * byte through in either direction (as a partition without resets would: requests hang until the
+ * client's own timeout), {@link #heal()} lets traffic flow again.
+ *
+ * <p>TLS passes through untouched, so a client keeps verifying the server's certificate; give it
+ * {@code https://127.0.0.1:<port()>} as its server (the local cluster's certificate names
+ * 127.0.0.1).
+ */
+public final class TcpProxy implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(TcpProxy.class);
+
+  /** What the proxy does with traffic now. */
+  public enum Mode { OPEN, STALLED, CUT }
+
+  private final InetSocketAddress target;
+  private final ServerSocket server;
+  private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+  private final AtomicLong accepted = new AtomicLong();
+  private final Object gate = new Object();
+  private volatile Mode mode = Mode.OPEN;
+  private volatile boolean closed;
+
+  private TcpProxy(InetSocketAddress target, ServerSocket server) {
+    this.target = target;
+    this.server = server;
+  }
+
+  /** Starts a proxy on a free loopback port that forwards to {@code host:port}. */
+  public static TcpProxy to(String host, int port) {
+    try {
+      ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      TcpProxy proxy = new TcpProxy(new InetSocketAddress(host, port), server);
+      Thread acceptor = new Thread(proxy::acceptLoop, "tcp-proxy-" + server.getLocalPort());
+      acceptor.setDaemon(true);
+      acceptor.start();
+      return proxy;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open a proxy port for " + host + ":" + port, e);
+    }
+  }
+
+  /** The loopback port clients connect to. */
+  public int port() {
+    return server.getLocalPort();
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
+  /** Connections accepted so far. */
+  public long connectionsAccepted() {
+    return accepted.get();
+  }
+
+  /** Closes every open connection and refuses new ones until {@link #heal()}. */
+  public void cut() {
+    synchronized (gate) {
+      mode = Mode.CUT;
+      gate.notifyAll();
+    }
+    closeAll();
+    log.info("proxy :{} -> {}: cut", port(), target);
+  }
+
+  /** Keeps connections open but forwards nothing, either way, until {@link #heal()}. */
+  public void stall() {
+    mode = Mode.STALLED;
+    log.info("proxy :{} -> {}: stalled", port(), target);
+  }
+
+  /** Forwards traffic again; connections cut earlier stay closed, clients open new ones. */
+  public void heal() {
+    synchronized (gate) {
+      mode = Mode.OPEN;
+      gate.notifyAll();
+    }
+    log.info("proxy :{} -> {}: open", port(), target);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    heal();
+    try {
+      server.close();
+    } catch (IOException e) {
+      log.debug("closing proxy port {}: {}", port(), e.toString());
+    }
+    closeAll();
+  }
+
+  private void closeAll() {
+    for (Socket socket : sockets) {
+      quietlyClose(socket);
+    }
+    sockets.clear();
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      Socket client;
+      try {
+        client = server.accept();
+      } catch (IOException e) {
+        if (!closed) {
+          log.warn("proxy :{} stopped accepting: {}", port(), e.toString());
+        }
+        return;
+      }
+      accepted.incrementAndGet();
+      if (mode == Mode.CUT) {
+        quietlyClose(client);
+        continue;
+      }
+      Socket upstream = new Socket();
+      try {
+        upstream.connect(target, 5_000);
+      } catch (IOException e) {
+        quietlyClose(client);
+        quietlyClose(upstream);
+        continue;
+      }
+      sockets.add(client);
+      sockets.add(upstream);
+      pump(client, upstream, "up");
+      pump(upstream, client, "down");
+    }
+  }
+
+  private void pump(Socket from, Socket to, String direction) {
+    Thread thread = new Thread(() -> {
+      byte[] buffer = new byte[16 * 1024];
+      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        int n;
+        while ((n = in.read(buffer)) >= 0) {
+          awaitOpen();
+          out.write(buffer, 0, n);
+          out.flush();
+        }
+      } catch (SocketException closedMeanwhile) {
+        // cut, or the other side went away: the connection ends
+      } catch (IOException e) {
+        log.debug("proxy :{} {}: {}", port(), direction, e.toString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        quietlyClose(from);
+        quietlyClose(to);
+        sockets.remove(from);
+        sockets.remove(to);
+      }
+    }, "tcp-proxy-" + port() + "-" + direction);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Holds bytes while stalled; a cut ends the connection through its closed socket. */
+  private void awaitOpen() throws InterruptedException {
+    synchronized (gate) {
+      while (mode == Mode.STALLED && !closed) {
+        gate.wait();
+      }
+    }
+  }
+
+  private static void quietlyClose(Socket socket) {
+    try {
+      socket.close();
+    } catch (IOException alreadyClosed) {
+      // nothing left to release
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TcpProxy[:" + port() + " -> " + target + ", " + mode + "]";
+  }
+}
