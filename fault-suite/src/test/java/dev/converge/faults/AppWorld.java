@@ -3,7 +3,7 @@ package dev.converge.faults;
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.desired.AppLabels;
-import dev.converge.example.desired.ConfigHash;
+import dev.converge.confighash.ConfigHash;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -81,8 +81,9 @@ final class AppWorld {
       switch (i % 4) {
         case 0 -> retrying(() -> admin.resources(AppDeployment.class).inNamespace(namespace)
             .withName(name).edit(app -> {
-              app.getSpec().setImage("registry.example.com/app:2." + random.nextInt(1000));
-              app.getSpec().setReplicas(1 + random.nextInt(2));
+              AppDeploymentSpec old = app.getSpec();
+              app.setSpec(new AppDeploymentSpec("registry.example.com/app:2." + random.nextInt(1000),
+                  1 + random.nextInt(2), old.configMapName(), old.port()));
               return app;
             }));
         case 1 -> retrying(() -> admin.resource(configMap(name, "v" + random.nextInt(100000)))
@@ -195,8 +196,8 @@ final class AppWorld {
     if (!Objects.equals(deployment.getSpec().getReplicas(), spec.replicasOrDefault())) {
       return "replicas " + deployment.getSpec().getReplicas() + ", want " + spec.replicasOrDefault();
     }
-    if (!Objects.equals(podSpec.getContainers().get(0).getImage(), spec.getImage())) {
-      return "image " + podSpec.getContainers().get(0).getImage() + ", want " + spec.getImage();
+    if (!Objects.equals(podSpec.getContainers().get(0).getImage(), spec.image())) {
+      return "image " + podSpec.getContainers().get(0).getImage() + ", want " + spec.image();
     }
     String hash = deployment.getSpec().getTemplate().getMetadata().getAnnotations() == null ? null
         : deployment.getSpec().getTemplate().getMetadata().getAnnotations()
@@ -205,7 +206,7 @@ final class AppWorld {
     if (!Objects.equals(hash, want)) {
       return "config hash " + hash + ", want " + want;
     }
-    Long observed = app.getStatus() == null ? null : app.getStatus().getObservedGeneration();
+    Long observed = app.getStatus() == null ? null : app.getStatus().observedGeneration();
     if (!Objects.equals(observed, app.getMetadata().getGeneration())) {
       return "status.observedGeneration " + observed + ", generation "
           + app.getMetadata().getGeneration();

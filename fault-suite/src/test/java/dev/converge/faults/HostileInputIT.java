@@ -101,11 +101,11 @@ class HostileInputIT {
           AppDeployment app = admin.resources(AppDeployment.class).inNamespace(ns.name())
               .withName(name).get();
           assertThat(app.getStatus()).as(name + " has a status").isNotNull();
-          assertThat(app.getStatus().getConditions()).as(name + " has conditions").isNotEmpty();
+          assertThat(app.getStatus().conditions()).as(name + " has conditions").isNotEmpty();
         });
         AppDeployment app = admin.resources(AppDeployment.class).inNamespace(ns.name())
             .withName(name).get();
-        app.getStatus().getConditions().forEach(c -> System.out.println("condition of "
+        app.getStatus().conditions().forEach(c -> System.out.println("condition of "
             + (name.length() > 40 ? name.substring(0, 40) + "..." : name) + ": " + c.getType()
             + "=" + c.getStatus() + " " + c.getReason() + ": "
             + (c.getMessage().length() > 200 ? c.getMessage().substring(0, 200) + "..." : c.getMessage())));
