@@ -13,6 +13,7 @@ import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
+import dev.converge.strategy.tree.MergedTarget;
 import dev.converge.strategy.tree.ResourceTree;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -116,6 +117,13 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     SchemaNode schema = context.schemas().forKind(ApiKind.of(desired));
     wanted.put("apiVersion", desired.getApiVersion());
     wanted.put("kind", desired.getKind());
+    // The record of applied fields goes with every apply: the server moves a field out of this
+    // manager's entry when another writer changes it, and the record still tells that this
+    // controller set it, so dropping it from desired can still remove it.
+    Map<String, Object> metadata = ResourceTree.mapAtOrCreate(wanted, "metadata");
+    Map<String, Object> annotations = new LinkedHashMap<>(ResourceTree.mapAt(metadata, "annotations").orElse(Map.of()));
+    annotations.put(AppliedFieldsRecord.ANNOTATION, MergedTarget.recordOf(schema, wanted));
+    metadata.put("annotations", annotations);
     Optional<R> current = context.current(desired);
     List<String> sent = new ArrayList<>();
     ApplyOutcome outcome = current.isEmpty() ? ApplyOutcome.CREATED : ApplyOutcome.UPDATED;
@@ -252,8 +260,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   private <R extends HasMetadata> boolean clearUnselectedMembers(R desired, SchemaNode schema,
       Map<String, Object> liveTree, Map<String, Object> wanted, StrategyContext context, List<String> sent) {
     Map<String, Object> mine = ownApplyEntry(ManagedFields.entries(liveTree), context);
-    Merge.Result merged = Merge.apply(schema, liveTree, wanted,
-        mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine),
+    FieldSet applied = (mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine)).union(recordOf(liveTree));
+    Merge.Result merged = Merge.apply(schema, liveTree, wanted, applied,
         ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)));
     List<String> cleared = new ArrayList<>(merged.cleared());
     // A value this manager applied and desired dropped stays after the apply when another manager
