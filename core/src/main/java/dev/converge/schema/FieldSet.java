@@ -25,6 +25,7 @@ public final class FieldSet {
   private final boolean member;
   private final boolean ownsAll;
   private final Map<String, FieldSet> children;
+  private int hash;
 
   private FieldSet(boolean member, boolean ownsAll, Map<String, FieldSet> children) {
     this.member = member;
@@ -362,7 +363,12 @@ public final class FieldSet {
 
   @Override
   public int hashCode() {
-    return children.hashCode() * 31 + (member ? 1 : 0) + (ownsAll ? 2 : 0);
+    int h = hash;
+    if (h == 0) {
+      h = children.hashCode() * 31 + (member ? 1 : 0) + (ownsAll ? 2 : 0);
+      hash = h;
+    }
+    return h;
   }
 
   @Override

@@ -4,13 +4,17 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Installs generated CRDs with server-side apply and waits until the API server serves them
- * ({@code Established} and {@code NamesAccepted}), so a test or a launcher can create resources right after.
+ * ({@code Established} and {@code NamesAccepted}) and publishes their schemas in its OpenAPI v3
+ * documents, so a test or a launcher can create resources right after and a strategy reads the
+ * kind's list and map semantics from its first write on.
  */
 public final class CrdInstaller {
 
@@ -46,6 +50,81 @@ public final class CrdInstaller {
             : live.getStatus().getConditions()), e);
       }
     }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (GeneratedCrd crd : crds) {
+      awaitPublished(client, crd.definition(), deadline);
+    }
+  }
+
+  /**
+   * Waits until every served version of {@code crd} is in the API server's OpenAPI v3 documents;
+   * the server publishes them a moment after it establishes the CRD. A server without OpenAPI v3
+   * is not waited for.
+   */
+  private static void awaitPublished(KubernetesClient client, CustomResourceDefinition crd, long deadline) {
+    String group = crd.getSpec().getGroup();
+    String kind = crd.getSpec().getNames().getKind();
+    for (var version : crd.getSpec().getVersions()) {
+      if (!Boolean.TRUE.equals(version.getServed())) {
+        continue;
+      }
+      while (true) {
+        Boolean published = published(client, group, version.getName(), kind);
+        if (published == null || published) {
+          break;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new CrdGenerationException("CustomResourceDefinition " + crd.getMetadata().getName()
+              + " is established but the API server has not published the OpenAPI schema of " + group + "/"
+              + version.getName() + " " + kind + " in time", null);
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new CrdGenerationException("interrupted while waiting for the OpenAPI schema of " + kind, e);
+        }
+      }
+    }
+  }
+
+  /** Whether the kind is in its group-version's OpenAPI v3 document; null when the server has none. */
+  @SuppressWarnings("unchecked")
+  private static Boolean published(KubernetesClient client, String group, String version, String kind) {
+    String index;
+    try {
+      index = client.raw("/openapi/v3");
+    } catch (KubernetesClientException e) {
+      return null;
+    }
+    if (index == null) {
+      return null;
+    }
+    Object paths = Serialization.jsonMapper().readValue(index, Map.class).get("paths");
+    Object entry = paths instanceof Map<?, ?> p ? p.get("apis/" + group + "/" + version) : null;
+    if (!(entry instanceof Map<?, ?> e) || !(e.get("serverRelativeURL") instanceof String url)) {
+      return false;
+    }
+    String document = client.raw(url);
+    if (document == null) {
+      return false;
+    }
+    Object components = Serialization.jsonMapper().readValue(document, Map.class).get("components");
+    Object schemas = components instanceof Map<?, ?> c ? c.get("schemas") : null;
+    if (!(schemas instanceof Map<?, ?> all)) {
+      return false;
+    }
+    for (Object schema : all.values()) {
+      if (schema instanceof Map<?, ?> s && s.get("x-kubernetes-group-version-kind") instanceof List<?> gvks) {
+        for (Object gvk : gvks) {
+          if (gvk instanceof Map<?, ?> g && group.equals(g.get("group")) && version.equals(g.get("version"))
+              && kind.equals(g.get("kind"))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** True when the CRD's {@code Established} and {@code NamesAccepted} conditions are {@code True}. */

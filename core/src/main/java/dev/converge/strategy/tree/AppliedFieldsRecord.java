@@ -35,7 +35,7 @@ public final class AppliedFieldsRecord {
   private static final String GZIP_PREFIX = "gz:";
 
   /** Decoded records by their text: a steady-state apply reads the same annotation again and again. */
-  private static final int CACHED_RECORDS = 4096;
+  private static final int CACHED_RECORDS = 1024;
   private static final Map<String, FieldSet> DECODED = java.util.Collections.synchronizedMap(
       new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -44,10 +44,28 @@ public final class AppliedFieldsRecord {
         }
       });
 
+  private static final Map<FieldSet, String> ENCODED = java.util.Collections.synchronizedMap(
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<FieldSet, String> eldest) {
+          return size() > CACHED_RECORDS;
+        }
+      });
+
   private AppliedFieldsRecord() {}
 
   /** The annotation value for {@code fields}, at most {@link #MAX_LENGTH} characters. */
   public static String encode(FieldSet fields) {
+    String known = ENCODED.get(fields);
+    if (known != null) {
+      return known;
+    }
+    String text = encodeBounded(fields);
+    ENCODED.put(fields, text);
+    return text;
+  }
+
+  private static String encodeBounded(FieldSet fields) {
     String text = encodeExact(fields);
     FieldSet current = fields;
     while (text.length() > MAX_LENGTH) {
