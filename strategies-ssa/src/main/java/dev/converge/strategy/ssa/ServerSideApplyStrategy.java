@@ -61,6 +61,18 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   public static final String FABRIC8_DEFAULT_MANAGER = "fabric8-kubernetes-client";
 
   private static final Logger log = LoggerFactory.getLogger(ServerSideApplyStrategy.class);
+
+  /** The path of the applied-fields record, which every apply sets. */
+  private static final FieldSet RECORD_FIELD = FieldSet.fromFieldsV1(
+      Map.of("f:metadata", Map.of("f:annotations", Map.of("f:" + AppliedFieldsRecord.ANNOTATION, Map.of()))));
+
+  private static boolean sameRecord(String text, FieldSet fields) {
+    try {
+      return AppliedFieldsRecord.decode(text).equals(fields);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final boolean force;
@@ -120,11 +132,16 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     // The record of applied fields goes with every apply: the server moves a field out of this
     // manager's entry when another writer changes it, and the record still tells that this
     // controller set it, so dropping it from desired can still remove it.
+    FieldSet fields = FieldSet.of(schema, wanted);
+    Optional<R> current = context.current(desired);
+    String liveRecord = current.map(live -> live.getMetadata().getAnnotations())
+        .map(a -> a.get(AppliedFieldsRecord.ANNOTATION)).orElse(null);
     Map<String, Object> metadata = ResourceTree.mapAtOrCreate(wanted, "metadata");
     Map<String, Object> annotations = new LinkedHashMap<>(ResourceTree.mapAt(metadata, "annotations").orElse(Map.of()));
-    annotations.put(AppliedFieldsRecord.ANNOTATION, MergedTarget.recordOf(schema, wanted));
+    annotations.put(AppliedFieldsRecord.ANNOTATION, liveRecord != null && sameRecord(liveRecord, fields)
+        ? liveRecord : AppliedFieldsRecord.encode(fields));
     metadata.put("annotations", annotations);
-    Optional<R> current = context.current(desired);
+    FieldSet wantedFields = fields.union(RECORD_FIELD);
     List<String> sent = new ArrayList<>();
     ApplyOutcome outcome = current.isEmpty() ? ApplyOutcome.CREATED : ApplyOutcome.UPDATED;
     boolean cleared = false;
@@ -138,11 +155,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         R taken = takeOver(live, context, sent);
         Map<String, Object> takenTree = ResourceTree.of(taken);
         Map<String, Object> claimed = ownApplyEntry(ManagedFields.entries(takenTree), context);
-        if (claimed != null && converged(schema, takenTree, wanted, ManagedFields.fieldsOf(claimed))) {
+        if (claimed != null && converged(schema, takenTree, wanted, wantedFields, ManagedFields.fieldsOf(claimed))) {
           return new ApplyResult<>(ApplyOutcome.UPDATED, taken, String.join(", ", sent));
         }
         liveTree = takenTree;
-      } else if (mine != null && converged(schema, liveTree, wanted, ManagedFields.fieldsOf(mine))) {
+      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields, ManagedFields.fieldsOf(mine))) {
         return ApplyResult.unchanged(live);
       }
       cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
@@ -189,7 +206,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   private static String attributionKey(Map<String, Object> live, FieldSet desiredFields) {
     Object uid = ResourceTree.mapAt(live, "metadata").map(m -> m.get("uid")).orElse("");
-    return uid + "/" + desiredFields.toString().hashCode();
+    return uid + "/" + desiredFields.leaves().hashCode();
   }
 
   private void rememberAttributed(HasMetadata applied, Map<String, Object> wanted, SchemaNode schema,
@@ -210,13 +227,13 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     }
   }
 
-  boolean converged(SchemaNode schema, Map<String, Object> live, Map<String, Object> wanted, FieldSet owned) {
+  boolean converged(SchemaNode schema, Map<String, Object> live, Map<String, Object> wanted, FieldSet desiredFields,
+      FieldSet owned) {
     Optional<String> difference = Comparison.firstDifference(schema, live, wanted);
     if (difference.isPresent()) {
       log.debug("apply needed: live differs at {}", difference.get());
       return false;
     }
-    FieldSet desiredFields = FieldSet.of(schema, wanted);
     if (!owned.sameLeaves(desiredFields) && !onlyAttributedByServer(live, owned, desiredFields)) {
       if (log.isDebugEnabled()) {
         Set<List<String>> extra = new LinkedHashSet<>(owned.leaves());
