@@ -66,6 +66,20 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   private static final FieldSet RECORD_FIELD = FieldSet.fromFieldsV1(
       Map.of("f:metadata", Map.of("f:annotations", Map.of("f:" + AppliedFieldsRecord.ANNOTATION, Map.of()))));
 
+  /** This manager's field set by object, resourceVersion and manager: a steady state reads it once. */
+  private final Map<String, FieldSet> ownedFields = java.util.Collections.synchronizedMap(
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, FieldSet> eldest) {
+          return size() > 10_000;
+        }
+      });
+
+  private FieldSet ownedFields(HasMetadata live, Map<String, Object> entry) {
+    String key = live.getMetadata().getUid() + "/" + live.getMetadata().getResourceVersion() + "/" + entry.get("manager");
+    return ownedFields.computeIfAbsent(key, k -> ManagedFields.fieldsOf(entry));
+  }
+
   private static boolean sameRecord(String text, FieldSet fields) {
     try {
       return AppliedFieldsRecord.decode(text).equals(fields);
@@ -159,7 +173,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
           return new ApplyResult<>(ApplyOutcome.UPDATED, taken, String.join(", ", sent));
         }
         liveTree = takenTree;
-      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields, ManagedFields.fieldsOf(mine))) {
+      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields, ownedFields(live, mine))) {
         return ApplyResult.unchanged(live);
       }
       cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
