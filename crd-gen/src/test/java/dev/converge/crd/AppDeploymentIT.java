@@ -30,7 +30,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The seeds' AppDeployment on the real API server: the seed's markers are enforced, the server fills in
+ * The AppDeployment sample on the real API server: its kubebuilder markers are enforced, the server fills in
  * defaults, {@code kubectl get} shows the printer columns, and status is only writable through the
  * status subresource.
  */

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** The seeds' kubebuilder markers for AppDeployment map one to one onto Converge's annotations. */
+/** The kubebuilder markers of the AppDeployment sample map one to one onto Converge's annotations. */
 class AppDeploymentSchemaTest {
 
   private final JsonNode crd = SchemaTrees.crd(AppDeployment.class);

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The seeds' AppDeployment, marker for marker: {@code +kubebuilder:object:root}, {@code subresource:status}
+ * The AppDeployment sample, kubebuilder marker for kubebuilder marker: {@code +kubebuilder:object:root}, {@code subresource:status}
  * (a status type), and the printer columns the example operator shows. The example operator defines the
  * real class in its own module; this one proves the mapping.
  */

@@ -5,7 +5,7 @@ import dev.converge.crd.annotation.Description;
 import dev.converge.crd.annotation.Minimum;
 import dev.converge.crd.annotation.Required;
 
-/** Spec of the seeds' AppDeployment. */
+/** Spec of the AppDeployment sample (a kubebuilder-style operator's API). */
 public class AppDeploymentSpec {
   /** {@code +kubebuilder:validation:Required}. */
   @Required

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The seeds' CreateOrUpdate style: a callback that overwrites whole sub-objects of the live object
+ * controller-runtime's CreateOrUpdate style: a callback that overwrites whole sub-objects of the live object
  * (a new spec without any server default) must neither write on every call nor lose what the server
  * allocated.
  */
