@@ -15,16 +15,18 @@ import dev.converge.testing.conformance.StrategyConformanceKit;
  */
 class DryRunReplaceConformanceIT extends StrategyConformanceKit {
 
+  private static final String REPLACES = "a replace (PUT) of the whole object outside labels and annotations:"
+      + " fields, list elements and finalizers another actor set there are overwritten";
+
   @Override
   protected ConformanceTarget target() {
     StrategySelector selector = Guice.createInjector(
             new StrategiesModule(StrategySelection.parse("default=ssa, v1/ConfigMap=dry-run-replace")))
         .getInstance(StrategySelector.class);
     return ConformanceTarget.of(selector.forKind(new ApiKind("v1", "ConfigMap")))
-        .withLimit(Scenario.FOREIGN, "replaces everything outside labels and annotations, so fields another"
-            + " actor set in spec or data are overwritten")
-        .withLimit(Scenario.REMOVAL, "keeps live labels and annotations it cannot tell apart from its own,"
-            + " so dropped ones stay");
+        .withLimit(Scenario.FOREIGN, "foreign-field-kept", REPLACES)
+        .withLimit(Scenario.REMOVAL, "label-annotation-removed", "keeps live labels and annotations it cannot"
+            + " tell apart from its own, so dropped ones stay");
   }
 
   @Override
