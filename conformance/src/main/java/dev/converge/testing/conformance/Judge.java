@@ -87,13 +87,18 @@ public final class Judge {
   }
 
   /**
-   * The paths desired names, each down to a scalar, a list (lists are compared whole) or an empty
-   * map; of metadata only labels, annotations and finalizers; never status.
+   * The paths desired names, each down to a scalar or a list (lists are compared whole); of metadata
+   * only labels, annotations and finalizers; a Secret's stringData as the data it becomes; never status.
    */
   public static List<FieldPath> desiredPaths(Map<String, Object> desired) {
     List<FieldPath> paths = new ArrayList<>();
     desired.forEach((key, value) -> {
-      if (key.equals("apiVersion") || key.equals("kind") || key.equals("status") || key.equals("stringData")) {
+      if (key.equals("apiVersion") || key.equals("kind") || key.equals("status")) {
+        return;
+      }
+      if (key.equals("stringData") && value instanceof Map<?, ?> strings) {
+        // a Secret's stringData is written into data; the fresh create shows it there
+        strings.keySet().forEach(k -> paths.add(FieldPath.of("data").key(String.valueOf(k))));
         return;
       }
       if (key.equals("metadata") && value instanceof Map<?, ?> meta) {
@@ -110,7 +115,8 @@ public final class Judge {
   }
 
   private static void collect(FieldPath at, Object value, List<FieldPath> out) {
-    if (value instanceof Map<?, ?> map && !map.isEmpty()) {
+    if (value instanceof Map<?, ?> map) {
+      // an empty map names no field of its own
       map.forEach((k, v) -> collect(at.key(String.valueOf(k)), v, out));
     } else if (value != null) {
       out.add(at);
@@ -131,8 +137,10 @@ public final class Judge {
       Object want = path.get(fresh).orElse(null);
       Object have = path.get(live).orElse(null);
       if (!sameAsFresh(path, want, have, foreignElements)) {
-        lost.add(path + ": desired " + JsonValue.text(path.get(desired).orElse(null), 120) + ", a fresh create holds "
-            + JsonValue.text(want, 160) + ", live holds " + JsonValue.text(have, 160));
+        String where = JsonValue.firstDifference(want, have, ALLOCATED);
+        lost.add(path + (where.isEmpty() ? "" : " (first difference at " + path + where + ")") + ": desired "
+            + JsonValue.text(path.get(desired).orElse(null), 120) + ", a fresh create holds "
+            + JsonValue.text(want, 300) + ", live holds " + JsonValue.text(have, 300));
       }
     }
     return lost;

@@ -59,6 +59,37 @@ public final class JsonValue {
     return Objects.equals(a, b);
   }
 
+  /**
+   * Where {@code a} and {@code b} first differ, as a path suffix such as {@code [0].resources.limits}
+   * followed by both values; empty when they are equal or differ at the top.
+   */
+  public static String firstDifference(Object a, Object b, Set<String> presenceOnly) {
+    if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
+      Set<Object> keys = new java.util.LinkedHashSet<>(x.keySet());
+      keys.addAll(y.keySet());
+      for (Object k : keys) {
+        if (presenceOnly.contains(String.valueOf(k)) && x.containsKey(k) == y.containsKey(k)) {
+          continue;
+        }
+        if (!equal(x.get(k), y.get(k), presenceOnly)) {
+          String deeper = firstDifference(x.get(k), y.get(k), presenceOnly);
+          return "." + k + (deeper.isEmpty() ? " (" + text(x.get(k), 120) + " vs " + text(y.get(k), 120) + ")" : deeper);
+        }
+      }
+      return "";
+    }
+    if (a instanceof List<?> x && b instanceof List<?> y) {
+      for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+        if (!equal(x.get(i), y.get(i), presenceOnly)) {
+          String deeper = firstDifference(x.get(i), y.get(i), presenceOnly);
+          return "[" + i + "]" + (deeper.isEmpty() ? " (" + text(x.get(i), 120) + " vs " + text(y.get(i), 120) + ")" : deeper);
+        }
+      }
+      return x.size() == y.size() ? "" : " (" + x.size() + " vs " + y.size() + " elements)";
+    }
+    return "";
+  }
+
   /** Deep equality with every key compared. */
   public static boolean equal(Object a, Object b) {
     return equal(a, b, Set.of());

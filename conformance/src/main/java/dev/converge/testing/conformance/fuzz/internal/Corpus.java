@@ -167,14 +167,14 @@ public final class Corpus {
           FieldPath probe = FieldPath.of(web + ".livenessProbe");
           if (probe.get(t).isPresent()) {
             FieldPath.of(web + ".livenessProbe.tcpSocket").remove(t);
-            FieldPath.of(web + ".livenessProbe.exec").set(t, Map.of("command", List.of("/bin/check")));
+            FieldPath.of(web + ".livenessProbe.exec").set(t, JsonValue.copy(Map.of("command", List.of("/bin/check"))));
           }
         }),
         new Mutation("switch web's readinessProbe from httpGet to grpc", t -> {
           FieldPath probe = FieldPath.of(web + ".readinessProbe");
           if (probe.get(t).isPresent()) {
             FieldPath.of(web + ".readinessProbe.httpGet").remove(t);
-            FieldPath.of(web + ".readinessProbe.grpc").set(t, Map.of("port", 9090));
+            FieldPath.of(web + ".readinessProbe.grpc").set(t, JsonValue.copy(Map.of("port", 9090)));
           }
         }),
         new Mutation("reverse the order of " + pod + ".tolerations", t -> {

@@ -25,6 +25,8 @@ public final class Mutator {
       "cpu", List.of("100m", "0.1", "250m", "1", "1000m", "0.5", "500m", "2", "2000m"),
       "memory", List.of("64Mi", "67108864", "128Mi", "134217728", "0.5Gi", "512Mi", "1Gi", "1024Mi"),
       "quantity", List.of("256Mi", "0.25Gi", "200Mi", "209715200", "100", "0.1k", "500m", "0.5", "10", "10000m"));
+  private static final Set<String> FREE_FORM_KEYS = Set.of("labels", "annotations", "data", "selector", "matchLabels",
+      "nodeSelector");
   private static final Set<String> FREE_TEXT_KEYS = Set.of("image", "value", "mountPath", "path", "externalName", "host", "timeout");
 
   private final CorpusKind kind;
@@ -82,7 +84,7 @@ public final class Mutator {
         return;
       }
       boolean strings = !map.isEmpty() && map.values().stream().allMatch(v -> v instanceof String);
-      if (strings && !key.equals("requests") && !key.equals("limits")) {
+      if (strings && freeForm(at)) {
         String newKey = (at.toString().startsWith("metadata.") ? "example.com/" : "") + "k" + random.nextInt(100);
         out.add(put(at.key(newKey), pick(TRICKY)));
         for (Object k : map.keySet()) {
@@ -124,14 +126,33 @@ public final class Mutator {
       if (QUANTITY_KEYS.contains(key) || at.toString().contains("resources.")) {
         List<String> spellings = RESPELL.getOrDefault(key, RESPELL.get("quantity"));
         out.add(put(at, spellings.get(random.nextInt(spellings.size()))));
+      } else if (key.equals("value") && at.toString().contains(".env[")) {
+        out.add(put(at, pick(TRICKY)));
+      } else if (key.equals("value")) {
+        List<String> spellings = RESPELL.get("quantity");
+        out.add(put(at, spellings.get(random.nextInt(spellings.size()))));
       } else if (FREE_TEXT_KEYS.contains(key)) {
-        out.add(put(at, key.equals("value") ? pick(TRICKY) : variant(key, s)));
+        out.add(put(at, variant(key, s)));
       }
     } else if (node instanceof Number n) {
       out.add(put(at, Math.max(0, n.longValue() + (random.nextBoolean() ? 1 : -1))));
     } else if (node instanceof Boolean b) {
       out.add(put(at, !b));
     }
+  }
+
+  /**
+   * Maps whose keys are the user's to choose (labels, data, selectors, ...); a key added to any
+   * other object would be a field the schema does not declare.
+   */
+  private static boolean freeForm(FieldPath at) {
+    String key = lastKey(at);
+    if (FREE_FORM_KEYS.contains(key)) {
+      return true;
+    }
+    // the custom resource's own maps: spec.settings (granular) and spec.limits (atomic)
+    return at.steps().size() == 2 && at.steps().get(0).equals(new FieldPath.Key("spec"))
+        && (key.equals("settings") || key.equals("limits"));
   }
 
   private static String variant(String key, String s) {

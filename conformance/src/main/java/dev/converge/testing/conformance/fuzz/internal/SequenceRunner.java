@@ -35,6 +35,8 @@ public final class SequenceRunner {
   public static final String OTHER_MANAGER = "fuzz-other-actor";
 
   private static final int ATTEMPTS = 6;
+  private static final java.util.Set<String> IDENTITIES = java.util.Set.of("name", "port", "containerPort", "protocol",
+      "mountPath", "key", "type", "path", "operator", "effect", "topologyKey", "apiGroups", "resources", "verbs");
   private static final Failure INVALID = new Failure(-1, FuzzCategory.REFUSED_VALID_CHANGE, "desired is invalid");
 
   private final ResourceStrategy strategy;
@@ -152,6 +154,9 @@ public final class SequenceRunner {
       }
     });
     leaves.removeIf(kind::isFrozen);
+    // Keys of list elements (a port's number, a container's name) and union discriminators name
+    // which element or member a value belongs to; changing them is not drift of a value.
+    leaves.removeIf(p -> p.steps().get(p.steps().size() - 1) instanceof FieldPath.Key k && IDENTITIES.contains(k.name()));
     if (leaves.isEmpty()) {
       return Optional.empty();
     }
@@ -178,8 +183,14 @@ public final class SequenceRunner {
   }
 
   private boolean valid(Map<String, Object> tree) {
+    HasMetadata object;
     try {
-      judge.freshCreate(toObject(tree));
+      object = toObject(tree);
+    } catch (RuntimeException e) {
+      return false; // not even a well-formed object of its kind (an invalid quantity, say)
+    }
+    try {
+      judge.freshCreate(object);
       return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 422 || e.getCode() == 400) {
