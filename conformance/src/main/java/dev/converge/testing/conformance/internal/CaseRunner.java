@@ -388,7 +388,7 @@ public final class CaseRunner {
       throw new IllegalStateException("the round-trip plan of " + kind.label() + " is not valid on this server:\n" + plan.describe());
     }
     outcome.failure().ifPresent(failure -> {
-      throw ExpectationFailure.of(failure.category().label(), "step " + failure.step() + ": " + failure.detail()
+      throw ExpectationFailure.of(failure.expectation(), failure.category().label() + " at step " + failure.step() + ": " + failure.detail()
           + "\n" + plan.describe());
     });
     return "seed " + seed + ", " + plan.size() + " changes";

@@ -37,7 +37,7 @@ public final class SequenceRunner {
   private static final int ATTEMPTS = 6;
   private static final java.util.Set<String> IDENTITIES = java.util.Set.of("name", "port", "containerPort", "protocol",
       "mountPath", "key", "type", "path", "operator", "effect", "topologyKey", "apiGroups", "resources", "verbs");
-  private static final Failure INVALID = new Failure(-1, FuzzCategory.REFUSED_VALID_CHANGE, "desired is invalid");
+  private static final Failure INVALID = new Failure(-1, FuzzCategory.REFUSED_VALID_CHANGE, "valid", "desired is invalid");
 
   private final ResourceStrategy strategy;
   private final KubernetesClient strategyClient;
@@ -68,8 +68,17 @@ public final class SequenceRunner {
    */
   public record Outcome(Optional<Failure> failure, boolean invalid) {}
 
-  /** The first failure of a run. */
-  public record Failure(int step, FuzzCategory category, String detail) {}
+  /**
+   * The first failure of a run.
+   *
+   * @param step 0 for the create, n for the n-th change
+   * @param category the figure it counts in
+   * @param expectation the name of the expectation that failed (what a declared limit can name):
+   *     {@code desired-value-lost}, {@code dropped-field-stayed}, {@code dropped-label-or-annotation-stayed},
+   *     {@code foreign-data-kept}, {@code accepted} or {@code steady}
+   * @param detail what was observed
+   */
+  public record Failure(int step, FuzzCategory category, String expectation, String detail) {}
 
   /** Strategy applies so far. */
   public int applies() {
@@ -247,19 +256,27 @@ public final class SequenceRunner {
     try {
       apply(object);
     } catch (RuntimeException e) {
-      return Optional.of(new Failure(i, FuzzCategory.REFUSED_VALID_CHANGE,
+      return Optional.of(new Failure(i, FuzzCategory.REFUSED_VALID_CHANGE, "accepted",
           "a fresh create of the same desired object is accepted, the strategy failed: " + e.getMessage()));
     }
     Map<String, Object> live = judge.require(object);
     List<Object> finalizers = foreign.stream().filter(f -> f.type() == ForeignChange.Type.FINALIZER)
         .map(ForeignChange::value).toList();
-    List<String> lost = new ArrayList<>(Judge.holdsDesired(tree, live, fresh, finalizers));
+    List<String> lost = Judge.holdsDesired(tree, live, fresh, finalizers);
+    if (!lost.isEmpty()) {
+      return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, "desired-value-lost", String.join("; ", lost)));
+    }
     if (i > 0) {
       List<FieldPath> foreignPaths = foreign.stream().map(ForeignChange::path).toList();
-      lost.addAll(Judge.removedGone(desired.get(i - 1), tree, live, fresh, foreignPaths));
-    }
-    if (!lost.isEmpty()) {
-      return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, String.join("; ", lost)));
+      List<String> left = Judge.removedGone(desired.get(i - 1), tree, live, fresh, foreignPaths);
+      List<String> fields = left.stream().filter(l -> !l.startsWith("metadata.")).toList();
+      if (!fields.isEmpty()) {
+        return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, "dropped-field-stayed", String.join("; ", fields)));
+      }
+      if (!left.isEmpty()) {
+        return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, "dropped-label-or-annotation-stayed",
+            String.join("; ", left)));
+      }
     }
     List<String> foreignLost = new ArrayList<>();
     for (ForeignChange f : foreign) {
@@ -278,18 +295,18 @@ public final class SequenceRunner {
       }
     }
     if (!foreignLost.isEmpty()) {
-      return Optional.of(new Failure(i, FuzzCategory.FOREIGN_DATA_LOST, String.join("; ", foreignLost)));
+      return Optional.of(new Failure(i, FuzzCategory.FOREIGN_DATA_LOST, "foreign-data-kept", String.join("; ", foreignLost)));
     }
     counter.reset();
     ApplyResult<HasMetadata> again;
     try {
       again = apply(toObject(tree));
     } catch (RuntimeException e) {
-      return Optional.of(new Failure(i, FuzzCategory.REFUSED_VALID_CHANGE, "the repeated apply failed: " + e.getMessage()));
+      return Optional.of(new Failure(i, FuzzCategory.REFUSED_VALID_CHANGE, "accepted", "the repeated apply failed: " + e.getMessage()));
     }
     List<String> writes = counter.writes();
     if (again.outcome() != ApplyOutcome.UNCHANGED || !writes.isEmpty()) {
-      return Optional.of(new Failure(i, FuzzCategory.ENDLESS_WRITES, "the same desired applied again: "
+      return Optional.of(new Failure(i, FuzzCategory.ENDLESS_WRITES, "steady", "the same desired applied again: "
           + again.outcome() + ", writes " + writes + ", request " + cut(again.request())));
     }
     return Optional.empty();
