@@ -182,7 +182,9 @@ public final class Judge {
       List<?> wanted = want instanceof List<?> w ? w : List.of();
       return ours.size() == wanted.size() && ours.containsAll(wanted);
     }
-    return JsonValue.equal(want, have, ALLOCATED);
+    List<String> keys = path.steps().stream().filter(s -> s instanceof FieldPath.Key)
+        .map(s -> ((FieldPath.Key) s).name()).toList();
+    return JsonValue.equal(want, have, ALLOCATED, keys);
   }
 
   /** {@code Kind namespace/name}. */

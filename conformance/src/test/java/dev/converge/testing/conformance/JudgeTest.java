@@ -33,6 +33,19 @@ class JudgeTest {
   }
 
   @Test
+  void quantitiesCompareByAmountOnlyWhereTheApiTypesThemAsQuantity() {
+    Map<String, Object> desired = Map.of("spec", Map.of("containers", List.of(Map.of("resources",
+        Map.of("requests", Map.of("memory", "209715200", "cpu", "0.5"))))));
+    Map<String, Object> live = Map.of("spec", Map.of("containers", List.of(Map.of("resources",
+        Map.of("requests", Map.of("memory", "200Mi", "cpu", "500m"))))));
+    assertThat(Judge.holdsDesired(desired, live, desired, List.of())).isEmpty();
+
+    Map<String, Object> notQuantities = Map.of("spec", Map.of("limits", Map.of("cpu", "1.10")), "data", Map.of("memory", "1.10"));
+    Map<String, Object> liveText = Map.of("spec", Map.of("limits", Map.of("cpu", "1.1")), "data", Map.of("memory", "1.1"));
+    assertThat(Judge.holdsDesired(notQuantities, liveText, notQuantities, List.of())).hasSize(2);
+  }
+
+  @Test
   void allocatedFieldsNeedOnlyBePresentAndForeignFinalizersAreAllowed() {
     Map<String, Object> desired = Map.of("metadata", Map.of("finalizers", List.of("ours")),
         "spec", Map.of("clusterIP", "", "ports", List.of(Map.of("port", 80))));

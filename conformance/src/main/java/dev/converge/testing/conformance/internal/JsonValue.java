@@ -1,5 +1,6 @@
 package dev.converge.testing.conformance.internal;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,6 +27,17 @@ public final class JsonValue {
 
   /** Deep equality; keys in {@code presenceOnly} are compared only for being present on both sides. */
   public static boolean equal(Object a, Object b, Set<String> presenceOnly) {
+    return equal(a, b, presenceOnly, List.of());
+  }
+
+  /**
+   * Deep equality of the values at {@code keys} (the map keys leading to them, list positions left
+   * out). Strings are compared exactly, except in the fields the Kubernetes API types as Quantity
+   * (container requests and limits, quota {@code hard}, {@code sizeLimit}, an autoscaler target's
+   * {@code averageValue} and {@code value}), which the API server compares by amount: there
+   * {@code "200Mi"} and {@code "209715200"} are the same value.
+   */
+  public static boolean equal(Object a, Object b, Set<String> presenceOnly, List<String> keys) {
     if (a == null || b == null) {
       return a == b;
     }
@@ -37,7 +49,8 @@ public final class JsonValue {
         return false;
       }
       for (Map.Entry<?, ?> e : x.entrySet()) {
-        if (!presenceOnly.contains(String.valueOf(e.getKey())) && !equal(e.getValue(), y.get(e.getKey()), presenceOnly)) {
+        String key = String.valueOf(e.getKey());
+        if (!presenceOnly.contains(key) && !equal(e.getValue(), y.get(e.getKey()), presenceOnly, plus(keys, key))) {
           return false;
         }
       }
@@ -50,13 +63,39 @@ public final class JsonValue {
       Iterator<?> i = x.iterator();
       Iterator<?> j = y.iterator();
       while (i.hasNext()) {
-        if (!equal(i.next(), j.next(), presenceOnly)) {
+        if (!equal(i.next(), j.next(), presenceOnly, keys)) {
           return false;
         }
       }
       return true;
     }
+    if (a instanceof String x && b instanceof String y && !x.equals(y) && quantityField(keys)) {
+      try {
+        return new Quantity(x).getNumericalAmount().compareTo(new Quantity(y).getNumericalAmount()) == 0;
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        return false; // not a quantity after all: compared as text, and they differ
+      }
+    }
     return Objects.equals(a, b);
+  }
+
+  private static boolean quantityField(List<String> keys) {
+    int n = keys.size();
+    if (n == 0) {
+      return false;
+    }
+    String key = keys.get(n - 1);
+    String parent = n > 1 ? keys.get(n - 2) : "";
+    String grandparent = n > 2 ? keys.get(n - 3) : "";
+    return ((parent.equals("requests") || parent.equals("limits")) && grandparent.equals("resources"))
+        || parent.equals("hard") || key.equals("sizeLimit")
+        || (parent.equals("target") && (key.equals("averageValue") || key.equals("value")));
+  }
+
+  private static List<String> plus(List<String> keys, String key) {
+    List<String> more = new ArrayList<>(keys);
+    more.add(key);
+    return more;
   }
 
   /**
@@ -71,7 +110,7 @@ public final class JsonValue {
         if (presenceOnly.contains(String.valueOf(k)) && x.containsKey(k) == y.containsKey(k)) {
           continue;
         }
-        if (!equal(x.get(k), y.get(k), presenceOnly)) {
+        if (!equal(x.get(k), y.get(k), presenceOnly, List.of())) {
           String deeper = firstDifference(x.get(k), y.get(k), presenceOnly);
           return "." + k + (deeper.isEmpty() ? " (" + text(x.get(k), 120) + " vs " + text(y.get(k), 120) + ")" : deeper);
         }
