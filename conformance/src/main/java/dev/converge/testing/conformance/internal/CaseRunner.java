@@ -208,6 +208,17 @@ public final class CaseRunner {
             equal("spec.template.spec.tolerations", List.of(noExecute, noSchedule)));
       }));
     }
+    runs.add(run(ConformanceCase.TOLERATIONS_REORDERED, "Deployment (Exists and Equal)", name -> {
+      Map<String, Object> exists = Map.of("key", "dedicated", "operator", "Exists", "effect", "NoSchedule");
+      Map<String, Object> equal = Map.of("key", "dedicated", "operator", "Equal", "value", "web", "effect", "NoExecute",
+          "tolerationSeconds", 30);
+      Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+      FieldPath.of("spec.template.spec.tolerations").set(v1, JsonValue.copy(List.of(equal, exists)));
+      Map<String, Object> v2 = JsonValue.copy(v1);
+      FieldPath.of("spec.template.spec.tolerations").set(v2, JsonValue.copy(List.of(exists, equal)));
+      return steps(name, List.of(v1, v2), List.of(List.of(),
+          List.of(equal("spec.template.spec.tolerations", List.of(exists, equal)))));
+    }));
     runs.add(run(ConformanceCase.LARGE_CONFIGMAP, "ConfigMap (6,000 keys)", this::largeConfigMap));
     runs.add(run(ConformanceCase.SERVICE_TYPE_CHANGES, "Service (all types)", this::serviceTypes));
     runs.add(run(ConformanceCase.SERVICE_TYPE_CHANGES, "Service (headless)", name -> change(name, "Service (headless)",
