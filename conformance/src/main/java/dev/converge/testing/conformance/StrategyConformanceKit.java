@@ -155,7 +155,7 @@ public abstract class StrategyConformanceKit {
   }
 
   /** What one check found: a verdict, its detail and what to throw to JUnit. */
-  private record Judged(Verdict verdict, String detail, Throwable thrown) {
+  record Judged(Verdict verdict, String detail, Throwable thrown) {
     void rethrow() {
       if (thrown instanceof RuntimeException e) {
         throw e;
@@ -170,7 +170,7 @@ public abstract class StrategyConformanceKit {
    * Runs a check. When it fails, its verdict is NOT_SUPPORTED only if every expectation that failed
    * is declared as a limit of the strategy's method for this check; any other failure is FAIL.
    */
-  private static Judged judge(ConformanceTarget target, String check, Supplier<String> body) {
+  static Judged judge(ConformanceTarget target, String check, Supplier<String> body) {
     try {
       return new Judged(Verdict.PASS, body.get(), null);
     } catch (ExpectationFailure e) {
