@@ -34,6 +34,8 @@ class CorpusTest {
     assertThat(FieldPath.of("spec.jobTemplate.spec.template.spec.containers[name=web].livenessProbe.tcpSocket.port")
         .get(cronJob)).contains(8080);
     assertThat(FieldPath.of("data.code").get(corpus.object(corpus.kind("ConfigMap"), "ns", "c"))).contains("010");
+    assertThat(FieldPath.of("spec.template.spec.containers[name=web].env[name=POD_NAME].valueFrom.fieldRef.fieldPath")
+        .get(corpus.object(corpus.kind("Deployment"), "ns", "web"))).contains("metadata.name");
   }
 
   @Test

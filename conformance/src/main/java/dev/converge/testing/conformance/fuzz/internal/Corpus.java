@@ -131,7 +131,7 @@ public final class Corpus {
         throw new IllegalStateException("corpus file " + DIR + file + " is missing from the classpath");
       }
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .replace("NAME", name).replace("WIDGET_API", widgetApiVersion);
+          .replace("__NAME__", name).replace("WIDGET_API", widgetApiVersion);
       return JsonValue.copy((Map<String, Object>) Serialization.unmarshal(text, LinkedHashMap.class));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read corpus file " + file, e);

@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * @param label the name in reports, e.g. {@code Service (NodePort)}
  * @param shortName used in object names
- * @param file the corpus file (YAML, {@code NAME} stands for the object's name)
+ * @param file the corpus file (YAML, {@code __NAME__} stands for the object's name)
  * @param frozen paths (and everything below) that are never mutated
  * @param unions curated one-of switches (a volume's source, a Deployment's strategy, ...)
  * @param foreignFields JSON pointer to value of fields another actor may set
