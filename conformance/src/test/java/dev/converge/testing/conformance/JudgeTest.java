@@ -66,6 +66,16 @@ class JudgeTest {
   }
 
   @Test
+  void aFieldAnotherActorChangedAndDesiredDroppedIsExcusedInsideAList() {
+    Map<String, Object> desired = Map.of("spec", Map.of("ports", List.of(Map.of("port", 7000))));
+    Map<String, Object> fresh = Map.of("spec", Map.of("ports", List.of(Map.of("port", 7000, "targetPort", 7000))));
+    Map<String, Object> live = Map.of("spec", Map.of("ports", List.of(Map.of("port", 7000, "targetPort", 7003))));
+    assertThat(Judge.holdsDesired(desired, live, fresh, List.of())).hasSize(1);
+    assertThat(Judge.holdsDesired(desired, live, fresh, List.of(), List.of(FieldPath.of("spec.ports[0].targetPort"))))
+        .isEmpty();
+  }
+
+  @Test
   void droppedFieldsMustHoldWhatAFreshCreateHolds() {
     Map<String, Object> before = Map.of("spec", Map.of("replicas", 3, "strategy", Map.of("type", "Recreate")));
     Map<String, Object> after = Map.of("spec", Map.of("strategy", Map.of("type", "Recreate")));

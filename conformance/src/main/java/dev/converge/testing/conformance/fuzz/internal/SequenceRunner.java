@@ -166,6 +166,9 @@ public final class SequenceRunner {
     // Keys of list elements (a port's number, a container's name) and union discriminators name
     // which element or member a value belongs to; changing them is not drift of a value.
     leaves.removeIf(p -> p.steps().get(p.steps().size() - 1) instanceof FieldPath.Key k && IDENTITIES.contains(k.name()));
+    // An element of a list of scalars (args, a set's member) is its own identity: changing it
+    // removes one element and adds another, which is not drift of a value either.
+    leaves.removeIf(p -> p.steps().get(p.steps().size() - 1) instanceof FieldPath.Index);
     if (leaves.isEmpty()) {
       return Optional.empty();
     }
@@ -262,7 +265,11 @@ public final class SequenceRunner {
     Map<String, Object> live = judge.require(object);
     List<Object> finalizers = foreign.stream().filter(f -> f.type() == ForeignChange.Type.FINALIZER)
         .map(ForeignChange::value).toList();
-    List<String> lost = Judge.holdsDesired(tree, live, fresh, finalizers);
+    // A field another actor changed and desired no longer names belongs to that actor now.
+    List<FieldPath> handedOver = foreign.stream()
+        .filter(f -> f.type() == ForeignChange.Type.DRIFT && f.path().get(tree).isEmpty())
+        .map(ForeignChange::path).toList();
+    List<String> lost = Judge.holdsDesired(tree, live, fresh, finalizers, handedOver);
     if (!lost.isEmpty()) {
       return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, "desired-value-lost", String.join("; ", lost)));
     }
