@@ -8,12 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import tools.jackson.core.type.TypeReference;
 
 /**
- * The machine-readable results of one strategy's run: a JSON array of {@link ScenarioResult}s in
- * {@code <dir>/<strategy>.json}, where dir is the system property {@value #DIR_PROPERTY} or {@code
- * target/conformance}. {@link ConformanceTable} turns such files into the README table.
+ * The machine-readable results of one strategy's run: a JSON {@link ConformanceResults} in {@code
+ * <dir>/<strategy>.json}, where dir is the system property {@value #DIR_PROPERTY} or {@code
+ * target/conformance}. {@link ConformanceTable} turns such files into the README tables.
  */
 public final class ConformanceReport {
 
@@ -22,7 +21,8 @@ public final class ConformanceReport {
 
   private final String strategy;
   private final Path file;
-  private final List<ScenarioResult> results = new ArrayList<>();
+  private final List<ScenarioResult> scenarios = new ArrayList<>();
+  private final List<CaseResult> cases = new ArrayList<>();
 
   public ConformanceReport(String strategy) {
     this(strategy, Path.of(System.getProperty(DIR_PROPERTY, "target/conformance")));
@@ -35,11 +35,22 @@ public final class ConformanceReport {
 
   /** Adds a result and rewrites the file, so an interrupted run still leaves what it found. */
   public synchronized void add(ScenarioResult result) {
-    if (!result.strategy().equals(strategy)) {
-      throw new IllegalArgumentException("result for " + result.strategy() + " in the report of " + strategy);
-    }
-    results.add(result);
+    requireOwn(result.strategy());
+    scenarios.add(result);
     write();
+  }
+
+  /** Adds a case result and rewrites the file. */
+  public synchronized void add(CaseResult result) {
+    requireOwn(result.strategy());
+    cases.add(result);
+    write();
+  }
+
+  private void requireOwn(String of) {
+    if (!of.equals(strategy)) {
+      throw new IllegalArgumentException("result for " + of + " in the report of " + strategy);
+    }
   }
 
   /** The file this report writes. */
@@ -48,42 +59,50 @@ public final class ConformanceReport {
   }
 
   /** Results so far. */
-  public synchronized List<ScenarioResult> results() {
-    return List.copyOf(results);
+  public synchronized ConformanceResults results() {
+    return new ConformanceResults(scenarios, cases);
   }
 
   private void write() {
     try {
       Files.createDirectories(file.getParent());
-      Files.writeString(file, Serialization.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(results));
+      Files.writeString(file, Serialization.jsonMapper().writerWithDefaultPrettyPrinter()
+          .writeValueAsString(new ConformanceResults(scenarios, cases)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write conformance report " + file, e);
     }
   }
 
   /** Reads one report file. */
-  public static List<ScenarioResult> read(Path file) {
+  public static ConformanceResults read(Path file) {
     try {
-      return Serialization.jsonMapper().readValue(Files.readString(file), new TypeReference<List<ScenarioResult>>() {});
+      return Serialization.jsonMapper().readValue(Files.readString(file), ConformanceResults.class);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read conformance report " + file, e);
     }
   }
 
   /** Reads every {@code *.json} report in the given files and folders. */
-  public static List<ScenarioResult> readAll(List<Path> filesOrFolders) {
-    List<ScenarioResult> all = new ArrayList<>();
+  public static ConformanceResults readAll(List<Path> filesOrFolders) {
+    List<ScenarioResult> scenarios = new ArrayList<>();
+    List<CaseResult> cases = new ArrayList<>();
     for (Path path : filesOrFolders) {
+      List<Path> files;
       if (Files.isDirectory(path)) {
-        try (Stream<Path> files = Files.list(path)) {
-          files.filter(f -> f.toString().endsWith(".json")).sorted().forEach(f -> all.addAll(read(f)));
+        try (Stream<Path> listed = Files.list(path)) {
+          files = listed.filter(f -> f.toString().endsWith(".json")).sorted().toList();
         } catch (IOException e) {
           throw new UncheckedIOException("cannot list " + path, e);
         }
       } else {
-        all.addAll(read(path));
+        files = List.of(path);
+      }
+      for (Path f : files) {
+        ConformanceResults r = read(f);
+        scenarios.addAll(r.scenarios());
+        cases.addAll(r.cases());
       }
     }
-    return all;
+    return new ConformanceResults(scenarios, cases);
   }
 }

@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Turns conformance report files into the Markdown table of the README: one row per strategy, one
- * column per scenario; a cell says how many kinds passed, names the kinds that failed, and points to
- * a footnote with the declared reason for a limit or why the scenario did not run.
+ * Turns conformance report files into the Markdown tables of the README: the scenarios (one row per
+ * strategy, one column per scenario) and the cases (one row per case, one column per strategy); a
+ * cell says how many subjects passed, names the ones that failed, and points to a footnote with what
+ * was observed, the declared reason for a limit, or why the check did not run.
  *
  * <pre>
  * java -cp ... dev.converge.testing.conformance.ConformanceTable [-o table.md] report-dir-or-file...
@@ -44,31 +45,12 @@ public final class ConformanceTable {
     }
   }
 
-  /** The Markdown table (with footnotes) for these results. */
-  public static String markdown(List<ScenarioResult> results) {
-    Map<String, List<ScenarioResult>> byStrategy = new LinkedHashMap<>();
-    results.forEach(r -> byStrategy.computeIfAbsent(r.strategy(), k -> new ArrayList<>()).add(r));
-    StringBuilder md = new StringBuilder("| strategy |");
-    StringBuilder rule = new StringBuilder("|---|");
-    for (Scenario s : Scenario.values()) {
-      md.append(' ').append(s.number()).append(". ").append(s.shortName()).append(" |");
-      rule.append("---|");
-    }
-    md.append('\n').append(rule).append('\n');
+  /** The Markdown tables (with footnotes) for these results. */
+  public static String markdown(ConformanceResults all) {
     List<String> notes = new ArrayList<>();
-    for (Map.Entry<String, List<ScenarioResult>> row : byStrategy.entrySet()) {
-      md.append("| ").append(row.getKey()).append(" |");
-      for (Scenario s : Scenario.values()) {
-        List<ScenarioResult> cell = row.getValue().stream().filter(r -> r.scenario() == s).toList();
-        md.append(' ').append(cell(row.getKey(), s, cell, notes)).append(" |");
-      }
-      md.append('\n');
-    }
-    md.append('\n').append("Cells count kinds: passed / run, over ")
-        .append(String.join(", ", new java.util.LinkedHashSet<>(results.stream().map(ScenarioResult::subject).toList())))
-        .append(".\n\n");
-    for (Scenario s : Scenario.values()) {
-      md.append(s.number()).append(". **").append(s.shortName()).append("** — ").append(s.description()).append("  \n");
+    StringBuilder md = new StringBuilder(scenarios(all.scenarios(), notes));
+    if (!all.cases().isEmpty()) {
+      md.append('\n').append(cases(all.cases(), notes));
     }
     if (!notes.isEmpty()) {
       md.append('\n');
@@ -79,13 +61,69 @@ public final class ConformanceTable {
     return md.toString();
   }
 
-  private static String cell(String strategy, Scenario scenario, List<ScenarioResult> cell, List<String> notes) {
+  private static String cases(List<CaseResult> results, List<String> notes) {
+    List<String> strategies = new ArrayList<>(new java.util.LinkedHashSet<>(results.stream().map(CaseResult::strategy).toList()));
+    StringBuilder md = new StringBuilder("| case |");
+    StringBuilder rule = new StringBuilder("|---|");
+    for (String s : strategies) {
+      md.append(' ').append(s).append(" |");
+      rule.append("---|");
+    }
+    md.append('\n').append(rule).append('\n');
+    for (ConformanceCase c : ConformanceCase.values()) {
+      List<CaseResult> row = results.stream().filter(r -> r.check() == c).toList();
+      if (row.isEmpty()) {
+        continue;
+      }
+      md.append("| ").append(c.caseName()).append(" |");
+      for (String s : strategies) {
+        List<ScenarioResult> cell = row.stream().filter(r -> r.strategy().equals(s))
+            .map(r -> new ScenarioResult(r.strategy(), Scenario.CREATE, r.subject(), r.verdict(), r.detail())).toList();
+        md.append(' ').append(cell(s, c.caseName(), cell, notes)).append(" |");
+      }
+      md.append('\n');
+    }
+    md.append('\n').append("Cells count subjects: passed / run.\n\n");
+    for (ConformanceCase c : ConformanceCase.values()) {
+      md.append("- **").append(c.caseName()).append("** — ").append(c.description()).append('\n');
+    }
+    return md.toString();
+  }
+
+  private static String scenarios(List<ScenarioResult> results, List<String> notes) {
+    Map<String, List<ScenarioResult>> byStrategy = new LinkedHashMap<>();
+    results.forEach(r -> byStrategy.computeIfAbsent(r.strategy(), k -> new ArrayList<>()).add(r));
+    StringBuilder md = new StringBuilder("| strategy |");
+    StringBuilder rule = new StringBuilder("|---|");
+    for (Scenario s : Scenario.values()) {
+      md.append(' ').append(s.number()).append(". ").append(s.shortName()).append(" |");
+      rule.append("---|");
+    }
+    md.append('\n').append(rule).append('\n');
+    for (Map.Entry<String, List<ScenarioResult>> row : byStrategy.entrySet()) {
+      md.append("| ").append(row.getKey()).append(" |");
+      for (Scenario s : Scenario.values()) {
+        List<ScenarioResult> cell = row.getValue().stream().filter(r -> r.scenario() == s).toList();
+        md.append(' ').append(cell(row.getKey(), s.shortName(), cell, notes)).append(" |");
+      }
+      md.append('\n');
+    }
+    md.append('\n').append("Cells count kinds: passed / run, over ")
+        .append(String.join(", ", new java.util.LinkedHashSet<>(results.stream().map(ScenarioResult::subject).toList())))
+        .append(".\n\n");
+    for (Scenario s : Scenario.values()) {
+      md.append(s.number()).append(". **").append(s.shortName()).append("** — ").append(s.description()).append("  \n");
+    }
+    return md.toString();
+  }
+
+  private static String cell(String strategy, String check, List<ScenarioResult> cell, List<String> notes) {
     if (cell.isEmpty()) {
       return "—";
     }
     List<ScenarioResult> ran = cell.stream().filter(r -> r.verdict() != Verdict.NOT_RUN).toList();
     if (ran.isEmpty()) {
-      return "not run " + note(notes, strategy + ", " + scenario.shortName() + ": not run — " + cell.get(0).detail());
+      return "not run " + note(notes, strategy + ", " + check + ": not run — " + cell.get(0).detail());
     }
     long passed = ran.stream().filter(r -> r.verdict() == Verdict.PASS).count();
     List<ScenarioResult> failed = ran.stream().filter(r -> r.verdict() == Verdict.FAIL).toList();
@@ -95,12 +133,12 @@ public final class ConformanceTable {
         .append(passed).append('/').append(ran.size());
     if (!failed.isEmpty()) {
       text.append(" **FAIL** ").append(subjects(failed)).append(' ')
-          .append(note(notes, strategy + ", " + scenario.shortName() + ": failed on " + subjects(failed) + " — "
+          .append(note(notes, strategy + ", " + check + ": failed on " + subjects(failed) + " — "
               + failed.get(0).detail()));
     }
     if (!unsupported.isEmpty()) {
       text.append(" not supported ").append(unsupported.size() == ran.size() ? "" : "on " + subjects(unsupported) + " ")
-          .append(note(notes, strategy + ", " + scenario.shortName() + ": declared limit — " + unsupported.get(0).detail()));
+          .append(note(notes, strategy + ", " + check + ": declared limit — " + unsupported.get(0).detail()));
     }
     return text.toString().trim();
   }

@@ -2,6 +2,9 @@ package dev.converge.testing.conformance;
 
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.conformance.fuzz.internal.Corpus;
+import dev.converge.testing.conformance.internal.CaseRunner;
+import dev.converge.testing.conformance.internal.ExpectationFailure;
 import dev.converge.testing.conformance.internal.ScenarioRunner;
 import dev.converge.testing.conformance.internal.Subject;
 import dev.converge.testing.conformance.internal.Subjects;
@@ -9,10 +12,14 @@ import dev.converge.testing.conformance.internal.WidgetCrd;
 import dev.converge.testing.conformance.internal.WriteCounter;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,8 +34,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The strategy conformance suite. Extend it in an integration test, name the strategy (and the
- * limits it declares), and every {@link Scenario} runs on Deployment, Service (ClusterIP and
- * NodePort), ConfigMap, Secret, StatefulSet and a custom resource against the real local cluster:
+ * limits of its method it declares), and against the real local cluster every {@link Scenario} runs
+ * on Deployment, Service (ClusterIP and NodePort), ConfigMap, Secret, StatefulSet and a custom
+ * resource, and every {@link ConformanceCase} on the realistic objects it concerns:
  *
  * <pre>{@code
  * class MyStrategyConformanceIT extends StrategyConformanceKit {
@@ -36,8 +44,10 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * Failures fail the test; declared limits that do not hold show as skipped with their reason. Every
- * result is also written to a {@link ConformanceReport} for {@link ConformanceTable}.
+ * Live objects are judged by {@link Judge}, never by the strategies' own comparison code. Failures
+ * fail the test; a check whose failed expectations are all declared limits shows as skipped with
+ * the reasons. Every result is also written to a {@link ConformanceReport} for {@link
+ * ConformanceTable}.
  */
 @ExtendWith(LocalClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -117,28 +127,66 @@ public abstract class StrategyConformanceKit {
             scenario.number() + ". " + scenario.shortName(), () -> runOne(runner, target, scenario, subject)))));
   }
 
+  @TestFactory
+  Stream<DynamicContainer> cases() {
+    ConformanceTarget target = target();
+    CaseRunner runner = new CaseRunner(target, strategyClient, counter, other, namespace, new Corpus(widgets.apiVersion()));
+    List<CaseRunner.CaseRun> runs = runner.runs();
+    return Arrays.stream(ConformanceCase.values()).map(check -> DynamicContainer.dynamicContainer(check.caseName(),
+        IntStream.range(0, runs.size()).filter(i -> runs.get(i).check() == check)
+            .mapToObj(i -> DynamicTest.dynamicTest(runs.get(i).subject(), () -> runCase(runner, target, runs.get(i), i)))));
+  }
+
   private void runOne(ScenarioRunner runner, ConformanceTarget target, Scenario scenario, Subject subject) {
-    String notRun = runner.notRunReason(scenario, subject);
-    if (notRun != null) {
-      record(target, scenario, subject, Verdict.NOT_RUN, notRun);
-      throw new TestAbortedException(notRun);
+    Optional<String> notRun = runner.notRunReason(scenario, subject);
+    if (notRun.isPresent()) {
+      report.add(new ScenarioResult(target.name(), scenario, subject.label(), Verdict.NOT_RUN, notRun.get()));
+      throw new TestAbortedException(notRun.get());
     }
-    try {
-      String note = runner.run(scenario, subject);
-      record(target, scenario, subject, Verdict.PASS, note);
-    } catch (AssertionError | RuntimeException e) {
-      String observed = e.getClass().getSimpleName() + ": " + e.getMessage();
-      String limit = target.limits().get(scenario);
-      if (limit != null) {
-        record(target, scenario, subject, Verdict.NOT_SUPPORTED, limit + " (observed: " + observed + ")");
-        throw new TestAbortedException("declared limit of " + target.name() + ": " + limit + "; observed: " + observed);
+    Judged judged = judge(target, scenario.shortName(), () -> runner.run(scenario, subject));
+    report.add(new ScenarioResult(target.name(), scenario, subject.label(), judged.verdict(), judged.detail()));
+    judged.rethrow();
+  }
+
+  private void runCase(CaseRunner runner, ConformanceTarget target, CaseRunner.CaseRun run, int index) {
+    Judged judged = judge(target, run.check().caseName(), () -> runner.run(run, index));
+    report.add(new CaseResult(target.name(), run.check(), run.subject(), judged.verdict(), judged.detail()));
+    judged.rethrow();
+  }
+
+  /** What one check found: a verdict, its detail and what to throw to JUnit. */
+  record Judged(Verdict verdict, String detail, Throwable thrown) {
+    void rethrow() {
+      if (thrown instanceof RuntimeException e) {
+        throw e;
       }
-      record(target, scenario, subject, Verdict.FAIL, observed);
-      throw e;
+      if (thrown instanceof Error e) {
+        throw e;
+      }
     }
   }
 
-  private void record(ConformanceTarget target, Scenario scenario, Subject subject, Verdict verdict, String detail) {
-    report.add(new ScenarioResult(target.name(), scenario, subject.label(), verdict, detail));
+  /**
+   * Runs a check. When it fails, its verdict is NOT_SUPPORTED only if every expectation that failed
+   * is declared as a limit of the strategy's method for this check; any other failure is FAIL.
+   */
+  static Judged judge(ConformanceTarget target, String check, Supplier<String> body) {
+    try {
+      return new Judged(Verdict.PASS, body.get(), null);
+    } catch (ExpectationFailure e) {
+      List<String> reasons = new ArrayList<>();
+      for (String expectation : e.expectations()) {
+        Optional<DeclaredLimit> limit = target.limit(check, expectation);
+        if (limit.isEmpty()) {
+          return new Judged(Verdict.FAIL, e.getMessage(), e);
+        }
+        reasons.add(expectation + ": " + limit.get().reason());
+      }
+      String detail = String.join("; ", reasons) + " (observed: " + e.getMessage() + ")";
+      return new Judged(Verdict.NOT_SUPPORTED, detail,
+          new TestAbortedException("declared limit of " + target.name() + ": " + detail));
+    } catch (AssertionError | RuntimeException e) {
+      return new Judged(Verdict.FAIL, e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+    }
   }
 }

@@ -22,9 +22,14 @@ class ConformanceTableTest {
     ssa.add(new ScenarioResult("ssa", Scenario.NO_OP, "Secret", Verdict.FAIL, "1 write | PATCH"));
 
     assertThat(Files.exists(dir.resolve("update.json"))).isTrue();
-    List<ScenarioResult> read = ConformanceReport.readAll(List.of(dir));
-    assertThat(read).hasSize(6).contains(new ScenarioResult("update", Scenario.REMOVAL, "ConfigMap",
+    ssa.add(new CaseResult("ssa", ConformanceCase.NUMBER_LIKE_STRINGS, "ConfigMap", Verdict.PASS, ""));
+    ssa.add(new CaseResult("ssa", ConformanceCase.NUMBER_LIKE_STRINGS, "Secret", Verdict.FAIL,
+        "[data.ratio = \"MS4xMA==\"] live holds MS4x"));
+    update.add(new CaseResult("update", ConformanceCase.NUMBER_LIKE_STRINGS, "ConfigMap", Verdict.PASS, ""));
+    ConformanceResults read = ConformanceReport.readAll(List.of(dir));
+    assertThat(read.scenarios()).hasSize(6).contains(new ScenarioResult("update", Scenario.REMOVAL, "ConfigMap",
         Verdict.NOT_SUPPORTED, "no memory"));
+    assertThat(read.cases()).hasSize(3);
 
     String table = ConformanceTable.markdown(read);
 
@@ -37,6 +42,10 @@ class ConformanceTableTest {
         .contains("partial 1/2 **FAIL** Secret [");
     assertThat(table).contains("ssa, no-op: failed on Secret — 1 write \\| PATCH");
     assertThat(table).contains("update, removal: declared limit — no memory");
+    assertThat(table).contains("| case | ssa | update |");
+    assertThat(table.lines().filter(l -> l.startsWith("| number-like-strings |")).findFirst().orElseThrow())
+        .isEqualTo("| number-like-strings | partial 1/2 **FAIL** Secret [4] | pass 1/1 |");
+    assertThat(table).contains("[4] ssa, number-like-strings: failed on Secret — [data.ratio = \"MS4xMA==\"] live holds MS4x");
   }
 
   @Test

@@ -5,7 +5,6 @@ import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.ConformanceTarget;
-import dev.converge.testing.conformance.Scenario;
 import dev.converge.testing.conformance.StrategyConformanceKit;
 import java.util.List;
 
@@ -24,8 +23,7 @@ class ServerSideApplyStrategyConformanceIT extends StrategyConformanceKit {
   @Override
   protected List<ConformanceTarget> peers() {
     return List.of(
-        ConformanceTarget.of(selector.installed().get("update"))
-            .withLimit(Scenario.REMOVAL, "update does not remove map keys dropped from desired"),
+        ConformanceTarget.of(selector.installed().get("update")),
         ConformanceTarget.of(selector.installed().get("merge-patch")));
   }
 }

@@ -5,28 +5,30 @@ import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.DirectStrategyContext;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategyContext;
-import dev.converge.strategy.tree.Containment;
-import dev.converge.strategy.tree.DesiredState;
-import dev.converge.strategy.tree.ResourceTree;
 import dev.converge.testing.conformance.ConformanceTarget;
+import dev.converge.testing.conformance.FieldPath;
+import dev.converge.testing.conformance.Judge;
 import dev.converge.testing.conformance.Scenario;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.time.Duration;
 import org.awaitility.Awaitility;
 
 /**
  * Runs one scenario on one subject against the real API server. Each scenario uses objects of its
- * own; a failed expectation is an {@link AssertionError} whose message says what was observed.
+ * own. Live objects are judged by {@link Judge}: read with a plain client and compared, field by
+ * field of desired, with what a server-side dry-run create of desired holds; never with the
+ * comparison code of the strategies. A failed expectation is an {@link ExpectationFailure} naming
+ * it, so that a declared limit can cover exactly that expectation.
  */
 public final class ScenarioRunner {
 
@@ -43,6 +45,7 @@ public final class ScenarioRunner {
   private final KubernetesClient strategyClient;
   private final WriteCounter counter;
   private final KubernetesClient other;
+  private final Judge judge;
   private final String namespace;
 
   public ScenarioRunner(ConformanceTarget target, List<ConformanceTarget> peers, String noPeersReason,
@@ -53,21 +56,22 @@ public final class ScenarioRunner {
     this.strategyClient = strategyClient;
     this.counter = counter;
     this.other = other;
+    this.judge = new Judge(other);
     this.namespace = namespace;
   }
 
-  /** Whether {@code scenario} means anything for {@code subject} with this configuration. */
-  public String notRunReason(Scenario scenario, Subject subject) {
+  /** Why {@code scenario} does not run for {@code subject} with this configuration; empty when it runs. */
+  public Optional<String> notRunReason(Scenario scenario, Subject subject) {
     if (scenario == Scenario.ALLOCATIONS && !subject.service()) {
-      return "only Services have allocated fields";
+      return Optional.of("only Services have allocated fields");
     }
     if (scenario == Scenario.SWITCH && peers.isEmpty()) {
-      return noPeersReason;
+      return Optional.of(noPeersReason);
     }
-    return null;
+    return Optional.empty();
   }
 
-  /** Runs the scenario; returns a short note of what was observed, or throws AssertionError. */
+  /** Runs the scenario; returns a short note of what was observed, or throws. */
   public String run(Scenario scenario, Subject subject) {
     String name = subject.shortName() + "-" + scenario.number() + "-" + target.name().replaceAll("[^a-z0-9]", "");
     return switch (scenario) {
@@ -88,10 +92,10 @@ public final class ScenarioRunner {
     HasMetadata desired = subject.desired(namespace, name, Variant.BASE);
     counter.reset();
     ApplyResult<HasMetadata> result = apply(target.strategy(), desired);
-    expect(result.outcome() == ApplyOutcome.CREATED, "outcome " + result.outcome() + ", expected CREATED");
-    HasMetadata live = fetch(desired);
-    expect(live != null, "object absent after apply");
-    expectContains(live, desired, "after create");
+    Findings f = new Findings();
+    f.check("outcome", result.outcome() == ApplyOutcome.CREATED, "outcome " + result.outcome() + ", expected CREATED");
+    f.none("live-holds-desired", holds(desired, List.of()));
+    f.throwIfAny();
     return "writes: " + counter.writes();
   }
 
@@ -102,8 +106,11 @@ public final class ScenarioRunner {
     settle(desired);
     counter.reset();
     ApplyResult<HasMetadata> result = apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
-    expect(result.outcome() == ApplyOutcome.UNCHANGED, "outcome " + result.outcome() + " (" + result.request() + "), expected UNCHANGED");
-    expect(counter.writes().isEmpty(), "write requests sent: " + counter.writes());
+    Findings f = new Findings();
+    f.check("outcome", result.outcome() == ApplyOutcome.UNCHANGED,
+        "outcome " + result.outcome() + " (" + result.request() + "), expected UNCHANGED");
+    f.check("zero-writes", counter.writes().isEmpty(), "write requests sent: " + counter.writes());
+    f.throwIfAny();
     return "0 writes" + (counter.dryRuns().isEmpty() ? "" : ", dry runs: " + counter.dryRuns().size());
   }
 
@@ -111,23 +118,23 @@ public final class ScenarioRunner {
     HasMetadata base = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), base);
     settle(base);
-    Map<String, Object> before = ResourceTree.of(fetch(base));
+    Map<String, Object> before = judge.require(base);
     HasMetadata changed = subject.desired(namespace, name, Variant.CHANGED);
     counter.reset();
     ApplyResult<HasMetadata> result = apply(target.strategy(), changed);
     List<String> writes = counter.writes();
-    expect(result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
-    expect(writes.size() == 1, "expected one write, sent " + writes);
-    Map<String, Object> after = ResourceTree.of(fetch(base));
-    TreePath path = TreePath.of(subject.changedPath());
-    expect(Containment.contains(path.get(after), path.get(DesiredState.of(changed))),
-        subject.changedPath() + " is " + path.get(after) + ", expected " + path.get(DesiredState.of(changed)));
+    Findings f = new Findings();
+    f.check("outcome", result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
+    f.check("one-write", writes.size() == 1, "expected one write, sent " + writes);
+    Map<String, Object> after = judge.require(base);
+    f.none("live-holds-desired", holds(changed, List.of()));
+    FieldPath path = FieldPath.of(subject.changedPath());
     Map<String, Object> restBefore = comparable(before, path);
     Map<String, Object> restAfter = comparable(after, path);
-    expect(ResourceTree.canonicalJson(restBefore).equals(ResourceTree.canonicalJson(restAfter)),
-        "more than " + subject.changedPath() + " changed: before " + ResourceTree.canonicalJson(restBefore)
-            + " after " + ResourceTree.canonicalJson(restAfter));
-    expectSteady(subject.desired(namespace, name, Variant.CHANGED), "after the change");
+    f.check("nothing-else-changed", JsonValue.equal(restBefore, restAfter),
+        "more than " + path + " changed: before " + JsonValue.text(restBefore, 2000) + " after " + JsonValue.text(restAfter, 2000));
+    steady(f, subject.desired(namespace, name, Variant.CHANGED));
+    f.throwIfAny();
     return "1 write: " + result.request();
   }
 
@@ -135,10 +142,12 @@ public final class ScenarioRunner {
     HasMetadata base = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), base);
     otherPatch(base, subject.driftPatch());
-    expect(!Containment.contains(ResourceTree.of(fetch(base)), DesiredState.of(base)), "drift patch changed nothing");
+    Findings f = new Findings();
+    f.require("drift-visible", !holds(base, List.of()).isEmpty(), "the drift patch changed nothing desired names");
     ApplyResult<HasMetadata> result = apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
-    expect(result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
-    expectContains(fetch(base), base, "after restoring");
+    f.check("outcome", result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
+    f.none("restored", holds(base, List.of()));
+    f.throwIfAny();
     return "restored with " + result.request();
   }
 
@@ -146,25 +155,26 @@ public final class ScenarioRunner {
     HasMetadata base = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), base);
     otherPatch(base, subject.foreignPatch());
-    Map<String, Object> patched = ResourceTree.of(fetch(base));
-    Map<String, Object> expected = new LinkedHashMap<>();
+    Map<String, Object> patched = judge.require(base);
+    Map<FieldPath, Object> expected = new LinkedHashMap<>();
+    Findings f = new Findings();
     for (String p : subject.foreignPaths()) {
-      Object value = TreePath.of(p).get(patched);
-      expect(value != null, "foreign patch did not set " + p);
-      expected.put(p, value);
+      FieldPath path = FieldPath.of(p);
+      Optional<Object> value = path.get(patched);
+      f.require("foreign-patch-applied", value.isPresent(), "the foreign patch did not set " + p);
+      expected.put(path, value.get());
     }
     HasMetadata changed = subject.desired(namespace, name, Variant.CHANGED);
     ApplyResult<HasMetadata> result = apply(target.strategy(), changed);
-    expect(result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
-    Map<String, Object> after = ResourceTree.of(fetch(base));
-    List<String> lost = new ArrayList<>();
-    expected.forEach((p, v) -> {
-      if (!Objects.equals(String.valueOf(v), String.valueOf(TreePath.of(p).get(after)))) {
-        lost.add(p + " (was " + v + ", now " + TreePath.of(p).get(after) + ")");
-      }
+    f.check("outcome", result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
+    Map<String, Object> after = judge.require(base);
+    expected.forEach((path, was) -> {
+      Object now = path.get(after).orElse(null);
+      String id = path.steps().get(0).equals(new FieldPath.Key("metadata")) ? "foreign-metadata-kept" : "foreign-field-kept";
+      f.check(id, JsonValue.equal(was, now), path + " was " + JsonValue.text(was) + ", now " + JsonValue.text(now));
     });
-    expect(lost.isEmpty(), "fields set by another actor were lost: " + lost);
-    expectContains(fetch(base), changed, "after update");
+    f.none("live-holds-desired", holds(changed, List.of()));
+    f.throwIfAny();
     return "kept " + subject.foreignPaths();
   }
 
@@ -173,23 +183,29 @@ public final class ScenarioRunner {
     apply(target.strategy(), base);
     HasMetadata without = subject.desired(namespace, name, Variant.WITHOUT_REMOVABLE);
     apply(target.strategy(), without);
-    Map<String, Object> after = ResourceTree.of(fetch(base));
-    List<String> left = subject.removablePaths().stream().filter(p -> TreePath.of(p).get(after) != null).toList();
-    expect(left.isEmpty(), "still present after removal from desired: " + left);
-    expectContains(fetch(base), without, "after removal");
-    expectSteady(subject.desired(namespace, name, Variant.WITHOUT_REMOVABLE), "after the removal");
+    Map<String, Object> after = judge.require(base);
+    Findings f = new Findings();
+    for (String p : subject.removablePaths()) {
+      String id = p.startsWith("metadata.") ? "label-annotation-removed" : "field-removed";
+      f.check(id, FieldPath.of(p).get(after).isEmpty(), p + " still present after removal from desired: "
+          + JsonValue.text(FieldPath.of(p).get(after).orElse(null)));
+    }
+    f.none("live-holds-desired", holds(without, List.of()));
+    steady(f, subject.desired(namespace, name, Variant.WITHOUT_REMOVABLE));
+    f.throwIfAny();
     return "removed " + subject.removablePaths();
   }
 
   private String allocations(Subject subject, String name) {
     HasMetadata base = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), base);
-    String initial = allocationsOf(fetch(base));
-    expect(!initial.contains("clusterIP=null"), "no clusterIP allocated: " + initial);
+    String initial = allocationsOf(judge.require(base));
+    Findings f = new Findings();
+    f.require("allocated", !initial.contains("clusterIP=absent"), "no clusterIP allocated: " + initial);
     List<String> steps = new ArrayList<>();
     Runnable check = () -> {
-      String now = allocationsOf(fetch(base));
-      expect(initial.equals(now), "allocations changed after " + steps + ": " + initial + " -> " + now);
+      String now = allocationsOf(judge.require(base));
+      f.require("allocations-stable", initial.equals(now), "allocations changed after " + steps + ": " + initial + " -> " + now);
     };
     apply(target.strategy(), subject.desired(namespace, name, Variant.CHANGED));
     steps.add("change");
@@ -211,18 +227,18 @@ public final class ScenarioRunner {
     HasMetadata base = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), base);
     // Stale read: the cache still shows the object as it was before another writer's change.
-    HasMetadata snapshot = fetch(base);
+    HasMetadata snapshot = other.resource(base).get();
     otherPatch(base, "{\"metadata\":{\"annotations\":{\"other.example/concurrent\":\"1\"}}}");
     HasMetadata changed = subject.desired(namespace, name, Variant.CHANGED);
     counter.reset();
     StrategyContext stale = new StaleContext(strategyClient, FIELD_MANAGER, snapshot);
     target.strategy().apply(changed, stale);
     List<String> staleWrites = counter.writes();
-    HasMetadata after = fetch(base);
-    expectContains(after, changed, "after a write based on a stale read");
-    expect("1".equals(after.getMetadata().getAnnotations().get("other.example/concurrent")),
+    Findings f = new Findings();
+    f.none("stale-read-converges", holds(changed, List.of()));
+    f.check("other-writer-kept", "1".equals(annotation(base, "other.example/concurrent")),
         "the other writer's annotation was lost");
-    expect(staleWrites.size() <= 3, "too many writes for one stale read: " + staleWrites);
+    f.check("bounded-retries", staleWrites.size() <= 3, "too many writes for one stale read: " + staleWrites);
 
     // A writer that changes the object right before every write this strategy sends.
     AtomicInteger bumps = new AtomicInteger();
@@ -237,21 +253,20 @@ public final class ScenarioRunner {
     try {
       ApplyResult<HasMetadata> result = apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
       ending = "converged (" + result.outcome() + ")";
-      expectContains(fetch(base), base, "after writing against a busy writer");
-    } catch (AssertionError e) {
-      throw e;
+      f.none("busy-writer-converges", holds(base, List.of()));
     } catch (RuntimeException e) {
       String message = String.valueOf(e.getMessage());
-      expect(message.contains(name), "error does not name the resource: " + message);
+      f.check("error-names-resource", message.contains(name), "error does not name the resource: " + message);
       ending = "gave up with: " + message.substring(0, Math.min(message.length(), 160));
     } finally {
       counter.beforeEachWrite(r -> {});
     }
     List<String> busyWrites = counter.writes();
-    expect(busyWrites.size() <= MAX_CONCURRENT_WRITES, "retried without end: " + busyWrites.size() + " writes");
-    String last = fetch(base).getMetadata().getAnnotations().get("other.example/counter");
-    expect(String.valueOf(bumps.get()).equals(last),
+    f.check("bounded-retries", busyWrites.size() <= MAX_CONCURRENT_WRITES, "retried without end: " + busyWrites.size() + " writes");
+    String last = annotation(base, "other.example/counter");
+    f.check("other-writer-kept", String.valueOf(bumps.get()).equals(last),
         "the busy writer's last change (" + bumps.get() + ") was lost; live has " + last);
+    f.throwIfAny();
     return "stale read: " + staleWrites.size() + " write(s); busy writer: " + busyWrites.size() + " write(s), " + ending;
   }
 
@@ -263,16 +278,18 @@ public final class ScenarioRunner {
     settle(base);
     HasMetadata changed = subject.desired(namespace, name, Variant.IMMUTABLE_CHANGED);
     counter.reset();
+    Findings f = new Findings();
     try {
       apply(target.strategy(), changed);
     } catch (RuntimeException e) {
       String message = String.valueOf(e.getMessage());
-      expect(message.contains(subject.immutableField()),
+      f.check("error-names-field", message.contains(subject.immutableField()),
           "error does not name " + subject.immutableField() + ": " + message);
-      expect(counter.writes().size() <= 2, "retried a permanent error: " + counter.writes());
+      f.check("no-retry", counter.writes().size() <= 2, "retried a permanent error: " + counter.writes());
+      f.throwIfAny();
       return "error: " + message.substring(0, Math.min(message.length(), 200));
     }
-    throw new AssertionError("a change of " + subject.immutableField() + " was accepted");
+    throw ExpectationFailure.of("refused", "a change of " + subject.immutableField() + " was accepted");
   }
 
   private String switches(Subject subject, String name) {
@@ -290,28 +307,33 @@ public final class ScenarioRunner {
     apply(from.strategy(), base);
     apply(from.strategy(), subject.desired(namespace, name, Variant.CHANGED));
     apply(to.strategy(), subject.desired(namespace, name, Variant.BASE));
-    expectContains(fetch(base), base, label + ": first apply after the switch");
+    Findings f = new Findings();
+    f.none("converges-after-switch", holds(base, List.of()).stream().map(l -> label + ": " + l).toList());
     counter.reset();
     ApplyResult<HasMetadata> again = apply(to.strategy(), subject.desired(namespace, name, Variant.BASE));
-    expect(again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
+    f.check("steady-after-switch", again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
         label + ": second apply after the switch was " + again.outcome() + " with writes " + counter.writes());
     HasMetadata without = subject.desired(namespace, name, Variant.WITHOUT_REMOVABLE);
     apply(to.strategy(), without);
-    Map<String, Object> after = ResourceTree.of(fetch(base));
-    List<String> left = subject.removablePaths().stream().filter(p -> TreePath.of(p).get(after) != null).toList();
-    if (!left.isEmpty() && to.limits().containsKey(Scenario.REMOVAL)) {
-      return label + " converges (removal not checked: " + to.name() + " declares it unsupported)";
-    }
-    expect(left.isEmpty(), label + ": still present after removal from desired: " + left);
+    Map<String, Object> after = judge.require(base);
+    List<String> left = subject.removablePaths().stream().filter(p -> FieldPath.of(p).get(after).isPresent()).toList();
+    f.check("removal-after-switch", left.isEmpty(), label + ": still present after removal from desired: " + left);
+    f.throwIfAny();
     return label + " ok";
   }
 
   /** Applying the same desired once more must send nothing: the strategy does not loop. */
-  private void expectSteady(HasMetadata desired, String when) {
+  private void steady(Findings f, HasMetadata desired) {
     counter.reset();
     ApplyResult<HasMetadata> again = apply(target.strategy(), desired);
-    expect(again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
-        "applying the same desired again " + when + " was " + again.outcome() + " with writes " + counter.writes());
+    f.check("steady", again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
+        "applying the same desired again was " + again.outcome() + " with writes " + counter.writes());
+  }
+
+  /** Where live differs from a fresh create of desired, for the fields desired names. */
+  private List<String> holds(HasMetadata desired, List<?> foreignElements) {
+    Map<String, Object> fresh = judge.freshCreate(desired);
+    return Judge.holdsDesired(JsonValue.tree(desired), judge.require(desired), fresh, foreignElements);
   }
 
   /**
@@ -322,11 +344,11 @@ public final class ScenarioRunner {
   private void settle(HasMetadata desired) {
     AtomicReference<String> last = new AtomicReference<>("");
     AtomicInteger stable = new AtomicInteger();
-    Awaitility.await(desired.getKind() + " " + desired.getMetadata().getName() + " settles")
+    Awaitility.await(Judge.describe(desired) + " settles")
         .atMost(Duration.ofSeconds(20))
         .pollInterval(Duration.ofMillis(250))
         .until(() -> {
-          String rv = fetch(desired).getMetadata().getResourceVersion();
+          String rv = other.resource(desired).get().getMetadata().getResourceVersion();
           if (rv.equals(last.getAndSet(rv))) {
             return stable.incrementAndGet() >= 4;
           }
@@ -339,8 +361,8 @@ public final class ScenarioRunner {
     return strategy.apply(desired, new DirectStrategyContext(strategyClient, FIELD_MANAGER));
   }
 
-  private HasMetadata fetch(HasMetadata desired) {
-    return other.resource(desired).get();
+  private String annotation(HasMetadata ref, String key) {
+    return FieldPath.of("metadata.annotations[\"" + key + "\"]").get(judge.require(ref)).map(String::valueOf).orElse(null);
   }
 
   private void otherPatch(HasMetadata desired, String json) {
@@ -349,31 +371,14 @@ public final class ScenarioRunner {
     other.resource(desired).patch(context, json);
   }
 
-  private static void expectContains(HasMetadata live, HasMetadata desired, String when) {
-    Map<String, Object> wanted = DesiredState.of(desired);
-    Map<String, Object> have = ResourceTree.of(live);
-    if (!Containment.contains(have, wanted)) {
-      throw new AssertionError(when + ": live does not hold desired; desired " + ResourceTree.canonicalJson(wanted)
-          + " live " + ResourceTree.canonicalJson(comparable(have, null)));
-    }
-  }
-
-  private static void expect(boolean condition, String message) {
-    if (!condition) {
-      throw new AssertionError(message);
-    }
-  }
-
-  /** Everything a user would call content: no status, and only labels and annotations of metadata. */
+  /**
+   * Everything a user would call content: no status, of metadata only labels, finalizers and
+   * annotations other than the ones controllers and strategies keep for themselves.
+   */
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> comparable(Map<String, Object> tree, TreePath without) {
-    Map<String, Object> copy = ResourceTree.copyMap(tree);
-    copy.remove("status");
-    Map<String, Object> metadata = (Map<String, Object>) copy.getOrDefault("metadata", new LinkedHashMap<>());
-    Map<String, Object> kept = new LinkedHashMap<>();
-    if (metadata.get("labels") != null) {
-      kept.put("labels", metadata.get("labels"));
-    }
+  private static Map<String, Object> comparable(Map<String, Object> tree, FieldPath without) {
+    Map<String, Object> copy = Judge.content(tree);
+    Map<String, Object> metadata = (Map<String, Object>) copy.get("metadata");
     if (metadata.get("annotations") instanceof Map<?, ?> annotations) {
       Map<String, Object> filtered = new LinkedHashMap<>();
       annotations.forEach((k, v) -> {
@@ -381,25 +386,24 @@ public final class ScenarioRunner {
           filtered.put((String) k, v);
         }
       });
-      kept.put("annotations", filtered);
+      metadata.put("annotations", filtered);
     }
-    copy.put("metadata", kept);
-    if (without != null) {
-      without.remove(copy);
-    }
+    without.remove(copy);
     return copy;
   }
 
-  @SuppressWarnings("unchecked")
-  private static String allocationsOf(HasMetadata service) {
-    Map<String, Object> spec = ResourceTree.mapAt(ResourceTree.of(service), "spec").orElseThrow();
+  private static String allocationsOf(Map<String, Object> service) {
     List<Object> nodePorts = new ArrayList<>();
-    if (spec.get("ports") instanceof List<?> ports) {
+    if (FieldPath.of("spec.ports").get(service).orElse(null) instanceof List<?> ports) {
       for (Object p : ports) {
-        nodePorts.add(((Map<String, Object>) p).get("nodePort"));
+        nodePorts.add(p instanceof Map<?, ?> m ? m.get("nodePort") : null);
       }
     }
-    return "clusterIP=" + spec.get("clusterIP") + " clusterIPs=" + spec.get("clusterIPs")
-        + " nodePorts=" + nodePorts + " healthCheckNodePort=" + spec.get("healthCheckNodePort");
+    return "clusterIP=" + text(service, "spec.clusterIP") + " clusterIPs=" + text(service, "spec.clusterIPs")
+        + " nodePorts=" + nodePorts + " healthCheckNodePort=" + text(service, "spec.healthCheckNodePort");
+  }
+
+  private static String text(Map<String, Object> tree, String path) {
+    return FieldPath.of(path).get(tree).map(String::valueOf).orElse("absent");
   }
 }

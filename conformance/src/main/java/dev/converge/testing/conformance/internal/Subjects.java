@@ -1,14 +1,12 @@
 package dev.converge.testing.conformance.internal;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
@@ -18,16 +16,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 /** The kinds the kit covers: Deployment, Service (ClusterIP, NodePort), ConfigMap, Secret, StatefulSet, a custom resource. */
 public final class Subjects {
 
   static final String REMOVABLE_LABEL = "metadata.labels.removable";
-  static final String REMOVABLE_ANNOTATION = "metadata.annotations.[example.com/removable]";
+  static final String REMOVABLE_ANNOTATION = "metadata.annotations[\"example.com/removable\"]";
   private static final String FOREIGN_META =
       "\"metadata\":{\"labels\":{\"other.example/team\":\"blue\"},\"annotations\":{\"other.example/note\":\"keep\"}}";
   private static final List<String> FOREIGN_META_PATHS =
-      List.of("metadata.labels.[other.example/team]", "metadata.annotations.[other.example/note]");
+      List.of("metadata.labels[\"other.example/team\"]", "metadata.annotations[\"other.example/note\"]");
 
   private Subjects() {}
 
@@ -58,7 +57,7 @@ public final class Subjects {
         "{\"spec\":{\"replicas\":3},\"metadata\":{\"labels\":{\"app\":\"hijacked\"}}}",
         "{" + FOREIGN_META + ",\"spec\":{\"minReadySeconds\":7}}",
         plus(FOREIGN_META_PATHS, "spec.minReadySeconds"),
-        List.of(REMOVABLE_LABEL, REMOVABLE_ANNOTATION, "spec.template.spec.containers.[name=app].env.[name=REMOVABLE]"),
+        List.of(REMOVABLE_LABEL, REMOVABLE_ANNOTATION, "spec.template.spec.containers[name=app].env[name=REMOVABLE]"),
         "spec.selector",
         false);
   }
@@ -191,18 +190,52 @@ public final class Subjects {
     return meta.build();
   }
 
+  /**
+   * A pod template as people write them: probes, requests and limits, affinity, tolerations, a
+   * config volume, env from a value and from a field.
+   */
   private static PodTemplateSpec template(Map<String, String> labels, List<EnvVar> env) {
-    return new PodTemplateSpecBuilder()
-        .withNewMetadata().withLabels(labels).endMetadata()
-        .withNewSpec()
-        .withContainers(new ContainerBuilder()
-            .withName("app")
-            .withImage("registry.example/app:1.0")
-            .addNewPort().withContainerPort(8080).endPort()
-            .withEnv(env)
-            .build())
-        .endSpec()
-        .build();
+    PodTemplateSpec template = Serialization.unmarshal("""
+        metadata: {}
+        spec:
+          terminationGracePeriodSeconds: 20
+          affinity:
+            podAntiAffinity:
+              preferredDuringSchedulingIgnoredDuringExecution:
+              - weight: 50
+                podAffinityTerm:
+                  topologyKey: kubernetes.io/hostname
+                  labelSelector:
+                    matchLabels: {tier: web}
+          tolerations:
+          - {key: dedicated, operator: Equal, value: web, effect: NoSchedule}
+          - {key: dedicated, operator: Equal, value: web, effect: NoExecute, tolerationSeconds: 60}
+          volumes:
+          - name: config
+            configMap: {name: app-config, optional: true}
+          containers:
+          - name: app
+            image: registry.example/app:1.0
+            ports:
+            - {name: http, containerPort: 8080}
+            env:
+            - name: POD_NAME
+              valueFrom: {fieldRef: {fieldPath: metadata.name}}
+            resources:
+              requests: {cpu: 100m, memory: 64Mi}
+              limits: {cpu: 500m, memory: 128Mi}
+            readinessProbe:
+              httpGet: {path: /ready, port: http}
+              periodSeconds: 5
+            livenessProbe:
+              tcpSocket: {port: 8080}
+              initialDelaySeconds: 10
+            volumeMounts:
+            - {name: config, mountPath: /etc/app, readOnly: true}
+        """, PodTemplateSpec.class);
+    template.getMetadata().setLabels(labels);
+    template.getSpec().getContainers().get(0).getEnv().addAll(env);
+    return template;
   }
 
   private static List<String> plus(List<String> list, String more) {

@@ -16,7 +16,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * A small namespaced CRD in a group unique to one kit run: {@code spec.size} (integer), {@code
  * color}, {@code mode} (immutable through a CEL rule), {@code optional}, {@code extra}, and {@code
  * replicas} which the server defaults to 1 — so the custom resource too has a field desired never
- * sets.
+ * sets — plus the shapes whose merge semantics the schema declares: {@code ports} (a list-type map
+ * keyed by name, with a defaulted {@code protocol}), {@code tags} (a set), {@code steps} (an atomic
+ * list), {@code settings} (a granular map), {@code limits} (an atomic map) and {@code
+ * template.containers[].env[]} (list-type maps nested in a list-type map).
  */
 public record WidgetCrd(String group, KubernetesClient admin) implements AutoCloseable {
 
@@ -40,6 +43,41 @@ public record WidgetCrd(String group, KubernetesClient admin) implements AutoClo
             .build())
         .addToProperties("optional", string)
         .addToProperties("extra", string)
+        // a list-type map keyed by name, a set, an atomic list, a granular and an atomic map, and a
+        // nested list-type map inside an object: the list and map semantics the server merges by
+        .addToProperties("ports", new JSONSchemaPropsBuilder().withType("array")
+            .withXKubernetesListType("map").withXKubernetesListMapKeys("name")
+            .withNewItems().withSchema(new JSONSchemaPropsBuilder().withType("object").withRequired("name")
+                .addToProperties("name", string)
+                .addToProperties("port", new JSONSchemaPropsBuilder().withType("integer").build())
+                .addToProperties("protocol", new JSONSchemaPropsBuilder().withType("string")
+                    .withDefault(JsonNodeFactory.instance.stringNode("TCP")).build())
+                .build()).endItems()
+            .build())
+        .addToProperties("tags", new JSONSchemaPropsBuilder().withType("array").withXKubernetesListType("set")
+            .withNewItems().withSchema(string).endItems().build())
+        .addToProperties("steps", new JSONSchemaPropsBuilder().withType("array").withXKubernetesListType("atomic")
+            .withNewItems().withSchema(new JSONSchemaPropsBuilder().withType("object")
+                .addToProperties("name", string).addToProperties("timeout", string).build()).endItems()
+            .build())
+        .addToProperties("settings", new JSONSchemaPropsBuilder().withType("object")
+            .withNewAdditionalProperties().withSchema(string).endAdditionalProperties().build())
+        .addToProperties("limits", new JSONSchemaPropsBuilder().withType("object").withXKubernetesMapType("atomic")
+            .withNewAdditionalProperties().withSchema(string).endAdditionalProperties().build())
+        .addToProperties("template", new JSONSchemaPropsBuilder().withType("object")
+            .addToProperties("containers", new JSONSchemaPropsBuilder().withType("array")
+                .withXKubernetesListType("map").withXKubernetesListMapKeys("name")
+                .withNewItems().withSchema(new JSONSchemaPropsBuilder().withType("object").withRequired("name")
+                    .addToProperties("name", string)
+                    .addToProperties("image", string)
+                    .addToProperties("env", new JSONSchemaPropsBuilder().withType("array")
+                        .withXKubernetesListType("map").withXKubernetesListMapKeys("name")
+                        .withNewItems().withSchema(new JSONSchemaPropsBuilder().withType("object").withRequired("name")
+                            .addToProperties("name", string).addToProperties("value", string).build()).endItems()
+                        .build())
+                    .build()).endItems()
+                .build())
+            .build())
         .build();
     CustomResourceDefinition crd = new CustomResourceDefinitionBuilder()
         .withNewMetadata().withName(PLURAL + "." + group).endMetadata()
