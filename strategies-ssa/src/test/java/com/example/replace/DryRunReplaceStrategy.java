@@ -25,7 +25,7 @@ import java.util.Optional;
 public final class DryRunReplaceStrategy implements ResourceStrategy {
 
   public static final String NAME = "dry-run-replace";
-  private static final int ATTEMPTS = 5;
+  private static final int ATTEMPTS = 10;
 
   @Override
   public String name() {

@@ -107,7 +107,28 @@ public record WidgetCrd(String group, KubernetesClient admin) implements AutoClo
           return live != null && live.getStatus() != null && live.getStatus().getConditions().stream()
               .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
         });
+    // The API server publishes a new CRD's OpenAPI schema a moment after it is established;
+    // strategies read list and map semantics from it, so the kit waits for it like a user's
+    // CRD installer does.
+    Awaitility.await("OpenAPI schema of " + group + "/v1 " + KIND + " published")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> published(admin, group));
     return new WidgetCrd(group, admin);
+  }
+
+  private static boolean published(KubernetesClient admin, String group) {
+    String index = admin.raw("/openapi/v3");
+    if (index == null) {
+      return true;
+    }
+    Object paths = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+        .readValue(index, java.util.Map.class).get("paths");
+    Object entry = paths instanceof java.util.Map<?, ?> p ? p.get("apis/" + group + "/v1") : null;
+    if (!(entry instanceof java.util.Map<?, ?> e) || !(e.get("serverRelativeURL") instanceof String url)) {
+      return false;
+    }
+    String document = admin.raw(url);
+    return document != null && document.contains("\"kind\":\"" + KIND + "\"");
   }
 
   public String apiVersion() {
