@@ -123,7 +123,7 @@ public final class Conditions {
         .withType(type)
         .withStatus(status.wireValue())
         .withReason(reason)
-        .withMessage(message == null ? "" : message)
+        .withMessage(bounded(message))
         .withLastTransitionTime(transition)
         .withObservedGeneration(observedGeneration)
         .build();
@@ -157,10 +157,22 @@ public final class Conditions {
           + " of at most " + MAX_REASON + " characters matching " + REASON.pattern()
           + " (the API server rejects anything else), was \"" + reason + "\"");
     }
-    if (message != null && message.length() > MAX_MESSAGE) {
-      throw new IllegalArgumentException("message of condition " + type + " is longer than "
-          + MAX_MESSAGE + " characters (" + message.length() + "); shorten it");
+  }
+
+  /**
+   * A message within the API server's limit: messages often quote user input (an image reference, a
+   * field value), and a status write that fails on its own message reports nothing at all, so an
+   * over-long one is cut and says so rather than refused.
+   */
+  static String bounded(String message) {
+    if (message == null) {
+      return "";
     }
+    if (message.length() <= MAX_MESSAGE) {
+      return message;
+    }
+    String note = " ... (" + (message.length() - MAX_MESSAGE + 64) + " more characters cut)";
+    return message.substring(0, MAX_MESSAGE - note.length()) + note;
   }
 
   private static List<Condition> nullToEmpty(List<Condition> conditions) {

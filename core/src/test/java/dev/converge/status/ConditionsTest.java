@@ -126,4 +126,13 @@ class ConditionsTest {
     assertThat(Conditions.isTrue(List.of(), "Ready")).isFalse();
     assertThat(Conditions.lastTransitionTime(List.of(), "Ready")).isEmpty();
   }
+
+  @Test
+  void anOverlongMessageIsCutToTheServersLimitAndSaysSo() {
+    String message = "image reference '" + "x".repeat(100_000) + "' is not valid";
+    String stored = Conditions.bounded(message);
+    org.assertj.core.api.Assertions.assertThat(stored.length()).isLessThanOrEqualTo(32_768);
+    org.assertj.core.api.Assertions.assertThat(stored).startsWith("image reference 'xxx").contains("more characters cut");
+    org.assertj.core.api.Assertions.assertThat(Conditions.bounded("short")).isEqualTo("short");
+  }
 }

@@ -55,6 +55,11 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
   public static final int MISSING_CONFIG_RECHECK_SECONDS = 30;
 
   public static final String REASON_INVALID_IMAGE = "InvalidImage";
+
+  /** Reason of Ready=False when the AppDeployment's name cannot name its Service. */
+  public static final String REASON_INVALID_NAME = "InvalidName";
+
+  private static final java.util.regex.Pattern SERVICE_NAME = java.util.regex.Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
   public static final String REASON_CONFIG_MAP_NOT_FOUND = "ConfigMapNotFound";
 
   private final Conditions conditions;
@@ -70,6 +75,13 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
   public Result reconcile(AppDeployment app, Context<AppDeployment> context) {
     AppDeploymentSpec spec = app.getSpec();
     Optional<Deployment> current = context.get(Deployment.class, app.getMetadata().getName());
+    if (!SERVICE_NAME.matcher(app.getMetadata().getName()).matches()) {
+      String message = "metadata.name: '" + app.getMetadata().getName() + "' cannot name the Service; a Service"
+          + " name is at most 63 lower-case letters, digits and '-', starting with a letter; recreate the"
+          + " AppDeployment under such a name";
+      report(context, app, Phase.Failed, current, new Wanted(READY, ConditionStatus.FALSE, REASON_INVALID_NAME, message));
+      return Result.permanentFailure(REASON_INVALID_NAME, message);
+    }
     try {
       ImageReference.parse(spec == null ? null : spec.image()); // the CRD requires spec
     } catch (InvalidImageReferenceException e) {
