@@ -291,10 +291,10 @@ public final class Merge {
     FieldSet others = sub(parentOthers, element);
     FieldSet prev = parentPrev.ownsAllChildren() ? FieldSet.everything() : sub(parentPrev, element);
     boolean owned = prev.member();
-    if (owned && (others.isEmpty() || prev.elements().isEmpty())) {
-      // A value this writer set as a whole goes when desired drops it, even where another writer
-      // changed it since (the server then lists them both); only a map or element that another
-      // writer added to is trimmed of this writer's part below.
+    if (owned && (others.isEmpty() || prev.elements().isEmpty() || others.minus(prev).isEmpty())) {
+      // A value this writer set goes whole when desired drops it, even where another writer
+      // changed parts of it since (the server then lists them both); only a map or element that
+      // another writer added something of its own to is trimmed of this writer's part below.
       removed.add(others.isEmpty() ? path : CONTESTED + path);
       return REMOVE;
     }

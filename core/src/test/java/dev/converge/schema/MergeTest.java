@@ -157,4 +157,15 @@ class MergeTest {
         FieldSet.fromFieldsV1(json("{'f:spec':{'f:containers':{'k:{\\'name\\':\\'old\\'}':{'f:image':{}}}}}")));
     assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"));
   }
+
+  @Test
+  void aDroppedProbeGoesWholeEvenWhenAnotherWriterChangedOneOfItsFields() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','livenessProbe':"
+        + "{'httpGet':{'path':'/','port':80},'initialDelaySeconds':13,'periodSeconds':10}}]}}");
+    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a'}]}}"),
+        owned(POD, "{'spec':{'containers':[{'name':'a','livenessProbe':{'httpGet':{'path':'/','port':80},"
+            + "'initialDelaySeconds':5}}]}}"),
+        owned(POD, "{'spec':{'containers':[{'name':'a','livenessProbe':{'initialDelaySeconds':13}}]}}"));
+    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a'}]}}"));
+  }
 }
