@@ -95,7 +95,10 @@ public final class Comparison {
     if (exact) {
       for (Map.Entry<?, ?> e : have.entrySet()) {
         String key = (String) e.getKey();
-        if (want.get(key) == null && !isEmpty(e.getValue()) && !serverFilled(schema, key, e.getValue())) {
+        boolean emptyStruct = e.getValue() instanceof Map<?, ?> m && m.isEmpty() && schema != null
+            && schema.child(key) instanceof MapSchema child && !child.fieldNames().isEmpty();
+        if (want.get(key) == null && (!isEmpty(e.getValue()) || emptyStruct)
+            && !serverFilled(schema, key, e.getValue())) {
           return path + "." + key;
         }
       }

@@ -120,4 +120,13 @@ class ComparisonTest {
     assertThat(Comparison.holds(POD, json(live), json("{'spec':{'containers':[{'name':'a','env':[{'name':'E',"
         + "'valueFrom':{'configMapKeyRef':{'name':'c','key':'k'}}}]}]}}"))).isTrue();
   }
+
+  @Test
+  void insideAnAtomicValueAnEmptyStructIsAValue() {
+    String live = "{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':{'configMapKeyRef':{}}}]}]}}";
+    assertThat(Comparison.holds(POD, json(live),
+        json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':{'configMapKeyRef':{}}}]}]}}"))).isTrue();
+    String atomicList = "{'spec':{'tolerations':[{'key':'k'}],'volumes':[{'name':'v','emptyDir':{}}]}}";
+    assertThat(Comparison.holds(POD, json(atomicList), json("{'spec':{'tolerations':[{'key':'k'}]}}"))).isTrue();
+  }
 }
