@@ -114,7 +114,7 @@ public final class Comparison {
     if (schema == null || !schema.isField(key)) {
       return false;
     }
-    if (schema.defaultOf(key).isPresent() || ScalarEquality.isZero(value)) {
+    if (schema.defaultOf(key).isPresent() || ScalarEquality.omittableZero(schema.child(key), value)) {
       return true;
     }
     return SERVER_DEFAULTS.getOrDefault(schema.typeName(), java.util.Set.of()).contains(key);
@@ -235,7 +235,7 @@ public final class Comparison {
       }
       return absentHolds(child instanceof MapSchema m ? m : null, map);
     }
-    return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.isZero(value);
+    return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.omittableZero(child, value);
   }
 
   private static boolean absentHolds(MapSchema schema, Map<?, ?> map) {

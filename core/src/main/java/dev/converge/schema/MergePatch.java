@@ -64,7 +64,7 @@ public final class MergePatch {
     if (value instanceof Map<?, ?> m) {
       return m.isEmpty() && child instanceof MapSchema ms && ms.fieldNames().isEmpty();
     }
-    return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.isZero(value);
+    return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.omittableZero(child, value);
   }
 
   /** Deep equality by the schema: lists position by position, maps key by key. */

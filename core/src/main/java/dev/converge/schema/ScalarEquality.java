@@ -51,7 +51,19 @@ public final class ScalarEquality {
     }
   }
 
-  /** Whether {@code value} is a zero value the server omits from a struct: false, 0 or "". */
+  /**
+   * Whether {@code value} at a position of {@code schema} is a zero value the server may omit from
+   * a built-in struct: false, 0 or "" — never an int-or-string or a quantity, which the API types
+   * hold by pointer, so {@code maxUnavailable: 0} is stored.
+   */
+  static boolean omittableZero(SchemaNode schema, Object value) {
+    if (schema instanceof ScalarSchema s && (s.type() == ScalarType.INT_OR_STRING || s.type() == ScalarType.QUANTITY)) {
+      return false;
+    }
+    return isZero(value);
+  }
+
+  /** Whether {@code value} is a zero value: false, 0 or "". */
   static boolean isZero(Object value) {
     if (value instanceof Number n) {
       try {
