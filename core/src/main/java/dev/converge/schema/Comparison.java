@@ -230,8 +230,9 @@ public final class Comparison {
     }
     if (value instanceof Map<?, ?> map) {
       if (map.isEmpty()) {
-        // An empty string-keyed map is not stored; an empty struct ({@code emptyDir: {}}) is a value.
-        return child instanceof MapSchema m && m.fieldNames().isEmpty();
+        // An empty map is usually not stored (an empty affinity term disappears), but an empty
+        // one-of member is the member chosen ({@code emptyDir: {}}), which the server keeps.
+        return !unionMember(parent, key);
       }
       return absentHolds(child instanceof MapSchema m ? m : null, map);
     }
@@ -250,6 +251,11 @@ public final class Comparison {
       }
     }
     return true;
+  }
+
+  /** Whether {@code key} is a member of a one-of group of {@code parent}'s type. */
+  static boolean unionMember(MapSchema parent, String key) {
+    return parent != null && Unions.of(parent.typeName()).map(u -> u.members().contains(key)).orElse(false);
   }
 
   static boolean isEmpty(Object value) {

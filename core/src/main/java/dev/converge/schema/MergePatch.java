@@ -62,7 +62,7 @@ public final class MergePatch {
       return l.isEmpty();
     }
     if (value instanceof Map<?, ?> m) {
-      return m.isEmpty() && child instanceof MapSchema ms && ms.fieldNames().isEmpty();
+      return m.isEmpty() && !Comparison.unionMember(parent, key);
     }
     return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.omittableZero(child, value);
   }
