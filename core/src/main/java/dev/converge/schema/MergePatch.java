@@ -67,14 +67,29 @@ public final class MergePatch {
     return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.omittableZero(child, value);
   }
 
-  /** Deep equality by the schema: lists position by position, maps key by key. */
+  /**
+   * Whether a value live holds and the target lacks is one the server would drop anyway. An empty
+   * struct live holds is kept by the server (an empty label selector selects everything), so it is
+   * a difference.
+   */
+  private static boolean omittedFromLive(MapSchema parent, String key, SchemaNode child, Object value) {
+    if (value instanceof Map<?, ?> m && m.isEmpty()) {
+      return !(child instanceof MapSchema ms && !ms.fieldNames().isEmpty());
+    }
+    return omitted(parent, key, child, value);
+  }
+
+  /**
+   * Deep equality by the schema: lists position by position, maps key by key ({@code a} is live,
+   * {@code b} the target).
+   */
   static boolean same(SchemaNode schema, Object a, Object b) {
     if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y && !(schema instanceof ScalarSchema)) {
       MapSchema ms = schema instanceof MapSchema m ? m : null;
       for (Map.Entry<?, ?> e : x.entrySet()) {
         SchemaNode child = ms == null ? UntypedSchema.INSTANCE : ms.child((String) e.getKey());
         Object other = y.get(e.getKey());
-        if (other == null ? !omitted(ms, (String) e.getKey(), child, e.getValue()) && e.getValue() != null
+        if (other == null ? !omittedFromLive(ms, (String) e.getKey(), child, e.getValue()) && e.getValue() != null
             : !same(child, e.getValue(), other)) {
           return false;
         }

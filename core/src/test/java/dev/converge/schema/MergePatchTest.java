@@ -48,4 +48,16 @@ class MergePatchTest {
     assertThat(MergePatch.between(DEPLOYMENT, json("{'spec':{'replicas':1},'status':{'replicas':1}}"), target))
         .isEqualTo(json("{'spec':{'replicas':2}}"));
   }
+
+  @Test
+  void anEmptyStructLiveHoldsInAListIsSentAwayButAnEmptyOneDesiredAddsIsNot() {
+    Map<String, Object> live = json("{'spec':{'tolerations':[{'key':'k'}],'containers':[{'name':'a','env':[{'name':'E',"
+        + "'valueFrom':{'configMapKeyRef':{}}}]}]}}");
+    Map<String, Object> target = json("{'spec':{'tolerations':[{'key':'k'}],'containers':[{'name':'a','env':[{'name':'E',"
+        + "'valueFrom':{}}]}]}}");
+    assertThat(MergePatch.between(POD, live, target)).isEqualTo(json("{'spec':{'containers':[{'name':'a','env':[{'name':'E',"
+        + "'valueFrom':{}}]}]}}"));
+    assertThat(MergePatch.between(POD, json("{'spec':{'containers':[{'name':'a'}]}}"),
+        json("{'spec':{'containers':[{'name':'a','securityContext':{}}]}}"))).isEmpty();
+  }
 }
