@@ -1,5 +1,6 @@
 package dev.converge.schema;
 
+import dev.converge.strategy.tree.ResourceTree;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -112,7 +113,7 @@ public final class Merge {
           ? mergeSet(list, liveList, wantList, prev, others, path, removed)
           : mergeKeyed(list, liveList, wantList, prev, others, path, removed);
     }
-    return copy(want);
+    return ResourceTree.copy(want);
   }
 
   private static Map<String, Object> mergeMap(MapSchema schema, Map<?, ?> live, Map<?, ?> want, FieldSet prev,
@@ -178,7 +179,7 @@ public final class Merge {
         }
       }
     }
-    return ordered(live, desired, match, i -> copy(desired.get(i)), element -> {
+    return ordered(live, desired, match, i -> ResourceTree.copy(desired.get(i)), element -> {
       Object kept = prune(schema.items(), element, prev, FieldSet.value(element), others,
           path + "[" + element + "]", removed);
       return kept;
@@ -202,7 +203,7 @@ public final class Merge {
     return ordered(live, desired, match, i -> {
       Object element = desired.get(i);
       if (match[i] < 0 || !(element instanceof Map<?, ?> e)) {
-        return copy(element);
+        return ResourceTree.copy(element);
       }
       Map<String, Object> keys = ListKeys.of(schema, e).orElseThrow();
       String step = FieldSet.key(keys);
@@ -336,21 +337,7 @@ public final class Merge {
    * write would repeat forever.
    */
   private static Object atomic(SchemaNode schema, Object live, Object want) {
-    return live != null && Comparison.holdsValue(schema, live, want) ? live : copy(want);
+    return live != null && Comparison.holdsValue(schema, live, want) ? live : ResourceTree.copy(want);
   }
 
-  /** A deep mutable copy of a JSON tree. */
-  static Object copy(Object node) {
-    if (node instanceof Map<?, ?> map) {
-      Map<String, Object> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> out.put((String) k, copy(v)));
-      return out;
-    }
-    if (node instanceof List<?> list) {
-      List<Object> out = new ArrayList<>(list.size());
-      list.forEach(v -> out.add(copy(v)));
-      return out;
-    }
-    return node;
-  }
 }

@@ -1,5 +1,6 @@
 package dev.converge.schema;
 
+import dev.converge.strategy.tree.ResourceTree;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ public final class MergePatch {
         }
       } else if (have == null) {
         if (!omitted(schema, key, child, want)) {
-          patch.put(key, Merge.copy(want));
+          patch.put(key, ResourceTree.copy(want));
         }
       } else if (want instanceof Map<?, ?> w && have instanceof Map<?, ?> h && !(child instanceof ScalarSchema)) {
         Map<String, Object> sub = diff(child instanceof MapSchema m ? m : null, h, w);
@@ -44,7 +45,7 @@ public final class MergePatch {
           patch.put(key, sub);
         }
       } else if (!same(child, have, want)) {
-        patch.put(key, Merge.copy(want));
+        patch.put(key, ResourceTree.copy(want));
       }
     }
     for (Map.Entry<?, ?> e : live.entrySet()) {

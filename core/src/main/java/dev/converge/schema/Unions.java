@@ -43,6 +43,15 @@ public final class Unions {
     register(Union.discriminated("io.k8s.api.autoscaling.v2.MetricTarget", "type", Map.of(
         "Utilization", "averageUtilization", "Value", "value", "AverageValue", "averageValue")));
     register(Union.of("io.k8s.api.batch.v1.PodFailurePolicyRule", List.of("onExitCodes", "onPodConditions")));
+    register(Union.of("io.k8s.api.policy.v1.PodDisruptionBudgetSpec", List.of("minAvailable", "maxUnavailable")));
+    register(Union.of(CORE + "PersistentVolumeSource", List.of("gcePersistentDisk", "awsElasticBlockStore",
+        "hostPath", "glusterfs", "nfs", "rbd", "iscsi", "cinder", "cephfs", "fc", "flocker", "flexVolume",
+        "azureFile", "vsphereVolume", "quobyte", "azureDisk", "photonPersistentDisk", "portworxVolume",
+        "scaleIO", "local", "storageos", "csi")));
+    register(Union.of(CORE + "PersistentVolumeSpec", List.of("gcePersistentDisk", "awsElasticBlockStore",
+        "hostPath", "glusterfs", "nfs", "rbd", "iscsi", "cinder", "cephfs", "fc", "flocker", "flexVolume",
+        "azureFile", "vsphereVolume", "quobyte", "azureDisk", "photonPersistentDisk", "portworxVolume",
+        "scaleIO", "local", "storageos", "csi")));
   }
 
   private Unions() {}

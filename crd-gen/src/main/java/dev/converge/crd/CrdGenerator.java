@@ -8,7 +8,13 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -82,8 +88,15 @@ public final class CrdGenerator {
           + "); mark the others @Version(value = \"...\", storage = false)");
     }
     List<CustomResourceDefinitionVersion> entries = versions.stream().map(ResourceVersion::version).toList();
+    List<String> warnings = new ArrayList<>();
+    versions.forEach(v -> v.warnings().forEach(w -> warnings.add(v.source().getSimpleName() + " " + w)));
+    differentSchemas(name, versions, storage.get(0)).ifPresent(warnings::add);
+    ObjectMeta metadata = new ObjectMeta();
+    metadata.setName(name);
+    merged(name, "@CrdLabel", versions, ResourceVersion::labels).ifPresent(metadata::setLabels);
+    merged(name, "@CrdAnnotation", versions, ResourceVersion::annotations).ifPresent(metadata::setAnnotations);
     CustomResourceDefinition definition = new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(name).endMetadata()
+        .withMetadata(metadata)
         .withNewSpec()
         .withGroup(first.group())
         .withScope(first.scope())
@@ -91,6 +104,50 @@ public final class CrdGenerator {
         .withVersions(entries)
         .endSpec()
         .build();
-    return new GeneratedCrd(name, definition, SERIALIZATION.asYaml(definition));
+    return new GeneratedCrd(name, definition, SERIALIZATION.asYaml(definition), warnings);
+  }
+
+  private static Optional<Map<String, String>> merged(String crd, String what, List<ResourceVersion> versions,
+      Function<ResourceVersion, Map<String, String>> part) {
+    Map<String, String> merged = new TreeMap<>();
+    Map<String, Class<?>> from = new HashMap<>();
+    for (ResourceVersion version : versions) {
+      for (Map.Entry<String, String> entry : part.apply(version).entrySet()) {
+        String previous = merged.putIfAbsent(entry.getKey(), entry.getValue());
+        from.putIfAbsent(entry.getKey(), version.source());
+        if (previous != null && !previous.equals(entry.getValue())) {
+          throw new CrdGenerationException("CRD " + crd + ": " + from.get(entry.getKey()).getName() + " and "
+              + version.source().getName() + " give " + what + " '" + entry.getKey() + "' different values ('"
+              + previous + "', '" + entry.getValue() + "'); make them agree or declare it on one class only");
+        }
+      }
+    }
+    return merged.isEmpty() ? Optional.empty() : Optional.of(merged);
+  }
+
+  /**
+   * Converge CRDs have no conversion webhook (strategy None): the API server serves a stored object under
+   * every version as stored, changing only apiVersion. That is only safe when the versions' schemas agree.
+   */
+  private static Optional<String> differentSchemas(String crd, List<ResourceVersion> versions,
+      ResourceVersion storage) {
+    JSONSchemaProps stored = storage.version().getSchema().getOpenAPIV3Schema();
+    List<String> differing = versions.stream()
+        .filter(v -> v != storage && !Boolean.FALSE.equals(v.version().getServed())
+            && !stored.equals(v.version().getSchema().getOpenAPIV3Schema()))
+        .map(v -> v.version().getName() + " (" + v.source().getSimpleName() + ")")
+        .toList();
+    if (differing.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of("CRD " + crd + ": the schema of " + String.join(", ", differing)
+        + " differs from the storage version " + storage.version().getName() + " (" + storage.source().getSimpleName()
+        + "), and Converge does not generate conversion (strategy None): the API server returns every stored"
+        + " object under each version unchanged except apiVersion, so fields one version lacks are pruned on"
+        + " read and its defaults and validation apply to data written under another. Keep the schemas"
+        + " identical, or serve only the storage version (@Version(served = false) on the others); after"
+        + " changing the storage version, migrate stored objects by rewriting each one (for example kubectl get "
+        + crd + " -A -o json | kubectl replace -f -) and then drop the old version from the CRD's"
+        + " status.storedVersions");
   }
 }

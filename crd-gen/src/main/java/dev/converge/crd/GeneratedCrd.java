@@ -1,6 +1,7 @@
 package dev.converge.crd;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import java.util.List;
 
 /**
  * One generated CustomResourceDefinition, as a fabric8 object (to install with a client) and as YAML
@@ -9,8 +10,19 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
  * @param name the CRD name, {@code <plural>.<group>}
  * @param definition the CRD; callers get their own copy each time they call {@link CrdGenerator}
  * @param yaml the CRD as a YAML document
+ * @param warnings what will not work as the Java classes suggest, each naming the class or field and the fix
+ *     (the build step prints them, and fails on them with {@code --fail-on-warnings})
  */
-public record GeneratedCrd(String name, CustomResourceDefinition definition, String yaml) {
+public record GeneratedCrd(String name, CustomResourceDefinition definition, String yaml, List<String> warnings) {
+
+  public GeneratedCrd {
+    warnings = List.copyOf(warnings);
+  }
+
+  /** A CRD without warnings, for example one read back from a jar. */
+  public GeneratedCrd(String name, CustomResourceDefinition definition, String yaml) {
+    this(name, definition, yaml, List.of());
+  }
 
   /** Folder inside a jar (and under {@code target/classes}) where the build step writes CRDs. */
   public static final String RESOURCE_FOLDER = "META-INF/converge/crds";

@@ -23,7 +23,6 @@ class TypeMappingTest {
       "amount, number, ''",
       "enabled, boolean, ''",
       "name, string, ''",
-      "payload, string, byte",
       "notAfter, string, date-time",
   })
   void scalarsHaveTypeAndFormat(String property, String type, String format) {

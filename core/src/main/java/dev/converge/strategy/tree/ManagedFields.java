@@ -49,7 +49,7 @@ public final class ManagedFields {
 
   /** The names this controller writes under: its field manager and its client's user-agent name. */
   public static Set<String> ownManagers(StrategyContext context) {
-    return Set.of(context.fieldManager(), userAgentManager(context));
+    return Set.copyOf(java.util.List.of(context.fieldManager(), userAgentManager(context)));
   }
 
   /** The fields every manager other than {@code own} holds, under any operation. */

@@ -9,7 +9,7 @@ import java.lang.annotation.Repeatable;
 
 /**
  * A CEL validation rule ({@code x-kubernetes-validations}) on a property or, on a class, on every object
- * of that type. {@code self} is the value; {@code oldSelf} the previous value on update.
+ * of that type. {@code self} is the value; {@code oldSelf} the previous value on update (a transition rule).
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -30,4 +30,11 @@ public @interface Rule {
 
   /** The JSON path, relative to this property, of the field the error is reported on; empty for this property. */
   String fieldPath() default "";
+
+  /**
+   * For a transition rule (one that reads {@code oldSelf}) on an optional field: also run the rule when
+   * the field is being set for the first time or removed, with {@code oldSelf} an optional value
+   * ({@code oldSelf.hasValue()}, {@code oldSelf.value()}). Without it a transition rule is skipped then.
+   */
+  boolean optionalOldSelf() default false;
 }

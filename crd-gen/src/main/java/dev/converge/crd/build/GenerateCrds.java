@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -27,10 +28,13 @@ import java.util.stream.Stream;
  * --classes DIR   folder of compiled classes to scan (repeatable; default target/classes)
  * --class NAME    a custom resource class to generate (repeatable; replaces scanning)
  * --output DIR    folder to write into (repeatable; default target/classes/META-INF/converge/crds)
+ * --fail-on-warnings   fail instead of printing warnings
  * </pre>
  *
  * <p>It fails (an exception, never by ending the JVM, so Maven reports it) when a class cannot be
- * generated or when no custom resource class is found.
+ * generated or when no custom resource class is found. Warnings (a {@code @Default} that cannot take
+ * effect, versions whose schemas differ without conversion) are printed to standard error as
+ * {@code [WARNING] converge-crd-gen: ...}, each naming the class or field and the fix.
  */
 public final class GenerateCrds {
 
@@ -41,18 +45,33 @@ public final class GenerateCrds {
   }
 
   public static void main(String[] args) {
-    List<Path> written = run(Arrays.asList(args), Thread.currentThread().getContextClassLoader());
+    List<Path> written = run(Arrays.asList(args), Thread.currentThread().getContextClassLoader(),
+        warning -> System.err.println("[WARNING] converge-crd-gen: " + warning));
     System.out.println("converge-crd-gen: wrote " + written.stream().map(Path::toString)
         .collect(Collectors.joining(", ")));
   }
 
-  /** Parses the arguments, generates and writes; returns every file written. */
+  /** Parses the arguments, generates and writes; returns every file written. Warnings are dropped. */
   public static List<Path> run(List<String> args, ClassLoader loader) {
+    return run(args, loader, warning -> { });
+  }
+
+  /**
+   * Parses the arguments, generates and writes; returns every file written.
+   *
+   * @param warnings receives each warning, unless {@code --fail-on-warnings} turns them into an error
+   */
+  public static List<Path> run(List<String> args, ClassLoader loader, Consumer<String> warnings) {
     List<Path> classFolders = new ArrayList<>();
     List<String> classNames = new ArrayList<>();
     List<Path> outputs = new ArrayList<>();
+    boolean failOnWarnings = false;
     for (int i = 0; i < args.size(); i++) {
       String option = args.get(i);
+      if (option.equals("--fail-on-warnings")) {
+        failOnWarnings = true;
+        continue;
+      }
       if (i + 1 >= args.size()) {
         throw new IllegalArgumentException(option + " needs a value; usage: " + usage());
       }
@@ -75,11 +94,18 @@ public final class GenerateCrds {
       throw new CrdGenerationException("no custom resource classes (CustomResource subclasses with @Group) in "
           + classFolders + "; pass --classes with the compiled classes folder or --class with class names");
     }
-    return write(CrdGenerator.generate(resources), outputs);
+    List<GeneratedCrd> crds = CrdGenerator.generate(resources);
+    List<String> all = crds.stream().flatMap(crd -> crd.warnings().stream()).toList();
+    if (failOnWarnings && !all.isEmpty()) {
+      throw new CrdGenerationException("--fail-on-warnings: " + all.size() + " warning(s):\n  "
+          + String.join("\n  ", all));
+    }
+    all.forEach(warnings);
+    return write(crds, outputs);
   }
 
   private static String usage() {
-    return "[--classes DIR]... [--class NAME]... [--output DIR]...";
+    return "[--classes DIR]... [--class NAME]... [--output DIR]... [--fail-on-warnings]";
   }
 
   /** Every concrete {@link CustomResource} subclass with {@code @Group} under the folders. */

@@ -30,6 +30,7 @@ import dev.converge.crd.annotation.RecursionLimit;
 import dev.converge.crd.annotation.Required;
 import dev.converge.crd.annotation.Rule;
 import dev.converge.crd.annotation.Rules;
+import dev.converge.crd.annotation.SelectableField;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -48,6 +49,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -69,11 +71,42 @@ public final class KubernetesSchemaModule implements Module {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper JSON = JsonMapper.builder().build();
 
+  /**
+   * A resource.Quantity as the API server parses it: a signed decimal number with an optional binary
+   * (Ki..Ei) or decimal (n, u, m, k, M..E) suffix or a decimal exponent. Applies to string values only,
+   * so plain numbers stay valid.
+   */
+  public static final String QUANTITY_PATTERN =
+      "^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$";
+
+  /**
+   * A java.time.Duration as Jackson writes it and {@code Duration.parse} reads it (ISO-8601, for example
+   * {@code PT1H30M} or {@code PT-0.5S}); not the Go form ({@code 1h30m}) of the {@code duration} format.
+   */
+  public static final String ISO_DURATION_PATTERN;
+
+  static {
+    String hours = "[-+]?[0-9]+H";
+    String minutes = "[-+]?[0-9]+M";
+    String seconds = "[-+]?[0-9]+([.,][0-9]{0,9})?S";
+    // T followed by at least one of hours, minutes, seconds, in that order
+    String time = "T(" + hours + "(" + minutes + ")?(" + seconds + ")?|" + minutes + "(" + seconds + ")?|" + seconds + ")";
+    ISO_DURATION_PATTERN = "^[-+]?P([-+]?[0-9]+D(" + time + ")?|" + time + ")$";
+  }
+
+  /** Base64 with padding, as Jackson writes a byte[]; the empty string for an empty array. */
+  public static final String BASE64_PATTERN = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+
+  /** A java.time.LocalTime as Jackson writes it and {@code LocalTime.parse} reads it ({@code 03:04}, {@code 03:04:05.5}). */
+  public static final String LOCAL_TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,9})?)?$";
+
   private final Class<?> rootResource;
+  private final KubernetesModelSemantics upstream;
 
   /** @param rootResource the custom resource class being generated; never treated as an embedded object */
   public KubernetesSchemaModule(Class<?> rootResource) {
     this.rootResource = rootResource;
+    this.upstream = KubernetesModelSemantics.bundled();
   }
 
   @Override
@@ -85,8 +118,45 @@ public final class KubernetesSchemaModule implements Module {
   }
 
   private <M extends MemberScope<?, ?>> void applyToMembers(SchemaGeneratorConfigPart<M> part) {
-    part.withRequiredCheck(member -> annotation(member, Required.class) != null);
+    part.withRequiredCheck(member -> annotation(member, Required.class) != null || upstreamRequired(member));
     part.withInstanceAttributeOverride(this::memberAttributes);
+  }
+
+  // ---------------------------------------------------------------- built-in types embedded in a resource
+
+  private Optional<KubernetesModelSemantics.Type> upstreamType(MemberScope<?, ?> member) {
+    if (member.isFakeContainerItemScope()) {
+      return Optional.empty();
+    }
+    return upstream.of(member.getDeclaringType().getErasedType());
+  }
+
+  private boolean upstreamRequired(MemberScope<?, ?> member) {
+    return upstreamType(member).map(type -> type.required().contains(member.getSchemaPropertyName()))
+        .orElse(false);
+  }
+
+  /**
+   * A property of a fabric8 model class gets what the API server declares for it: list type and keys, map
+   * type, a scalar default ({@code protocol: TCP}) and a string format ({@code date-time}), so it merges
+   * under server-side apply as it does in the built-in resource.
+   */
+  private void upstreamAttributes(ObjectNode node, MemberScope<?, ?> member) {
+    Optional<KubernetesModelSemantics.Property> property = upstreamType(member)
+        .map(type -> type.properties().get(member.getSchemaPropertyName()));
+    if (property.isEmpty()) {
+      return;
+    }
+    KubernetesModelSemantics.Property semantics = property.get();
+    semantics.listType().ifPresent(listType -> node.put("x-kubernetes-list-type", listType));
+    if (!semantics.listMapKeys().isEmpty()) {
+      ArrayNode keys = node.putArray("x-kubernetes-list-map-keys");
+      semantics.listMapKeys().forEach(keys::add);
+    }
+    semantics.mapType().ifPresent(mapType -> node.put("x-kubernetes-map-type", mapType));
+    semantics.defaultValue().ifPresent(value -> node.set("default", value.deepCopy()));
+    semantics.format().filter(format -> member.getType().getErasedType() == String.class)
+        .ifPresent(format -> node.put("format", format));
   }
 
   // ---------------------------------------------------------------- fixed type mappings
@@ -99,15 +169,42 @@ public final class KubernetesSchemaModule implements Module {
 
   private ObjectNode fixedSchema(ResolvedType type) {
     Class<?> raw = type.getErasedType();
-    if (raw == IntOrString.class || raw == Quantity.class) {
+    if (raw == IntOrString.class) {
       return intOrString();
     }
-    if (raw == String.class || raw == char.class || raw == Character.class) {
+    if (raw == Quantity.class) {
+      ObjectNode quantity = intOrString();
+      quantity.put("pattern", QUANTITY_PATTERN);
+      return quantity;
+    }
+    if (raw == io.fabric8.kubernetes.api.model.Duration.class) {
+      // fabric8's metav1.Duration is written in Go's form, which the duration format checks.
+      return typed("string", "duration");
+    }
+    if (raw == Duration.class) {
+      ObjectNode duration = typed("string", null);
+      duration.put("pattern", ISO_DURATION_PATTERN);
+      return duration;
+    }
+    if (raw == String.class) {
       return typed("string", null);
     }
-    if (raw == int.class || raw == Integer.class || raw == short.class || raw == Short.class
-        || raw == byte.class || raw == Byte.class) {
+    if (raw == char.class || raw == Character.class) {
+      ObjectNode character = typed("string", null);
+      character.put("minLength", 1);
+      character.put("maxLength", 1);
+      return character;
+    }
+    if (raw == int.class || raw == Integer.class) {
       return typed("integer", "int32");
+    }
+    if (raw == short.class || raw == Short.class || raw == byte.class || raw == Byte.class) {
+      // Jackson refuses a number outside the Java type's range, so the schema does too.
+      boolean isShort = raw == short.class || raw == Short.class;
+      ObjectNode small = typed("integer", "int32");
+      small.put("minimum", isShort ? Short.MIN_VALUE : Byte.MIN_VALUE);
+      small.put("maximum", isShort ? Short.MAX_VALUE : Byte.MAX_VALUE);
+      return small;
     }
     if (raw == long.class || raw == Long.class) {
       return typed("integer", "int64");
@@ -128,7 +225,10 @@ public final class KubernetesSchemaModule implements Module {
       return typed("boolean", null);
     }
     if (raw == byte[].class) {
-      return typed("string", "byte");
+      // Jackson writes base64 with padding, and "" for an empty array, which the byte format refuses.
+      ObjectNode bytes = typed("string", null);
+      bytes.put("pattern", BASE64_PATTERN);
+      return bytes;
     }
     if (raw == Instant.class || raw == OffsetDateTime.class || raw == ZonedDateTime.class) {
       return typed("string", "date-time");
@@ -136,8 +236,13 @@ public final class KubernetesSchemaModule implements Module {
     if (raw == LocalDate.class) {
       return typed("string", "date");
     }
-    if (raw == LocalDateTime.class || raw == Duration.class) {
+    if (raw == LocalDateTime.class) {
       return typed("string", null);
+    }
+    if (raw == java.time.LocalTime.class) {
+      ObjectNode time = typed("string", null);
+      time.put("pattern", LOCAL_TIME_PATTERN);
+      return time;
     }
     if (raw == UUID.class) {
       return typed("string", "uuid");
@@ -173,7 +278,34 @@ public final class KubernetesSchemaModule implements Module {
       unknown.put(StructuralSchema.ABSTRACT_TYPE, raw.getName());
       return unknown;
     }
-    return null;
+    return serializedShape(type);
+  }
+
+  /**
+   * For a class the generator would otherwise expand field by field, what Jackson's serializer writes:
+   * an object of properties (expanded as usual), a scalar (described as that scalar), or something the
+   * schema cannot follow (reported by StructuralSchema with the member, unless it preserves unknown
+   * fields).
+   */
+  private static ObjectNode serializedShape(ResolvedType type) {
+    Class<?> raw = type.getErasedType();
+    if (raw.isPrimitive() || raw.isArray() || raw.isEnum() || raw == Object.class
+        || java.util.Collection.class.isAssignableFrom(raw) || Map.class.isAssignableFrom(raw)
+        || raw.getName().startsWith("java.util.Optional")) {
+      return null;
+    }
+    return switch (SerializedShape.of(raw)) {
+      case OBJECT -> null;
+      case STRING -> typed("string", null);
+      case INTEGER -> typed("integer", null);
+      case NUMBER -> typed("number", null);
+      case BOOLEAN -> typed("boolean", null);
+      case ARRAY, MAP, UNKNOWN -> {
+        ObjectNode unknown = NODES.objectNode();
+        unknown.put(StructuralSchema.UNDESCRIBABLE_TYPE, raw.getName());
+        yield unknown;
+      }
+    };
   }
 
   private static boolean untypedMap(ResolvedType mapType) {
@@ -281,6 +413,15 @@ public final class KubernetesSchemaModule implements Module {
     Default defaultValue = annotation(member, Default.class);
     if (defaultValue != null) {
       node.set("default", parseDefault(member, defaultValue.value()));
+      if (member.getType().getErasedType().isPrimitive() && !member.isFakeContainerItemScope()
+          && !excludesDefaultValues(member) && !initialisedToDefault(member, node.get("default"))) {
+        warn(node, "has @Default(\"" + defaultValue.value() + "\") on the primitive "
+            + member.getType().getErasedType().getName() + ", which never takes effect for objects written from"
+            + " Java: fabric8 always sends the field (" + zeroOf(member.getType().getErasedType()) + " when unset),"
+            + " so the API server has nothing to default. Use the wrapper type ("
+            + boxed(member.getType().getErasedType()) + ", absent when null) or initialise the field to the"
+            + " default in Java");
+      }
     }
     List<Rule> rules = new ArrayList<>();
     Rule rule = annotation(member, Rule.class);
@@ -294,6 +435,12 @@ public final class KubernetesSchemaModule implements Module {
     addRules(node, rules.toArray(Rule[]::new));
     if (!member.isFakeContainerItemScope()) {
       ListType listType = member.getAnnotationConsideringFieldAndGetter(ListType.class);
+      if (listType == null && java.util.Set.class.isAssignableFrom(member.getType().getErasedType())
+          && scalarItems(member.getType())) {
+        // A Java Set holds each value once; say so, so the server refuses duplicates and server-side
+        // apply merges it per value.
+        node.put("x-kubernetes-list-type", "set");
+      }
       if (listType != null) {
         node.put("x-kubernetes-list-type", listType.value().name().toLowerCase(Locale.ROOT));
         if (listType.keys().length > 0) {
@@ -324,6 +471,15 @@ public final class KubernetesSchemaModule implements Module {
           marker.put("priority", column.priority());
         }
       }
+      SelectableField[] selectable = member.getRawMember() instanceof java.lang.reflect.AnnotatedElement element
+          ? element.getAnnotationsByType(SelectableField.class) : new SelectableField[0];
+      for (SelectableField field : selectable) {
+        if (!field.jsonPath().isEmpty()) {
+          throw new CrdGenerationException(javaName(member) + ": @SelectableField on a field takes the field's"
+              + " path; leave jsonPath empty or move it to the resource class");
+        }
+        node.put(StructuralSchema.SELECTABLE, true);
+      }
       RecursionLimit limit = member.getAnnotationConsideringFieldAndGetter(RecursionLimit.class);
       if (limit != null) {
         if (limit.depth() < 0) {
@@ -333,6 +489,9 @@ public final class KubernetesSchemaModule implements Module {
         node.put(StructuralSchema.RECURSION_LIMIT, limit.depth());
       }
     }
+    upstreamAttributes(node, member);
+    markPrimitive(node, member);
+    requireContentWhenEmptyIsOmitted(node, member);
     if (annotation(member, PreserveUnknownFields.class) != null) {
       node.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
     }
@@ -357,7 +516,122 @@ public final class KubernetesSchemaModule implements Module {
       putIfNotEmpty(entry, "messageExpression", rule.messageExpression());
       putIfNotEmpty(entry, "reason", rule.reason());
       putIfNotEmpty(entry, "fieldPath", rule.fieldPath());
+      if (rule.optionalOldSelf()) {
+        entry.put("optionalOldSelf", true);
+      }
     }
+  }
+
+  private static boolean scalarItems(ResolvedType setType) {
+    List<ResolvedType> parameters = setType.typeParametersFor(java.util.Set.class);
+    if (parameters == null || parameters.size() != 1) {
+      return false;
+    }
+    Class<?> item = parameters.get(0).getErasedType();
+    return item == String.class || item.isEnum() || Number.class.isAssignableFrom(item) && item != Quantity.class
+        || item == Boolean.class || item == Character.class;
+  }
+
+  /** Adds a warning to the node; StructuralSchema reports it with the member and the path. */
+  static void warn(ObjectNode node, String message) {
+    JsonNode existing = node.get(StructuralSchema.WARNINGS);
+    ArrayNode warnings = existing instanceof ArrayNode array ? array : node.putArray(StructuralSchema.WARNINGS);
+    warnings.add(message);
+  }
+
+  private static boolean excludesDefaultValues(MemberScope<?, ?> member) {
+    com.fasterxml.jackson.annotation.JsonInclude include =
+        member.getAnnotationConsideringFieldAndGetter(com.fasterxml.jackson.annotation.JsonInclude.class);
+    if (include == null) {
+      include = member.getDeclaringType().getErasedType()
+          .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
+    }
+    return include != null && include.value() == com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT;
+  }
+
+  /**
+   * True when a new instance (no-argument constructor) already holds the default in this field, so objects
+   * built in Java send the default rather than zero.
+   */
+  private static boolean initialisedToDefault(MemberScope<?, ?> member, JsonNode defaultValue) {
+    return initialValue(member).map(initial -> initial.isNumber() && defaultValue.isNumber()
+        ? initial.decimalValue().compareTo(defaultValue.decimalValue()) == 0
+        : initial.equals(defaultValue)).orElse(false);
+  }
+
+  /** The field's value in a new instance (no-argument constructor), when one can be made. */
+  private static Optional<JsonNode> initialValue(MemberScope<?, ?> member) {
+    if (!(member.getRawMember() instanceof java.lang.reflect.Field field)) {
+      return Optional.empty();
+    }
+    try {
+      java.lang.reflect.Constructor<?> constructor = field.getDeclaringClass().getDeclaredConstructor();
+      constructor.setAccessible(true);
+      Object instance = constructor.newInstance();
+      field.setAccessible(true);
+      return Optional.of(JSON.valueToTree(field.get(instance)));
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      // No usable no-argument constructor: nothing shows how the field starts out.
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * A required list or map that Jackson leaves out when empty ({@code @JsonInclude(NON_EMPTY)}, as on
+   * fabric8's model lists such as a pod's containers) is absent, not empty, whenever it is empty, and the
+   * server refuses the object; so it must hold at least one entry.
+   */
+  private void requireContentWhenEmptyIsOmitted(ObjectNode node, MemberScope<?, ?> member) {
+    Class<?> raw = member.getType().getErasedType();
+    boolean list = java.util.Collection.class.isAssignableFrom(raw) || raw.isArray() && raw != byte[].class;
+    boolean map = Map.class.isAssignableFrom(raw);
+    if (member.isFakeContainerItemScope() || !(list || map)
+        || !(annotation(member, Required.class) != null || upstreamRequired(member))) {
+      return;
+    }
+    com.fasterxml.jackson.annotation.JsonInclude include =
+        member.getAnnotationConsideringFieldAndGetter(com.fasterxml.jackson.annotation.JsonInclude.class);
+    if (include == null) {
+      include = member.getDeclaringType().getErasedType()
+          .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
+    }
+    if (include == null || include.value() != com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) {
+      return;
+    }
+    String minimum = list ? "minItems" : "minProperties";
+    if (node.path(minimum).asInt(0) < 1) {
+      node.put(minimum, 1);
+    }
+  }
+
+  /**
+   * Marks a primitive number with the value it starts out as, so that StructuralSchema can warn when the
+   * schema's bounds refuse it: fabric8 cannot leave a primitive out.
+   */
+  private static void markPrimitive(ObjectNode node, MemberScope<?, ?> member) {
+    Class<?> raw = member.getType().getErasedType();
+    if (!raw.isPrimitive() || raw == boolean.class || raw == char.class || member.isFakeContainerItemScope()
+        || excludesDefaultValues(member)) {
+      return;
+    }
+    ObjectNode marker = node.putObject(StructuralSchema.PRIMITIVE);
+    marker.put("type", raw.getName());
+    marker.put("wrapper", boxed(raw));
+    marker.set("initial", initialValue(member).orElse(JSON.getNodeFactory().numberNode(0)));
+  }
+
+  private static String zeroOf(Class<?> primitive) {
+    if (primitive == boolean.class) {
+      return "false";
+    }
+    if (primitive == char.class) {
+      return "\"\\u0000\"";
+    }
+    return primitive == float.class || primitive == double.class ? "0.0" : "0";
+  }
+
+  private static String boxed(Class<?> primitive) {
+    return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType().getSimpleName();
   }
 
   private static void putIfNotEmpty(ObjectNode node, String key, String value) {

@@ -3,6 +3,8 @@ package dev.converge.crd.internal;
 import com.fasterxml.classmate.ResolvedType;
 import com.fasterxml.classmate.TypeResolver;
 import dev.converge.crd.CrdGenerationException;
+import dev.converge.crd.annotation.CrdAnnotation;
+import dev.converge.crd.annotation.CrdLabel;
 import dev.converge.crd.annotation.Description;
 import dev.converge.crd.annotation.PrinterColumn;
 import dev.converge.crd.annotation.Rule;
@@ -20,6 +22,8 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourc
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresourceStatus;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceSubresources;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.SelectableField;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.SelectableFieldBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
@@ -31,7 +35,11 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -44,9 +52,17 @@ public final class ResourceVersionBuilder {
   private ResourceVersionBuilder() {
   }
 
-  /** What one class contributes to a CRD. */
+  /**
+   * What one class contributes to a CRD.
+   *
+   * @param labels labels for the CRD object, from {@code @CrdLabel}
+   * @param annotations annotations for the CRD object, from {@code @CrdAnnotation}
+   * @param warnings what generation noticed that will not work as the class suggests, each naming the Java
+   *     member, the path and the fix
+   */
   public record ResourceVersion(Class<?> source, String crdName, String group, String scope,
-      CustomResourceDefinitionNames names, CustomResourceDefinitionVersion version) {
+      CustomResourceDefinitionNames names, CustomResourceDefinitionVersion version, Map<String, String> labels,
+      Map<String, String> annotations, List<String> warnings) {
   }
 
   public static ResourceVersion read(Class<?> resourceClass) {
@@ -96,10 +112,14 @@ public final class ResourceVersionBuilder {
     properties.putObject("kind").put("type", "string");
     properties.putObject("metadata").put("type", "object");
     List<StructuralSchema.FieldColumn> fieldColumns = new ArrayList<>();
+    List<String> selectable = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
     spec.ifPresent(type -> {
       StructuralSchema.Converted converted = schemas.structuralSchema(type, simpleName(type), "spec");
       properties.set("spec", converted.schema());
       fieldColumns.addAll(converted.columns());
+      selectable.addAll(converted.selectableFields());
+      warnings.addAll(converted.warnings());
       // A spec with required fields is itself required: otherwise an object without any spec
       // passes validation and its required fields and defaults never apply.
       if (converted.schema().path("required").size() > 0) {
@@ -110,6 +130,8 @@ public final class ResourceVersionBuilder {
       StructuralSchema.Converted converted = schemas.structuralSchema(type, simpleName(type), "status");
       properties.set("status", converted.schema());
       fieldColumns.addAll(converted.columns());
+      selectable.addAll(converted.selectableFields());
+      warnings.addAll(converted.warnings());
     });
     JSONSchemaProps schema = SERIALIZATION.convertValue(root, JSONSchemaProps.class);
 
@@ -127,8 +149,54 @@ public final class ResourceVersionBuilder {
         .withNewSchema().withOpenAPIV3Schema(schema).endSchema()
         .withSubresources(subresources.getStatus() == null && subresources.getScale() == null ? null : subresources)
         .withAdditionalPrinterColumns(printerColumns(resourceClass, fieldColumns))
+        .withSelectableFields(selectableFields(resourceClass, selectable))
         .build();
-    return new ResourceVersion(resourceClass, plural + "." + group, group, scope, names, entry);
+    return new ResourceVersion(resourceClass, plural + "." + group, group, scope, names, entry,
+        pairs(resourceClass, "@CrdLabel", resourceClass.getAnnotationsByType(CrdLabel.class), CrdLabel::name,
+            CrdLabel::value),
+        pairs(resourceClass, "@CrdAnnotation", resourceClass.getAnnotationsByType(CrdAnnotation.class),
+            CrdAnnotation::name, CrdAnnotation::value),
+        List.copyOf(warnings));
+  }
+
+  private static <A> Map<String, String> pairs(Class<?> resourceClass, String what, A[] annotations,
+      Function<A, String> name, Function<A, String> value) {
+    Map<String, String> result = new TreeMap<>();
+    for (A annotation : annotations) {
+      String key = name.apply(annotation);
+      if (key.isBlank()) {
+        throw new CrdGenerationException(resourceClass.getName() + ": " + what + " needs a name, e.g. "
+            + what + "(name = \"app.kubernetes.io/part-of\", value = \"shop\")");
+      }
+      String previous = result.put(key, value.apply(annotation));
+      if (previous != null && !previous.equals(value.apply(annotation))) {
+        throw new CrdGenerationException(resourceClass.getName() + ": " + what + " '" + key + "' is given twice with"
+            + " different values ('" + previous + "', '" + value.apply(annotation) + "'); keep one");
+      }
+    }
+    return Collections.unmodifiableMap(result);
+  }
+
+  private static List<SelectableField> selectableFields(Class<?> resourceClass, List<String> fieldPaths) {
+    List<String> paths = new ArrayList<>();
+    for (dev.converge.crd.annotation.SelectableField field
+        : resourceClass.getAnnotationsByType(dev.converge.crd.annotation.SelectableField.class)) {
+      if (!field.jsonPath().startsWith(".")) {
+        throw new CrdGenerationException(resourceClass.getName() + ": @SelectableField has jsonPath '"
+            + field.jsonPath() + "'; on the resource class it needs a path starting with '.', e.g. .spec.color");
+      }
+      paths.add(field.jsonPath());
+    }
+    paths.addAll(fieldPaths);
+    if (paths.size() > 8) {
+      throw new CrdGenerationException(resourceClass.getName() + " declares " + paths.size() + " selectable fields "
+          + paths + "; the API server allows at most 8 per version, remove some @SelectableField");
+    }
+    if (paths.stream().distinct().count() != paths.size()) {
+      throw new CrdGenerationException(resourceClass.getName() + " declares a selectable field twice " + paths
+          + "; declare each path once");
+    }
+    return paths.stream().map(path -> new SelectableFieldBuilder().withJsonPath(path).build()).toList();
   }
 
   private static Optional<ResolvedType> usable(ResolvedType type) {

@@ -35,6 +35,14 @@ public final class StructuralSchema {
   static final String ABSTRACT_TYPE = "x-converge-abstract-type";
   /** Temporary keyword: printer columns declared on this member (name, type, format, description, priority). */
   static final String PRINTER_COLUMNS = "x-converge-printer-columns";
+  /** Temporary keyword: Jackson writes this Java type in a way the schema cannot follow (its class name). */
+  static final String UNDESCRIBABLE_TYPE = "x-converge-undescribable-type";
+  /** Temporary keyword: warnings about this member, reported with its path. */
+  static final String WARNINGS = "x-converge-warnings";
+  /** Temporary keyword: the member is a selectable field. */
+  static final String SELECTABLE = "x-converge-selectable";
+  /** Temporary keyword: the member is a primitive number (type, wrapper, the value it starts out as). */
+  static final String PRIMITIVE = "x-converge-primitive";
   static final String PRESERVE_UNKNOWN_FIELDS = "x-kubernetes-preserve-unknown-fields";
   static final String INT_OR_STRING = "x-kubernetes-int-or-string";
 
@@ -51,13 +59,16 @@ public final class StructuralSchema {
       "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations");
   /** Keywords of the generated JSON Schema that carry nothing Kubernetes needs. */
   private static final Set<String> DROPPED = Set.of("$schema", "$id", "$anchor", "$comment", "readOnly",
-      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE, ABSTRACT_TYPE, PRINTER_COLUMNS);
+      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE, ABSTRACT_TYPE, PRINTER_COLUMNS, UNDESCRIBABLE_TYPE, WARNINGS,
+      SELECTABLE, PRIMITIVE);
   /** Keywords whose arrays add up when a property's own attributes meet its type's attributes. */
   private static final Set<String> CONCATENATED = Set.of("required", "x-kubernetes-validations", "oneOf");
 
   private final ObjectNode definitions;
   private final String rootTypeName;
   private final List<FieldColumn> columns = new ArrayList<>();
+  private final List<String> warnings = new ArrayList<>();
+  private final List<String> selectableFields = new ArrayList<>();
 
   /**
    * A printer column declared on a field.
@@ -69,8 +80,12 @@ public final class StructuralSchema {
       int priority) {
   }
 
-  /** The structural schema and the printer columns its fields declare. */
-  public record Converted(ObjectNode schema, List<FieldColumn> columns) {
+  /**
+   * The structural schema, the printer columns and selectable fields (JSON paths) its fields declare, and
+   * warnings, each naming the Java member, the path and the fix.
+   */
+  public record Converted(ObjectNode schema, List<FieldColumn> columns, List<String> selectableFields,
+      List<String> warnings) {
   }
 
   private StructuralSchema(ObjectNode definitions, String rootTypeName) {
@@ -89,7 +104,8 @@ public final class StructuralSchema {
     ObjectNode definitions = defs instanceof ObjectNode object ? object : NODES.objectNode();
     StructuralSchema pass = new StructuralSchema(definitions, rootTypeName);
     ObjectNode schema = pass.convert(copy, new Context(rootPath, rootTypeName, null, List.of()));
-    return new Converted(schema, List.copyOf(pass.columns));
+    return new Converted(schema, List.copyOf(pass.columns), List.copyOf(pass.selectableFields),
+        List.copyOf(pass.warnings));
   }
 
   private record Context(String path, String javaMember, Integer recursionLimit, List<String> expanding) {
@@ -143,15 +159,25 @@ public final class StructuralSchema {
       node.remove("type");
       node.remove("format");
     }
+    if (node.has(UNDESCRIBABLE_TYPE) && !node.path(PRESERVE_UNKNOWN_FIELDS).asBoolean(false)
+        && !node.path(INT_OR_STRING).asBoolean(false)) {
+      throw fail(context, "has the type " + node.get(UNDESCRIBABLE_TYPE).asString() + ", which Jackson writes with a"
+          + " serializer that does not declare its JSON (a custom serializer, or a @JsonValue that is a list or map),"
+          + " so the schema cannot describe what fabric8 sends and the API server would refuse or prune it."
+          + " Annotate the field with @PreserveUnknownFields (any value; validate it with @Rule) or @IntegerOrString,"
+          + " or make the serializer declare its output (override acceptJsonFormatVisitor)");
+    }
     normalizeType(node, context);
     if (node.has("const")) {
       node.set("enum", NODES.arrayNode().add(node.remove("const")));
     }
     booleanExclusiveBound(node, "exclusiveMinimum", "minimum");
     booleanExclusiveBound(node, "exclusiveMaximum", "maximum");
+    checkPrimitiveStart(node, context);
     convertChildren(node, context);
     check(node, context);
     collectColumns(node, context);
+    collectWarningsAndSelectable(node, context);
     if (node.path(NULLABLE).asBoolean(false)) {
       node.put("nullable", true);
     } else {
@@ -161,6 +187,63 @@ public final class StructuralSchema {
       node.remove(dropped);
     }
     return node;
+  }
+
+  /**
+   * A primitive is always sent (fabric8 cannot leave it out), so a starting value that the bounds refuse
+   * makes every object built in Java without setting the field invalid.
+   */
+  private void checkPrimitiveStart(ObjectNode node, Context context) {
+    JsonNode primitive = node.get(PRIMITIVE);
+    if (primitive == null) {
+      return;
+    }
+    JsonNode initial = primitive.get("initial");
+    String refused = null;
+    if (node.has("minimum")) {
+      int compared = initial.decimalValue().compareTo(node.get("minimum").decimalValue());
+      boolean exclusive = node.path("exclusiveMinimum").asBoolean(false);
+      if (compared < 0 || compared == 0 && exclusive) {
+        refused = (exclusive ? "exclusive minimum " : "minimum ") + node.get("minimum");
+      }
+    }
+    if (node.has("maximum")) {
+      int compared = initial.decimalValue().compareTo(node.get("maximum").decimalValue());
+      boolean exclusive = node.path("exclusiveMaximum").asBoolean(false);
+      if (compared > 0 || compared == 0 && exclusive) {
+        refused = (exclusive ? "exclusive maximum " : "maximum ") + node.get("maximum");
+      }
+    }
+    if (refused != null) {
+      String member = context.javaMember() == null ? rootTypeName : context.javaMember();
+      warnings.add(member + " (" + context.path() + ") is the primitive " + primitive.get("type").asString()
+          + " and starts out as " + initial + ", which its " + refused + " refuses: fabric8 always sends the"
+          + " field, so the API server refuses every object built in Java without setting it. Use the wrapper"
+          + " type (" + primitive.get("wrapper").asString() + ", absent when null) or initialise the field to a"
+          + " valid value");
+    }
+  }
+
+  private void collectWarningsAndSelectable(ObjectNode node, Context context) {
+    String member = context.javaMember() == null ? rootTypeName : context.javaMember();
+    for (JsonNode warning : node.path(WARNINGS)) {
+      String text = member + " (" + context.path() + ") " + warning.asString();
+      if (!warnings.contains(text)) {
+        warnings.add(text);
+      }
+    }
+    if (node.path(SELECTABLE).asBoolean(false)) {
+      if (context.path().contains("[*]")) {
+        throw fail(context, "has a @SelectableField inside a list or map; a field selector matches one value per"
+            + " resource, so declare it on a field outside lists and maps");
+      }
+      String type = node.path("type").asString("");
+      if (!List.of("string", "integer", "boolean").contains(type)) {
+        throw fail(context, "has a @SelectableField but is " + (type.isEmpty() ? "not a scalar" : "a " + type)
+            + "; the API server selects on string, integer and boolean fields only");
+      }
+      selectableFields.add("." + context.path());
+    }
   }
 
   private void collectColumns(ObjectNode node, Context context) {

@@ -42,7 +42,8 @@ class GenerateCrdsTest {
     assertThat(jarFolder.resolve("appdeployments.sample.crd.converge.dev.yaml")).exists();
     List<String> index = Files.readAllLines(plain.resolve(GenerateCrds.INDEX_FILE));
     assertThat(index).containsExactly("appdeployments.sample.crd.converge.dev.yaml",
-        "widgets.widgets.crd.converge.dev.yaml", "workloads.workloads.crd.converge.dev.yaml");
+        "schedules.schedules.crd.converge.dev.yaml", "widgets.widgets.crd.converge.dev.yaml",
+        "workloads.workloads.crd.converge.dev.yaml");
     assertThat(written).contains(plain.resolve(GenerateCrds.INDEX_FILE));
     assertThat(Files.readString(plain.resolve("widgets.widgets.crd.converge.dev.yaml")))
         .contains("kind: CustomResourceDefinition", "name: widgets.widgets.crd.converge.dev");

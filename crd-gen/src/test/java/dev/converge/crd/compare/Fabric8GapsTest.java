@@ -7,6 +7,7 @@ import dev.converge.crd.CrdGenerationException;
 import dev.converge.crd.CrdGenerator;
 import dev.converge.crd.GenerationErrorsTest;
 import dev.converge.crd.sample.Widget;
+import dev.converge.crd.sample.Workload;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -95,5 +96,32 @@ class Fabric8GapsTest {
     assertThat(convergeSpec("ratio").get("format").asString()).isEqualTo("double");
     assertThat(fabric8Spec("small").has("format")).isFalse();
     assertThat(fabric8Spec("ratio").has("format")).isFalse();
+  }
+
+  @Test
+  void anEmbeddedPodTemplateMergesLikeADeploymentOnlyInConverge() {
+    String containers = "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/template/properties/spec"
+        + "/properties/containers";
+    JsonNode ours = Fabric8ComparisonTest.converge(Workload.class).at(containers);
+    JsonNode theirs = Fabric8ComparisonTest.fabric8(Workload.class).at(containers);
+    assertThat(ours.get("x-kubernetes-list-type").asString()).isEqualTo("map");
+    assertThat(ours.at("/items/properties/ports/items/properties/protocol/default").asString()).isEqualTo("TCP");
+    assertThat(theirs.isMissingNode()).as("fabric8 expands the pod template").isFalse();
+    assertThat(theirs.has("x-kubernetes-list-type")).isFalse();
+    assertThat(theirs.at("/items/properties/ports/items/properties/protocol").has("default")).isFalse();
+  }
+
+  @Test
+  void quantityPatternAndSetsOnlyInConverge() {
+    JsonNode memory = Fabric8ComparisonTest.converge(Widget.class)
+        .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/memory");
+    assertThat(memory.has("pattern")).isTrue();
+    assertThat(fabric8Spec("memory").has("pattern")).isFalse();
+    JsonNode names = Fabric8ComparisonTest.converge(Gizmo.class)
+        .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/uniqueNames");
+    assertThat(names.get("x-kubernetes-list-type").asString()).isEqualTo("set");
+    assertThat(Fabric8ComparisonTest.fabric8(Gizmo.class)
+        .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/uniqueNames")
+        .has("x-kubernetes-list-type")).isFalse();
   }
 }

@@ -21,6 +21,8 @@ public class GizmoSpec {
   @io.fabric8.generator.annotation.Size(min = 2, max = 30)
   @dev.converge.crd.annotation.Length(min = 2, max = 30)
   @JsonPropertyDescription("Name of the gizmo.")
+  @io.fabric8.crd.generator.annotation.SelectableField
+  @dev.converge.crd.annotation.SelectableField
   public String name;
 
   @io.fabric8.generator.annotation.Min(1)
@@ -46,6 +48,12 @@ public class GizmoSpec {
   @io.fabric8.generator.annotation.ValidationRule(value = "self.startsWith('img-')", message = "image must start with img-")
   @dev.converge.crd.annotation.Rule(value = "self.startsWith('img-')", message = "image must start with img-")
   public String image;
+
+  @io.fabric8.generator.annotation.ValidationRule(value = "!oldSelf.hasValue() || self == oldSelf.value()",
+      message = "owner is set once", optionalOldSelf = true)
+  @dev.converge.crd.annotation.Rule(value = "!oldSelf.hasValue() || self == oldSelf.value()",
+      message = "owner is set once", optionalOldSelf = true)
+  public String owner;
 
   @io.fabric8.generator.annotation.Default("fast")
   @dev.converge.crd.annotation.Default("fast")

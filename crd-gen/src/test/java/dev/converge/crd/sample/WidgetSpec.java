@@ -48,7 +48,7 @@ public class WidgetSpec {
   public Integer size;
 
   @Minimum(value = 0, exclusive = true)
-  public double ratio;
+  public Double ratio;
 
   public long big;
   public float small;
@@ -70,7 +70,7 @@ public class WidgetSpec {
   public String revision;
 
   @Positive
-  public int weight;
+  public Integer weight;
 
   @Size(max = 3)
   public List<String> aliases;
