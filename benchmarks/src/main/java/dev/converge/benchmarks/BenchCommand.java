@@ -60,6 +60,11 @@ public final class BenchCommand implements Callable<Integer> {
           + " replaced. Default: the example operator as a JVM with -Xmx512m.")
   String operatorCommand;
 
+  @Option(names = "--profile", defaultValue = "false",
+      description = "Record a JDK Flight Recorder profile of the example operator into"
+          + " <output>/logs/<size>/operator.jfr (open with `jfr print` or JDK Mission Control).")
+  boolean profile;
+
   @Option(names = "--crd", paramLabel = "FILE",
       description = "The operator's CRD for apps.converge.dev/v1 AppDeployment. Default: the example's.")
   Path crd;
@@ -105,7 +110,8 @@ public final class BenchCommand implements Callable<Integer> {
       Path workDir = output.resolve("logs").resolve(Reports.stem(n, replicas));
       Files.createDirectories(workDir);
       BenchSettings settings = new BenchSettings(workload, !mode.equals("floor"), !mode.equals("operator"),
-          idleSeconds, operatorCommand == null ? BenchSettings.exampleOperatorCommand()
+          idleSeconds, operatorCommand == null
+              ? BenchSettings.exampleOperatorCommand(profile ? Optional.of(workDir.resolve("operator.jfr")) : Optional.empty())
               : Arrays.asList(operatorCommand.trim().split("\\s+")),
           Optional.ofNullable(crd), readyUrl, metricsUrl, reconcileMetric, workDir);
       String machine = machine();

@@ -28,14 +28,20 @@ public record BenchSettings(
     String reconcileMetric,
     Path workDir) {
 
-  /** The example operator as a child JVM with this JVM's class path, 512 MiB of heap at most. */
-  public static List<String> exampleOperatorCommand() {
+  /**
+   * The example operator as a child JVM with this JVM's class path, 512 MiB of heap at most,
+   * logging warnings only; with a Flight Recorder profile written to {@code jfr} when given.
+   */
+  public static List<String> exampleOperatorCommand(Optional<Path> jfr) {
     String java = ProcessHandle.current().info().command().orElse(
         Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    return List.of(java, "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-        "-cp", System.getProperty("java.class.path"),
+    List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx512m",
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    jfr.ifPresent(file -> command.add("-XX:StartFlightRecording=settings=profile,filename=" + file));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
         "dev.converge.example.cli.AppOperatorCommand",
-        "--kubeconfig", "{kubeconfig}", "--http-port", "{port}");
+        "--kubeconfig", "{kubeconfig}", "--http-port", "{port}"));
+    return List.copyOf(command);
   }
 
   URI readyUri(int port) {

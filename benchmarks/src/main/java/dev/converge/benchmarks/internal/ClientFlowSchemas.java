@@ -64,19 +64,13 @@ public final class ClientFlowSchemas {
             .withNewLimitResponse().withType("Reject").endLimitResponse()
             .endLimited()
             .endSpec().build()).serverSideApply();
-    Map<String, RequestKey> bySchema = new LinkedHashMap<>();
+    ClientFlowSchemas names = forNames();
     List<FlowSchema> schemas = new ArrayList<>();
-    for (String verb : RequestKey.VERBS) {
-      for (String resource : RESOURCES) {
-        String name = PREFIX + verb + "-" + resource.replace('/', '-');
-        bySchema.put(name, new RequestKey(verb, resource));
-        schemas.add(schema(name, 100, verb, resource));
+    names.bySchema.forEach((name, key) -> {
+      if (!name.equals(NON_RESOURCE)) {
+        schemas.add(schema(name, key.resource().equals("*") ? 200 : 100, key.verb(), key.resource()));
       }
-      String rest = PREFIX + verb + "-other";
-      bySchema.put(rest, new RequestKey(verb, "*"));
-      schemas.add(schema(rest, 200, verb, "*"));
-    }
-    bySchema.put(NON_RESOURCE, new RequestKey("nonresource", "*"));
+    });
     schemas.add(new FlowSchemaBuilder()
         .withNewMetadata().withName(NON_RESOURCE).endMetadata()
         .withNewSpec().withMatchingPrecedence(300)
@@ -89,6 +83,19 @@ public final class ClientFlowSchemas {
     for (FlowSchema schema : schemas) {
       admin.resource(schema).serverSideApply();
     }
+    return names;
+  }
+
+  /** The flow schemas' names and what each counts, without installing anything. */
+  static ClientFlowSchemas forNames() {
+    Map<String, RequestKey> bySchema = new LinkedHashMap<>();
+    for (String verb : RequestKey.VERBS) {
+      for (String resource : RESOURCES) {
+        bySchema.put(PREFIX + verb + "-" + resource.replace('/', '-'), new RequestKey(verb, resource));
+      }
+      bySchema.put(PREFIX + verb + "-other", new RequestKey(verb, "*"));
+    }
+    bySchema.put(NON_RESOURCE, new RequestKey("nonresource", "*"));
     return new ClientFlowSchemas(Map.copyOf(bySchema));
   }
 

@@ -92,7 +92,7 @@ public final class Reports {
     rows.add(row("objects per second", runs, r -> f1(r.objectsPerSecond())));
     rows.add(row("client writes (per object)", runs, r -> r.clientWrites() + " (" + f2(r.writesPerObject()) + ")"));
     rows.add(row("client reads (per object)", runs, r -> r.clientReads() + " (" + f2(r.readsPerObject()) + ")"));
-    rows.add(row("client watches", runs, r -> Long.toString(r.clientWatches())));
+    rows.add(row("client watches opened while converging", runs, r -> Long.toString(r.clientWatches())));
     rows.add(row("everyone else's writes / reads", runs, r -> r.otherWrites() + " / " + r.otherReads()));
     rows.add(row("writes in idle seconds", runs, r -> r.idleWrites() == null ? "–"
         : r.idleWrites() + " in " + r.idleSeconds() + " s"));
