@@ -2,6 +2,7 @@ package dev.converge.benchmarks;
 
 import dev.converge.benchmarks.internal.BenchSettings;
 import dev.converge.benchmarks.internal.BenchmarkRun;
+import dev.converge.benchmarks.internal.ProfileSummary;
 import dev.converge.benchmarks.internal.Reports;
 import dev.converge.benchmarks.internal.RunFigures;
 import dev.converge.benchmarks.internal.Workload;
@@ -62,7 +63,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--profile", defaultValue = "false",
       description = "Record a JDK Flight Recorder profile of the example operator into"
-          + " <output>/logs/<size>/operator.jfr (open with `jfr print` or JDK Mission Control).")
+          + " <output>/logs/<size>/operator.jfr and a summary of where its CPU went into"
+          + " <output>/n<N>-r<R>-profile.md.")
   boolean profile;
 
   @Option(names = "--crd", paramLabel = "FILE",
@@ -111,7 +113,7 @@ public final class BenchCommand implements Callable<Integer> {
       Files.createDirectories(workDir);
       BenchSettings settings = new BenchSettings(workload, !mode.equals("floor"), !mode.equals("operator"),
           idleSeconds, operatorCommand == null
-              ? BenchSettings.exampleOperatorCommand(profile ? Optional.of(workDir.resolve("operator.jfr")) : Optional.empty())
+              ? BenchSettings.exampleOperatorCommand(profile ? Optional.of(workDir) : Optional.empty())
               : Arrays.asList(operatorCommand.trim().split("\\s+")),
           Optional.ofNullable(crd), readyUrl, metricsUrl, reconcileMetric, workDir);
       String machine = machine();
@@ -126,6 +128,12 @@ public final class BenchCommand implements Callable<Integer> {
         figures.add(run.floor());
       }
       String table = reports.write(Reports.stem(n, replicas), machine, figures);
+      Path jfr = workDir.resolve("operator.jfr");
+      if (profile && Files.exists(jfr)) {
+        String summary = ProfileSummary.of(jfr, "dev.converge", 15);
+        Files.writeString(output.resolve(Reports.stem(n, replicas) + "-profile.md"), summary);
+        System.out.println(summary);
+      }
       System.out.println();
       System.out.println(table);
     }

@@ -8,8 +8,9 @@ import java.util.Optional;
 /**
  * What one benchmark size runs.
  *
- * @param operatorCommand the operator's command line; {@code {kubeconfig}} and {@code {port}} are
- *     replaced by the client kubeconfig and a free port
+ * @param operatorCommand the operator's command line; {@code {kubeconfig}}, {@code {port}} and
+ *     {@code {name}} are replaced by the client kubeconfig, a free port and the start's name
+ *     ({@code operator}, {@code operator-restart})
  * @param crd the operator's CRD file; empty for the example's
  * @param readyUrl readiness URL ({@code {port}} replaced); 200 means caches synced
  * @param metricsUrl Prometheus metrics URL of the operator ({@code {port}} replaced)
@@ -30,14 +31,16 @@ public record BenchSettings(
 
   /**
    * The example operator as a child JVM with this JVM's class path, 512 MiB of heap at most,
-   * logging warnings only; with a Flight Recorder profile written to {@code jfr} when given.
+   * logging warnings only; with a Flight Recorder profile per start written into {@code jfrFolder}
+   * when given ({@code {name}.jfr}: {@code operator.jfr}, {@code operator-restart.jfr}).
    */
-  public static List<String> exampleOperatorCommand(Optional<Path> jfr) {
+  public static List<String> exampleOperatorCommand(Optional<Path> jfrFolder) {
     String java = ProcessHandle.current().info().command().orElse(
         Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx512m",
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
-    jfr.ifPresent(file -> command.add("-XX:StartFlightRecording=settings=profile,filename=" + file));
+    jfrFolder.ifPresent(folder -> command.add("-XX:StartFlightRecording=settings=profile,filename="
+        + folder.resolve("{name}.jfr")));
     command.addAll(List.of("-cp", System.getProperty("java.class.path"),
         "dev.converge.example.cli.AppOperatorCommand",
         "--kubeconfig", "{kubeconfig}", "--http-port", "{port}"));

@@ -242,7 +242,8 @@ public final class BenchmarkRun {
   private OperatorProcess startOperator(BenchCluster bench, int port, String logName) {
     List<String> command = settings.operatorCommand().stream()
         .map(arg -> arg.replace("{kubeconfig}", bench.clientKubeconfig().toString())
-            .replace("{port}", Integer.toString(port)))
+            .replace("{port}", Integer.toString(port))
+            .replace("{name}", logName.replace(".log", "")))
         .toList();
     return OperatorProcess.start(command, settings.readyUri(port), settings.metricsUri(port),
         settings.reconcileMetric(), settings.workDir().resolve(logName));
