@@ -66,7 +66,7 @@ public final class Reports {
       }
       all.sort(Comparator.comparingInt(RunFigures::objects).thenComparingInt(RunFigures::replicas)
           .thenComparing(RunFigures::mode, Comparator.reverseOrder()));
-      String table = table(all);
+      String table = table(all) + "\n" + marginal(all);
       Files.writeString(folder.resolve("summary.md"), table);
       List<double[]> heap = all.stream().filter(r -> r.heapAfterGcMiB() != null)
           .map(r -> new double[] {r.objects(), r.heapAfterGcMiB()})
@@ -117,6 +117,37 @@ public final class Reports {
       if (i == 0) {
         out.append("|---".repeat(rows.get(0).length)).append("|\n");
       }
+    }
+    return out.toString();
+  }
+
+  /**
+   * What each additional AppDeployment costs the operator between two sizes of the same replicas:
+   * the difference of CPU while converging and of heap after a full GC, divided by the difference of
+   * objects, so that what does not grow with the objects (start-up, caches of other kinds) cancels.
+   */
+  public static String marginal(List<RunFigures> runs) {
+    List<RunFigures> operator = runs.stream().filter(r -> r.mode().equals("operator")
+        && r.cpuSecondsConverge() != null).sorted(Comparator.comparingInt(RunFigures::replicas)
+        .thenComparingInt(RunFigures::objects)).toList();
+    StringBuilder out = new StringBuilder();
+    for (int i = 1; i < operator.size(); i++) {
+      RunFigures small = operator.get(i - 1);
+      RunFigures large = operator.get(i);
+      if (small.replicas() != large.replicas() || small.objects() == large.objects()) {
+        continue;
+      }
+      if (out.length() == 0) {
+        out.append("| per additional AppDeployment, between sizes | CPU (ms) | heap after full GC (KiB) |\n")
+            .append("|---|---|---|\n");
+      }
+      int more = large.objects() - small.objects();
+      String heap = small.heapAfterGcMiB() == null || large.heapAfterGcMiB() == null ? "–"
+          : f1((large.heapAfterGcMiB() - small.heapAfterGcMiB()) * 1024 / more);
+      out.append("| ").append(small.objects()).append(" → ").append(large.objects()).append(" (replicas ")
+          .append(large.replicas()).append(") | ")
+          .append(f1((large.cpuSecondsConverge() - small.cpuSecondsConverge()) * 1000 / more)).append(" | ")
+          .append(heap).append(" |\n");
     }
     return out.toString();
   }
