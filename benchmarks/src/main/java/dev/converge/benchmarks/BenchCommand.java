@@ -91,6 +91,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Where JSON, tables and plots go. Default: ${DEFAULT-VALUE}.")
   Path output;
 
+  @Option(names = "--readme", paramLabel = "FILE",
+      description = "A README whose section between <!-- results:start --> and <!-- results:end -->"
+          + " is replaced by the summary of every run in the output folder.")
+  Path readme;
+
   @Option(names = "--note", paramLabel = "TEXT", defaultValue = "",
       description = "Added to the machine line of the results, e.g. whether the machine was otherwise idle.")
   String note;
@@ -137,7 +142,11 @@ public final class BenchCommand implements Callable<Integer> {
       System.out.println();
       System.out.println(table);
     }
-    reports.summarize();
+    String summary = reports.summarize();
+    if (readme != null) {
+      reports.updateReadme(readme, summary);
+      System.out.println("results section of " + readme + " rewritten");
+    }
     System.out.println("results in " + output.toAbsolutePath());
     return 0;
   }

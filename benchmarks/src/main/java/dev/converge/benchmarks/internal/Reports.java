@@ -82,6 +82,49 @@ public final class Reports {
     }
   }
 
+  /**
+   * Replaces the part of {@code readme} between {@code <!-- results:start -->} and {@code <!--
+   * results:end -->} with the machine line of every size, the summary table and the plots.
+   */
+  public void updateReadme(Path readme, String summary) {
+    String start = "<!-- results:start -->";
+    String end = "<!-- results:end -->";
+    try {
+      String text = Files.readString(readme);
+      int a = text.indexOf(start);
+      int b = text.indexOf(end);
+      if (a < 0 || b < a) {
+        throw new IllegalStateException(readme + " has no section between " + start + " and " + end
+            + "; add the two markers where the results belong");
+      }
+      Path base = readme.toAbsolutePath().getParent().relativize(folder.toAbsolutePath());
+      StringBuilder section = new StringBuilder(start).append("\n");
+      List<Path> tables;
+      try (Stream<Path> files = Files.list(folder)) {
+        tables = files.filter(p -> p.getFileName().toString().matches("n\\d+-r\\d+\\.md"))
+            .sorted(Comparator.comparingInt((Path p) -> Integer.parseInt(p.getFileName().toString()
+                .replaceAll("^n(\\d+)-.*", "$1"))).thenComparing(Path::toString)).toList();
+      }
+      for (Path table : tables) {
+        String stem = table.getFileName().toString().replace(".md", "");
+        String machine = Files.readAllLines(table).get(0).replaceFirst("^Machine: ", "");
+        section.append("- `").append(stem).append("`: ").append(machine).append("\n");
+      }
+      section.append("\n").append(summary).append("\n");
+      for (Path table : tables) {
+        String stem = table.getFileName().toString().replace(".md", "");
+        section.append("![").append(stem).append(": objects done over time](").append(base.resolve(stem + "-running.png"))
+            .append(")\n");
+      }
+      if (Files.exists(folder.resolve("heap.png"))) {
+        section.append("![operator heap after a full GC over objects](").append(base.resolve("heap.png")).append(")\n");
+      }
+      Files.writeString(readme, text.substring(0, a) + section + text.substring(b));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot update " + readme, e);
+    }
+  }
+
   /** One column per run; the floor's figures follow the operator's of the same size. */
   public static String table(List<RunFigures> runs) {
     List<String[]> rows = new ArrayList<>();
@@ -107,6 +150,9 @@ public final class Reports {
     rows.add(row("start to caches synced, empty cluster (s)", runs, r -> opt(r.startToReadySeconds(), 2)));
     rows.add(row("restart: start to caches synced (s)", runs, r -> opt(r.restartToReadySeconds(), 2)));
     rows.add(row("restart: start to first reconcile (s)", runs, r -> opt(r.restartToFirstReconcileSeconds(), 2)));
+    rows.add(row("restart: caches synced to first reconcile (s)", runs,
+        r -> r.restartToFirstReconcileSeconds() == null ? "–"
+            : f2(r.restartToFirstReconcileSeconds() - r.restartToReadySeconds())));
     rows.add(row("restart: start to every object reconciled (s)", runs,
         r -> opt(r.restartToAllReconciledSeconds(), 2)));
     rows.add(row("restart: writes / reads", runs, r -> r.restartWrites() == null ? "–"
