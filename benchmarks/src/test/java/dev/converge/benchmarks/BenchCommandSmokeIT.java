@@ -45,10 +45,11 @@ class BenchCommandSmokeIT {
         .containsEntry("create deployments", (long) OBJECTS)
         .containsEntry("create services", (long) OBJECTS);
     assertThat(floor.clientWrites()).isEqualTo(2L * OBJECTS);
-    // and the operator's: at least a Deployment, a Service and a status write per AppDeployment
-    assertThat(operator.clientRequests()).containsKeys("create services");
-    assertThat(operator.clientRequests().get("create services")).isEqualTo(OBJECTS);
-    assertThat(operator.clientRequests()).containsKey("patch appdeployments/status");
+    // and the operator's: at least a Deployment, a Service and a status write per AppDeployment,
+    // whichever strategy writes each kind
+    assertThat(writes(operator, "deployments")).isGreaterThanOrEqualTo(OBJECTS);
+    assertThat(writes(operator, "services")).isGreaterThanOrEqualTo(OBJECTS);
+    assertThat(writes(operator, "appdeployments/status")).isGreaterThanOrEqualTo(OBJECTS);
     assertThat(operator.clientWrites()).isGreaterThanOrEqualTo(3L * OBJECTS);
     assertThat(operator.otherWrites()).as("the controller manager, scheduler and kwok write too").isPositive();
 
@@ -66,5 +67,12 @@ class BenchCommandSmokeIT {
     assertThat(ImageIO.read(output.resolve("n20-r1-running.png").toFile())).isNotNull();
     assertThat(ImageIO.read(output.resolve("heap.png").toFile())).isNotNull();
     assertThat(output.resolve("summary.md")).exists();
+  }
+
+  /** The client's create, update and patch requests on {@code resource}, as the server counted them. */
+  private static long writes(RunFigures run, String resource) {
+    return run.clientRequests().entrySet().stream()
+        .filter(e -> List.of("create " + resource, "update " + resource, "patch " + resource).contains(e.getKey()))
+        .mapToLong(java.util.Map.Entry::getValue).sum();
   }
 }
