@@ -70,58 +70,62 @@ public final class BenchmarkRun {
       try {
         int port = freePort();
         OperatorProcess operator = startOperator(bench, port, "operator.log");
-        double toReady = awaitReady(operator);
-        progress.accept(String.format("operator ready (caches synced) %.2f s after start", toReady));
+        try {
+          double toReady = awaitReady(operator);
+          progress.accept(String.format("operator ready (caches synced) %.2f s after start", toReady));
 
-        MetricsSnapshot before = metrics.snapshot();
-        double cpuBefore = operator.cpuSeconds();
-        running.start();
-        Workload.inParallel(w.items(), item -> admin.genericKubernetesResources(APP_DEPLOYMENTS)
-            .inNamespace(item.namespace()).resource(w.appDeployment(item)).create());
-        double converge = running.awaitAll(convergeTimeout(), "Running");
-        double cpuConverge = operator.cpuSeconds() - cpuBefore;
-        MetricsSnapshot converged = metrics.snapshot().since(before);
-        progress.accept(String.format("%d AppDeployments Running in %.2f s; operator wrote %d, read %d",
-            w.objects(), converge, converged.clientWrites(), converged.clientReads()));
+          MetricsSnapshot before = metrics.snapshot();
+          double cpuBefore = operator.cpuSeconds();
+          running.start();
+          Workload.inParallel(w.items(), item -> admin.genericKubernetesResources(APP_DEPLOYMENTS)
+              .inNamespace(item.namespace()).resource(w.appDeployment(item)).create());
+          double converge = running.awaitAll(convergeTimeout(), "Running");
+          double cpuConverge = operator.cpuSeconds() - cpuBefore;
+          MetricsSnapshot converged = metrics.snapshot().since(before);
+          progress.accept(String.format("%d AppDeployments Running in %.2f s; operator wrote %d, read %d",
+              w.objects(), converge, converged.clientWrites(), converged.clientReads()));
 
-        MetricsSnapshot idleStart = metrics.snapshot();
-        TimeUnit.SECONDS.sleep(settings.idleSeconds());
-        long idleWrites = metrics.snapshot().since(idleStart).clientWrites();
-        progress.accept(String.format("%d writes by the operator in %d idle seconds", idleWrites,
-            settings.idleSeconds()));
+          MetricsSnapshot idleStart = metrics.snapshot();
+          TimeUnit.SECONDS.sleep(settings.idleSeconds());
+          long idleWrites = metrics.snapshot().since(idleStart).clientWrites();
+          progress.accept(String.format("%d writes by the operator in %d idle seconds", idleWrites,
+              settings.idleSeconds()));
 
-        Double fanout = null;
-        if (w.configMaps() > 0) {
-          fanout = fanout(admin, deployments, () -> w.changeConfigMaps(admin, "v2"));
-          progress.accept(String.format("fan-out: %d ConfigMaps changed, every pod on the new hash in %.2f s",
-              w.configMaps(), fanout));
+          Double fanout = null;
+          if (w.configMaps() > 0) {
+            fanout = fanout(admin, deployments, () -> w.changeConfigMaps(admin, "v2"));
+            progress.accept(String.format("fan-out: %d ConfigMaps changed, every pod on the new hash in %.2f s",
+                w.configMaps(), fanout));
+          }
+
+          double cpuTotal = operator.cpuSeconds();
+          long peakRss = operator.peakRssBytes();
+          OptionalLong heap = operator.heapAfterFullGcBytes();
+          operator.close();
+          progress.accept(String.format("operator CPU %.2f s in all, peak RSS %.0f MiB, heap after full GC %s",
+              cpuTotal, peakRss / 1048576.0,
+              heap.isPresent() ? String.format("%.1f MiB", heap.getAsLong() / 1048576.0) : "n/a"));
+
+          Restart restart = restart(bench, metrics, port);
+          progress.accept(String.format("restart with %d objects: ready %.2f s, first reconcile %.2f s,"
+                  + " all reconciled %.2f s after start; %d writes, %d reads", w.objects(),
+              restart.toReady(), restart.toFirstReconcile(), restart.toAllReconciled(),
+              restart.writes(), restart.reads()));
+
+          return new RunFigures("operator", w.objects(), w.replicas(), w.namespaces(), clusterStart,
+              converge, w.objects() / converge, running.doneSeconds(),
+              converged.clientWrites(), converged.clientReads(), watches(converged),
+              converged.otherWrites(), converged.otherReads(),
+              converged.clientWrites() / (double) w.objects(), converged.clientReads() / (double) w.objects(),
+              byRequest(converged), settings.idleSeconds(), idleWrites, w.configMaps(), fanout,
+              cpuConverge, cpuConverge * 1000 / w.objects(), cpuTotal, peakRss / 1048576.0,
+              heap.isPresent() ? heap.getAsLong() / 1048576.0 : null,
+              heap.isPresent() ? heap.getAsLong() / 1024.0 / w.objects() : null,
+              toReady, restart.toReady(), restart.toFirstReconcile(), restart.toAllReconciled(),
+              restart.writes(), restart.reads());
+        } finally {
+          operator.close(); // stopped already unless something failed on the way
         }
-
-        double cpuTotal = operator.cpuSeconds();
-        long peakRss = operator.peakRssBytes();
-        OptionalLong heap = operator.heapAfterFullGcBytes();
-        operator.close();
-        progress.accept(String.format("operator CPU %.2f s in all, peak RSS %.0f MiB, heap after full GC %s",
-            cpuTotal, peakRss / 1048576.0,
-            heap.isPresent() ? String.format("%.1f MiB", heap.getAsLong() / 1048576.0) : "n/a"));
-
-        Restart restart = restart(bench, metrics, port);
-        progress.accept(String.format("restart with %d objects: ready %.2f s, first reconcile %.2f s,"
-                + " all reconciled %.2f s after start; %d writes, %d reads", w.objects(),
-            restart.toReady(), restart.toFirstReconcile(), restart.toAllReconciled(),
-            restart.writes(), restart.reads()));
-
-        return new RunFigures("operator", w.objects(), w.replicas(), w.namespaces(), clusterStart,
-            converge, w.objects() / converge, running.doneSeconds(),
-            converged.clientWrites(), converged.clientReads(), watches(converged),
-            converged.otherWrites(), converged.otherReads(),
-            converged.clientWrites() / (double) w.objects(), converged.clientReads() / (double) w.objects(),
-            byRequest(converged), settings.idleSeconds(), idleWrites, w.configMaps(), fanout,
-            cpuConverge, cpuConverge * 1000 / w.objects(), cpuTotal, peakRss / 1048576.0,
-            heap.isPresent() ? heap.getAsLong() / 1048576.0 : null,
-            heap.isPresent() ? heap.getAsLong() / 1024.0 / w.objects() : null,
-            toReady, restart.toReady(), restart.toFirstReconcile(), restart.toAllReconciled(),
-            restart.writes(), restart.reads());
       } finally {
         apps.close();
         deployments.close();

@@ -55,7 +55,13 @@ public final class OperatorProcess implements AutoCloseable {
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();
-      return new OperatorProcess(process, started, readyUrl, metricsUrl, reconcileMetric, log);
+      OperatorProcess operator = new OperatorProcess(process, started, readyUrl, metricsUrl, reconcileMetric, log);
+      // an interrupted benchmark (Ctrl-C, a killed test JVM's shutdown) leaves no operator behind
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }, "bench-operator-stop"));
+      return operator;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the operator " + command + ": " + e.getMessage(), e);
     }
