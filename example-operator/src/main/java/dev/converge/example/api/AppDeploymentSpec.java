@@ -13,7 +13,8 @@ import dev.converge.crd.annotation.Required;
  * What the user asks for. Defaults are applied by the API server from the CRD schema.
  *
  * @param image the container image reference
- * @param replicas the number of pods; the server defaults it to 1
+ * @param replicas the number of pods, 0 or more (0 keeps the Deployment and Service without pods);
+ *     the server defaults it to 1
  * @param configMapName the ConfigMap whose keys become the environment; optional
  * @param port the container and Service port; the server defaults it to 8080
  */
@@ -22,7 +23,7 @@ public record AppDeploymentSpec(
     @Required
     @Description("Container image reference, e.g. registry.example.com/team/app:1.2.3 or nginx@sha256:<64 hex>.")
     String image,
-    @Minimum(1) @Default("1") @Description("Number of pods.")
+    @Minimum(0) @Default("1") @Description("Number of pods; 0 scales to zero, as a Deployment allows.")
     Integer replicas,
     @Matches("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$") @Length(max = 253)
     @Description("ConfigMap in the same namespace whose keys become the container's environment;"

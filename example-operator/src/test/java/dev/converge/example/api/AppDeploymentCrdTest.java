@@ -33,7 +33,7 @@ class AppDeploymentCrdTest {
     assertThat(spec.getRequired()).contains("image");
     JSONSchemaProps replicas = spec.getProperties().get("replicas");
     assertThat(replicas.getType()).isEqualTo("integer");
-    assertThat(replicas.getMinimum()).isEqualTo(1.0);
+    assertThat(replicas.getMinimum()).as("scale to zero is allowed").isEqualTo(0.0);
     assertThat(replicas.getDefault().asInt()).isEqualTo(1);
     assertThat(spec.getProperties().get("port").getDefault().asInt()).isEqualTo(8080);
     assertThat(spec.getProperties().get("configMapName").getType()).isEqualTo("string");

@@ -1,0 +1,57 @@
+package dev.converge.benchmarks.internal;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one benchmark size runs.
+ *
+ * @param operatorCommand the operator's command line; {@code {kubeconfig}}, {@code {port}} and
+ *     {@code {name}} are replaced by the client kubeconfig, a free port and the start's name
+ *     ({@code operator}, {@code operator-restart})
+ * @param crd the operator's CRD file; empty for the example's
+ * @param readyUrl readiness URL ({@code {port}} replaced); 200 means caches synced
+ * @param metricsUrl Prometheus metrics URL of the operator ({@code {port}} replaced)
+ * @param reconcileMetric the counter of reconciles in that text, summed over its samples
+ * @param workDir where logs and the client kubeconfig go
+ */
+public record BenchSettings(
+    Workload workload,
+    boolean runOperator,
+    boolean runFloor,
+    int idleSeconds,
+    List<String> operatorCommand,
+    Optional<Path> crd,
+    String readyUrl,
+    String metricsUrl,
+    String reconcileMetric,
+    Path workDir) {
+
+  /**
+   * The example operator as a child JVM with this JVM's class path, 512 MiB of heap at most,
+   * logging warnings only; with a Flight Recorder profile per start written into {@code jfrFolder}
+   * when given ({@code {name}.jfr}: {@code operator.jfr}, {@code operator-restart.jfr}).
+   */
+  public static List<String> exampleOperatorCommand(Optional<Path> jfrFolder) {
+    String java = ProcessHandle.current().info().command().orElse(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx512m",
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    jfrFolder.ifPresent(folder -> command.add("-XX:StartFlightRecording=settings=profile,filename="
+        + folder.resolve("{name}.jfr")));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+        "dev.converge.example.cli.AppOperatorCommand",
+        "--kubeconfig", "{kubeconfig}", "--http-port", "{port}"));
+    return List.copyOf(command);
+  }
+
+  URI readyUri(int port) {
+    return URI.create(readyUrl.replace("{port}", Integer.toString(port)));
+  }
+
+  URI metricsUri(int port) {
+    return URI.create(metricsUrl.replace("{port}", Integer.toString(port)));
+  }
+}

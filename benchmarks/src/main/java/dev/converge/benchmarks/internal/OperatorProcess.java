@@ -1,0 +1,234 @@
+package dev.converge.benchmarks.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The operator under test as a child process (any language: a command line), with what the
+ * benchmark reads from it: readiness and reconcile count over HTTP, CPU time and peak resident
+ * memory from {@code /proc} (the process and its descendants), and for a JVM the heap after a full
+ * garbage collection through {@code jcmd}.
+ */
+public final class OperatorProcess implements AutoCloseable {
+
+  private static final Pattern USED = Pattern.compile("used (\\d+)K");
+  private static final long CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture in use
+
+  private final Process process;
+  private final long startedNanos;
+  private final URI readyUrl;
+  private final URI metricsUrl;
+  private final String reconcileMetric;
+  private final Path log;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private OperatorProcess(Process process, long startedNanos, URI readyUrl, URI metricsUrl,
+      String reconcileMetric, Path log) {
+    this.process = process;
+    this.startedNanos = startedNanos;
+    this.readyUrl = readyUrl;
+    this.metricsUrl = metricsUrl;
+    this.reconcileMetric = reconcileMetric;
+    this.log = log;
+  }
+
+  /** Starts {@code command}, its output appended to {@code log}. */
+  public static OperatorProcess start(List<String> command, URI readyUrl, URI metricsUrl,
+      String reconcileMetric, Path log) {
+    try {
+      Files.createDirectories(log.getParent());
+      long started = System.nanoTime();
+      Process process = new ProcessBuilder(command)
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+          .start();
+      OperatorProcess operator = new OperatorProcess(process, started, readyUrl, metricsUrl, reconcileMetric, log);
+      // an interrupted benchmark (Ctrl-C, a killed test JVM's shutdown) leaves no operator behind
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }, "bench-operator-stop"));
+      return operator;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the operator " + command + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** When the process was started, in {@link System#nanoTime()}. */
+  public long startedNanos() {
+    return startedNanos;
+  }
+
+  /** True when the readiness URL answers 200 (for the example: every informer cache synced). */
+  public boolean ready() {
+    checkAlive();
+    return get(readyUrl).map(r -> r.statusCode() == 200).orElse(false);
+  }
+
+  /**
+   * The number of reconciles done so far, from the metrics URL (the sum of every sample of the
+   * reconcile metric), or empty when there is no such sample yet.
+   */
+  public OptionalLong reconciles() {
+    checkAlive();
+    return get(metricsUrl).filter(r -> r.statusCode() == 200).map(r -> {
+      long sum = 0;
+      boolean found = false;
+      for (String line : r.body().split("\n")) {
+        if (line.startsWith(reconcileMetric + "{") || line.startsWith(reconcileMetric + " ")) {
+          String value = line.substring(line.lastIndexOf(line.contains("}") ? '}' : ' ') + 1).trim();
+          sum += Math.round(Double.parseDouble(value.split("\\s+")[0]));
+          found = true;
+        }
+      }
+      return found ? OptionalLong.of(sum) : OptionalLong.empty();
+    }).orElse(OptionalLong.empty());
+  }
+
+  /** CPU seconds (user + system) used so far by the process and its live descendants. */
+  public double cpuSeconds() {
+    long ticks = 0;
+    for (long pid : tree()) {
+      String stat = read(Path.of("/proc", Long.toString(pid), "stat"));
+      if (stat.isEmpty()) {
+        continue;
+      }
+      // fields after the command name, which is in parentheses and may hold spaces
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+    }
+    return ticks / (double) CLOCK_TICKS;
+  }
+
+  /** The largest peak resident set ({@code VmHWM}) of the process and its descendants, in bytes. */
+  public long peakRssBytes() {
+    long peak = 0;
+    for (long pid : tree()) {
+      for (String line : read(Path.of("/proc", Long.toString(pid), "status")).split("\n")) {
+        if (line.startsWith("VmHWM:")) {
+          peak = Math.max(peak, Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024);
+        }
+      }
+    }
+    return peak;
+  }
+
+  /**
+   * For a JVM operator: asks it for a full garbage collection and returns the heap in use after it,
+   * in bytes; empty when no process of the tree is a JVM that {@code jcmd} can reach.
+   */
+  public OptionalLong heapAfterFullGcBytes() {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    if (!Files.isExecutable(jcmd)) {
+      return OptionalLong.empty();
+    }
+    for (long pid : tree()) {
+      String gc = run(List.of(jcmd.toString(), Long.toString(pid), "GC.run"));
+      if (gc.isEmpty() || gc.contains("Exception")) {
+        continue;
+      }
+      long usedKib = 0;
+      for (String line : run(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_info")).split("\n")) {
+        if (line.contains("Metaspace") || line.contains("class space")) {
+          continue;
+        }
+        Matcher m = USED.matcher(line);
+        if (m.find()) {
+          usedKib += Long.parseLong(m.group(1));
+        }
+      }
+      if (usedKib > 0) {
+        return OptionalLong.of(usedKib * 1024);
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  /** Seconds since start. */
+  public double secondsSinceStart(long nanos) {
+    return (nanos - startedNanos) / 1e9;
+  }
+
+  private List<Long> tree() {
+    List<Long> pids = new ArrayList<>();
+    pids.add(process.pid());
+    process.descendants().forEach(p -> pids.add(p.pid()));
+    return pids;
+  }
+
+  private void checkAlive() {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("the operator exited with code " + process.exitValue()
+          + "; its output is in " + log);
+    }
+  }
+
+  private java.util.Optional<HttpResponse<String>> get(URI uri) {
+    try {
+      return java.util.Optional.of(http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+          HttpResponse.BodyHandlers.ofString()));
+    } catch (IOException notYet) {
+      return java.util.Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading " + uri, e);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException gone) {
+      return ""; // the process ended between listing and reading
+    }
+  }
+
+  private static String run(List<String> command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+      return p.exitValue() == 0 ? out : "";
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + command, e);
+    }
+  }
+
+  /** Stops the operator: SIGTERM, then SIGKILL after 30 s. */
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+
+  /** The output file. */
+  public Path log() {
+    return log;
+  }
+}

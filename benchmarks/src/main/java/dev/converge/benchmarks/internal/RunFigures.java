@@ -1,0 +1,47 @@
+package dev.converge.benchmarks.internal;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The figures of one run, operator or floor. A figure that does not apply to the mode (idle writes
+ * of the floor, the floor's CPU) or could not be measured (heap of a process that is not a JVM) is
+ * {@code null}, shown as "–".
+ *
+ * @param mode {@code operator} or {@code floor}
+ * @param runningOverTime seconds from the first create at which each object was done, ascending
+ * @param clientRequests the measured client's requests while converging, by {@code verb resource}
+ */
+public record RunFigures(
+    String mode,
+    int objects,
+    int replicas,
+    int namespaces,
+    double clusterStartSeconds,
+    double convergeSeconds,
+    double objectsPerSecond,
+    List<Double> runningOverTime,
+    long clientWrites,
+    long clientReads,
+    long clientWatches,
+    long otherWrites,
+    long otherReads,
+    double writesPerObject,
+    double readsPerObject,
+    Map<String, Long> clientRequests,
+    Integer idleSeconds,
+    Long idleWrites,
+    int fanoutConfigMaps,
+    Double fanoutSeconds,
+    Double cpuSecondsConverge,
+    Double cpuMsPerObject,
+    Double cpuSecondsTotal,
+    Double peakRssMiB,
+    Double heapAfterGcMiB,
+    Double heapKiBPerObject,
+    Double startToReadySeconds,
+    Double restartToReadySeconds,
+    Double restartToFirstReconcileSeconds,
+    Double restartToAllReconciledSeconds,
+    Long restartWrites,
+    Long restartReads) {}

@@ -1,0 +1,78 @@
+package dev.converge.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.converge.benchmarks.internal.RunFigures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The harness at a tiny size, as {@code bin/test} runs it: the example operator and the floor on
+ * real local control planes, figures printed and written. The large sizes are {@code bin/bench}'s.
+ */
+class BenchCommandSmokeIT {
+
+  private static final int OBJECTS = 20;
+
+  @Test
+  void measuresTheExampleOperatorAndTheFloorAndWritesTheResults() throws IOException {
+    Path output = Path.of(System.getProperty("converge.bench.output", "target/bench-smoke"));
+    int exit = new CommandLine(new BenchCommand()).execute(
+        "--objects", Integer.toString(OBJECTS), "--per-namespace", "10", "--fanout", "5",
+        "--idle-seconds", "3", "--output", output.toString(), "--note", "smoke size, from the test suite");
+    assertThat(exit).isZero();
+
+    List<RunFigures> runs = JsonMapper.builder().build().readValue(
+        output.resolve("n20-r1.json").toFile(), new TypeReference<List<RunFigures>>() {});
+    assertThat(runs).extracting(RunFigures::mode).containsExactly("operator", "floor");
+    RunFigures operator = runs.get(0);
+    RunFigures floor = runs.get(1);
+
+    // every object reached its goal, and the curve says when
+    assertThat(operator.runningOverTime()).hasSize(OBJECTS);
+    assertThat(floor.runningOverTime()).hasSize(OBJECTS);
+    assertThat(operator.namespaces()).isEqualTo(2);
+
+    // the API server counted the floor's requests exactly: one Deployment and one Service create each
+    assertThat(floor.clientRequests())
+        .containsEntry("create deployments", (long) OBJECTS)
+        .containsEntry("create services", (long) OBJECTS);
+    assertThat(floor.clientWrites()).isEqualTo(2L * OBJECTS);
+    // and the operator's: at least a Deployment, a Service and a status write per AppDeployment,
+    // whichever strategy writes each kind
+    assertThat(writes(operator, "deployments")).isGreaterThanOrEqualTo(OBJECTS);
+    assertThat(writes(operator, "services")).isGreaterThanOrEqualTo(OBJECTS);
+    assertThat(writes(operator, "appdeployments/status")).isGreaterThanOrEqualTo(OBJECTS);
+    assertThat(operator.clientWrites()).isGreaterThanOrEqualTo(3L * OBJECTS);
+    assertThat(operator.otherWrites()).as("the controller manager, scheduler and kwok write too").isPositive();
+
+    // the operator's process was measured
+    assertThat(operator.idleWrites()).isNotNull();
+    assertThat(operator.fanoutSeconds()).isPositive();
+    assertThat(operator.cpuSecondsConverge()).isPositive();
+    assertThat(operator.peakRssMiB()).isPositive();
+    assertThat(operator.heapAfterGcMiB()).isPositive().isLessThan(512);
+    assertThat(operator.restartToFirstReconcileSeconds())
+        .isGreaterThanOrEqualTo(operator.restartToReadySeconds());
+
+    String table = Files.readString(output.resolve("n20-r1.md"));
+    assertThat(table).contains("| time until all Running (s) |", "operator 20×1", "floor 20×1");
+    assertThat(ImageIO.read(output.resolve("n20-r1-running.png").toFile())).isNotNull();
+    assertThat(ImageIO.read(output.resolve("heap.png").toFile())).isNotNull();
+    assertThat(output.resolve("summary.md")).exists();
+  }
+
+  /** The client's create, update and patch requests on {@code resource}, as the server counted them. */
+  private static long writes(RunFigures run, String resource) {
+    return run.clientRequests().entrySet().stream()
+        .filter(e -> List.of("create " + resource, "update " + resource, "patch " + resource).contains(e.getKey()))
+        .mapToLong(java.util.Map.Entry::getValue).sum();
+  }
+}
