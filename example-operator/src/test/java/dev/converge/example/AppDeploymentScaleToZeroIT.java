@@ -1,5 +1,7 @@
 package dev.converge.example;
 
+import dev.converge.testing.operator.RunningOperator;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,7 +31,7 @@ class AppDeploymentScaleToZeroIT {
       LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
     try (RunningOperator operator =
-        RunningOperator.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
+        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
       AppDeployment created = state.create("idle", "nginx:1.27", 0, null);
       assertThat(created.getSpec().replicas()).as("replicas as the server stored it").isZero();
 
