@@ -65,7 +65,7 @@ class HostileInputIT {
       refused.put("wrong-type", Map.of("image", "nginx:1.27", "replicas", "three"));
       refused.put("no-image", Map.of("replicas", 1));
       refused.put("port-out-of-range", Map.of("image", "nginx:1.27", "port", 70000));
-      refused.put("zero-replicas", Map.of("image", "nginx:1.27", "replicas", 0));
+      refused.put("negative-replicas", Map.of("image", "nginx:1.27", "replicas", -1));
       refused.put("bad-configmap-name", Map.of("image", "nginx:1.27", "configMapName", "Ünïcode_Name"));
       refused.put("huge-configmap-name", Map.of("image", "nginx:1.27", "configMapName", "a".repeat(300)));
       List<String> refusals = new ArrayList<>();
