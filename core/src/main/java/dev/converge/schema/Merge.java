@@ -43,21 +43,49 @@ public final class Merge {
    *     including {@code cleared}
    * @param cleared the one-of members cleared because desired selects another one
    * @param contested the values removed although another writer owns them too
+   * @param pointers for each removed path, the JSON pointer (RFC 6901) of the value in live — list
+   *     elements by their position in live — for a write that removes it there
    */
   public record Result(Map<String, Object> object, List<String> removed, List<String> cleared,
-      List<String> contested) {}
+      List<String> contested, Map<String, String> pointers) {
+
+    /** The JSON pointer into live of a removed path. */
+    public String pointer(String path) {
+      String pointer = pointers.get(path);
+      if (pointer == null) {
+        throw new IllegalArgumentException("not a removed path: " + path);
+      }
+      return pointer;
+    }
+  }
+
+  /** Separates a removed path from its JSON pointer while merging. */
+  private static final char POINTER = '\u0001';
 
   /** Merges {@code desired} into {@code live}. */
   @SuppressWarnings("unchecked")
   public static Result apply(SchemaNode schema, Map<String, Object> live, Map<String, Object> desired,
       FieldSet previouslyOwned, FieldSet ownedByOthers) {
     List<String> removed = new ArrayList<>();
-    Object merged = merge(schema, live, desired, previouslyOwned, ownedByOthers, "", removed);
-    List<String> cleared = removed.stream().filter(p -> p.startsWith(CLEARED)).map(p -> p.substring(1)).toList();
-    List<String> contested = removed.stream().filter(p -> p.startsWith(CONTESTED)).map(p -> p.substring(1)).toList();
-    List<String> all = removed.stream()
-        .map(p -> p.startsWith(CLEARED) || p.startsWith(CONTESTED) ? p.substring(1) : p).toList();
-    return new Result((Map<String, Object>) merged, all, cleared, contested);
+    Object merged = merge(schema, live, desired, previouslyOwned, ownedByOthers, "", "", removed);
+    List<String> all = new ArrayList<>();
+    List<String> cleared = new ArrayList<>();
+    List<String> contested = new ArrayList<>();
+    Map<String, String> pointers = new LinkedHashMap<>();
+    for (String entry : removed) {
+      int split = entry.indexOf(POINTER);
+      String marked = entry.substring(0, split);
+      String path = marked.startsWith(CLEARED) || marked.startsWith(CONTESTED) ? marked.substring(1) : marked;
+      all.add(path);
+      if (marked.startsWith(CLEARED)) {
+        cleared.add(path);
+      } else if (marked.startsWith(CONTESTED)) {
+        contested.add(path);
+      }
+      pointers.put(path, entry.substring(split + 1));
+    }
+    return new Result((Map<String, Object>) merged, List.copyOf(all), List.copyOf(cleared), List.copyOf(contested),
+        java.util.Collections.unmodifiableMap(pointers));
   }
 
   /**
@@ -103,13 +131,13 @@ public final class Merge {
   }
 
   private static Object merge(SchemaNode schema, Object live, Object want, FieldSet prev, FieldSet others,
-      String path, List<String> removed) {
+      String path, String pointer, List<String> removed) {
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
       MapSchema map = schema instanceof MapSchema m ? m : null;
       if (map != null && map.atomic()) {
         return atomic(schema, live, want);
       }
-      return mergeMap(map, live instanceof Map<?, ?> l ? l : null, wantMap, prev, others, path, removed);
+      return mergeMap(map, live instanceof Map<?, ?> l ? l : null, wantMap, prev, others, path, pointer, removed);
     }
     if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
       ListSchema list = schema instanceof ListSchema l ? l : null;
@@ -117,14 +145,14 @@ public final class Merge {
         return atomic(schema, live, want);
       }
       return list.type() == ListType.SET
-          ? mergeSet(list, liveList, wantList, prev, others, path, removed)
-          : mergeKeyed(list, liveList, wantList, prev, others, path, removed);
+          ? mergeSet(list, liveList, wantList, prev, others, path, pointer, removed)
+          : mergeKeyed(list, liveList, wantList, prev, others, path, pointer, removed);
     }
     return ResourceTree.copy(want);
   }
 
   private static Map<String, Object> mergeMap(MapSchema schema, Map<?, ?> live, Map<?, ?> want, FieldSet prev,
-      FieldSet others, String path, List<String> removed) {
+      FieldSet others, String path, String pointer, List<String> removed) {
     Map<String, Object> out = new LinkedHashMap<>();
     if (live != null) {
       live.forEach((k, v) -> out.put((String) k, v));
@@ -137,7 +165,7 @@ public final class Merge {
       SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
       String element = FieldSet.field(key);
       out.put(key, merge(child, out.get(key), e.getValue(), sub(prev, element), sub(others, element),
-          path + "." + key, removed));
+          path + "." + key, pointer + "/" + escape(key), removed));
     }
     if (live != null) {
       for (Map.Entry<?, ?> e : live.entrySet()) {
@@ -146,7 +174,8 @@ public final class Merge {
           continue;
         }
         SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
-        Object kept = prune(child, e.getValue(), prev, FieldSet.field(key), others, path + "." + key, removed);
+        Object kept = prune(child, e.getValue(), prev, FieldSet.field(key), others, path + "." + key,
+            pointer + "/" + escape(key), removed);
         if (kept == REMOVE) {
           out.remove(key);
         } else {
@@ -159,7 +188,7 @@ public final class Merge {
       if (union.isPresent()) {
         for (String member : union.get().toClear(want, out.keySet())) {
           out.remove(member);
-          removed.add(CLEARED + path + "." + member);
+          removed.add(CLEARED + path + "." + member + POINTER + pointer + "/" + escape(member));
         }
       }
     }
@@ -167,7 +196,7 @@ public final class Merge {
   }
 
   private static List<Object> mergeSet(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
-      FieldSet others, String path, List<String> removed) {
+      FieldSet others, String path, String pointer, List<String> removed) {
     List<Object> desired = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     for (Object element : want) {
@@ -186,15 +215,13 @@ public final class Merge {
         }
       }
     }
-    return ordered(live, desired, match, i -> ResourceTree.copy(desired.get(i)), element -> {
-      Object kept = prune(schema.items(), element, prev, FieldSet.value(element), others,
-          path + "[" + element + "]", removed);
-      return kept;
-    });
+    return ordered(live, desired, match, i -> ResourceTree.copy(desired.get(i)), (element, index) ->
+        prune(schema.items(), element, prev, FieldSet.value(element), others, path + "[" + element + "]",
+            pointer + "/" + index, removed));
   }
 
   private static List<Object> mergeKeyed(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
-      FieldSet others, String path, List<String> removed) {
+      FieldSet others, String path, String pointer, List<String> removed) {
     SchemaNode items = schema.items();
     List<Object> desired = new ArrayList<>();
     for (Object element : want) {
@@ -215,13 +242,14 @@ public final class Merge {
       Map<String, Object> keys = ListKeys.of(schema, e).orElseThrow();
       String step = FieldSet.key(keys);
       return merge(items, live.get(match[i]), element, sub(prev, step), sub(others, step), path + "[" + keys + "]",
-          removed);
-    }, element -> {
+          pointer + "/" + match[i], removed);
+    }, (element, index) -> {
       Optional<Map<String, Object>> keys = element instanceof Map<?, ?> m ? ListKeys.of(schema, m) : Optional.empty();
       if (keys.isEmpty()) {
         return element;
       }
-      return prune(items, element, prev, FieldSet.key(keys.get()), others, path + "[" + keys.get() + "]", removed);
+      return prune(items, element, prev, FieldSet.key(keys.get()), others, path + "[" + keys.get() + "]",
+          pointer + "/" + index, removed);
     });
   }
 
@@ -233,7 +261,7 @@ public final class Merge {
    * @param match for each desired element, its position in live or -1
    */
   private static List<Object> ordered(List<?> live, List<Object> desired, int[] match,
-      java.util.function.IntFunction<Object> merged, java.util.function.UnaryOperator<Object> unmatched) {
+      java.util.function.IntFunction<Object> merged, java.util.function.BiFunction<Object, Integer, Object> unmatched) {
     boolean inOrder = true;
     int last = -1;
     Set<Integer> matched = new java.util.HashSet<>();
@@ -250,7 +278,7 @@ public final class Merge {
         out.add(merged.apply(i));
       }
       for (int j = 0; j < live.size(); j++) {
-        keepUnmatched(live.get(j), matched.contains(j), unmatched, out);
+        keepUnmatched(live.get(j), j, matched.contains(j), unmatched, out);
       }
       return out;
     }
@@ -262,7 +290,7 @@ public final class Merge {
         }
         out.add(merged.apply(next++));
       } else {
-        keepUnmatched(live.get(j), false, unmatched, out);
+        keepUnmatched(live.get(j), j, false, unmatched, out);
       }
     }
     while (next < desired.size()) {
@@ -271,12 +299,12 @@ public final class Merge {
     return out;
   }
 
-  private static void keepUnmatched(Object element, boolean matched, java.util.function.UnaryOperator<Object> unmatched,
-      List<Object> out) {
+  private static void keepUnmatched(Object element, int index, boolean matched,
+      java.util.function.BiFunction<Object, Integer, Object> unmatched, List<Object> out) {
     if (matched || element == null) {
       return;
     }
-    Object kept = unmatched.apply(element);
+    Object kept = unmatched.apply(element, index);
     if (kept != REMOVE) {
       out.add(kept);
     }
@@ -287,7 +315,7 @@ public final class Merge {
    * trimmed of what this writer owned below it, else kept as it is.
    */
   private static Object prune(SchemaNode schema, Object live, FieldSet parentPrev, String element,
-      FieldSet parentOthers, String path, List<String> removed) {
+      FieldSet parentOthers, String path, String pointer, List<String> removed) {
     FieldSet others = sub(parentOthers, element);
     FieldSet prev = parentPrev.ownsAllChildren() ? FieldSet.everything() : sub(parentPrev, element);
     boolean owned = prev.member();
@@ -295,13 +323,13 @@ public final class Merge {
       // A value this writer set goes whole when desired drops it, even where another writer
       // changed parts of it since (the server then lists them both); only a map or element that
       // another writer added something of its own to is trimmed of this writer's part below.
-      removed.add(others.isEmpty() ? path : CONTESTED + path);
+      removed.add((others.isEmpty() ? path : CONTESTED + path) + POINTER + pointer);
       return REMOVE;
     }
     if (!element.startsWith("f:") && owned && !others.member()) {
       // A list element this writer added and dropped goes, even where another writer changed a
       // field inside it since (a drifted targetPort must not keep a dropped port alive).
-      removed.add(path);
+      removed.add(path + POINTER + pointer);
       return REMOVE;
     }
     if (prev.isEmpty()) {
@@ -312,7 +340,8 @@ public final class Merge {
       Map<String, Object> out = new LinkedHashMap<>();
       map.forEach((k, v) -> {
         SchemaNode child = ms == null ? UntypedSchema.INSTANCE : ms.child((String) k);
-        Object kept = prune(child, v, prev, FieldSet.field((String) k), others, path + "." + k, removed);
+        Object kept = prune(child, v, prev, FieldSet.field((String) k), others, path + "." + k,
+            pointer + "/" + escape((String) k), removed);
         if (kept != REMOVE) {
           out.put((String) k, kept);
         }
@@ -321,7 +350,9 @@ public final class Merge {
     }
     if (live instanceof List<?> list && schema instanceof ListSchema ls && ls.type() != ListType.ATOMIC) {
       List<Object> out = new ArrayList<>();
+      int index = -1;
       for (Object e : list) {
+        index++;
         String child;
         if (ls.type() == ListType.SET) {
           child = FieldSet.value(e);
@@ -333,7 +364,7 @@ public final class Merge {
           }
           child = FieldSet.key(keys.get());
         }
-        Object kept = prune(ls.items(), e, prev, child, others, path + "[" + e + "]", removed);
+        Object kept = prune(ls.items(), e, prev, child, others, path + "[" + e + "]", pointer + "/" + index, removed);
         if (kept != REMOVE) {
           out.add(kept);
         }
@@ -341,6 +372,96 @@ public final class Merge {
       return out;
     }
     return live;
+  }
+
+  /**
+   * The desired value standing where a JSON pointer into live points: map steps by key, list steps
+   * by the live element's keys (map lists) or value (sets), so positions that differ between live
+   * and desired still meet. Null when desired has nothing there.
+   */
+  public static Object desiredAt(SchemaNode schema, Object live, Object desired, String pointer) {
+    if (pointer.isEmpty()) {
+      return desired;
+    }
+    SchemaNode node = schema;
+    Object have = live;
+    Object want = desired;
+    for (String raw : pointer.substring(1).split("/", -1)) {
+      String step = raw.replace("~1", "/").replace("~0", "~");
+      if (have instanceof Map<?, ?> map) {
+        have = map.get(step);
+        want = want instanceof Map<?, ?> w ? w.get(step) : null;
+        node = node instanceof MapSchema ms ? ms.child(step) : UntypedSchema.INSTANCE;
+      } else if (have instanceof List<?> list && node instanceof ListSchema ls) {
+        int index = Integer.parseInt(step);
+        have = index < list.size() ? list.get(index) : null;
+        Object element = have;
+        if (!(want instanceof List<?> wantList) || element == null) {
+          want = null;
+        } else if (ls.type() == ListType.MAP && element instanceof Map<?, ?> e) {
+          want = ListKeys.of(ls, e).map(k -> Comparison.find(ls, wantList, k)).orElse(null);
+        } else if (ls.type() == ListType.SET) {
+          want = wantList.stream().filter(w -> ScalarEquality.equal(ls.items(), element, w)).findFirst().orElse(null);
+        } else {
+          want = null;
+        }
+        node = ls.items();
+      } else {
+        return null;
+      }
+      if (want == null) {
+        return null;
+      }
+    }
+    return want;
+  }
+
+  /**
+   * What a JSON patch should {@code test} before it writes at {@code pointer} in live, so that a list
+   * position still names the same element: for each list step, the element's key fields (map lists)
+   * or its value (sets), by pointer. Atomic lists and untyped lists have no identity to test; their
+   * positions are tested by the element value.
+   */
+  public static Map<String, Object> positionTests(SchemaNode schema, Object live, String pointer) {
+    Map<String, Object> tests = new LinkedHashMap<>();
+    if (pointer.isEmpty()) {
+      return tests;
+    }
+    SchemaNode node = schema;
+    Object have = live;
+    StringBuilder at = new StringBuilder();
+    for (String raw : pointer.substring(1).split("/", -1)) {
+      String step = raw.replace("~1", "/").replace("~0", "~");
+      at.append('/').append(raw);
+      if (have instanceof Map<?, ?> map) {
+        have = map.get(step);
+        node = node instanceof MapSchema ms ? ms.child(step) : UntypedSchema.INSTANCE;
+      } else if (have instanceof List<?> list) {
+        int index = Integer.parseInt(step);
+        have = index < list.size() ? list.get(index) : null;
+        ListSchema ls = node instanceof ListSchema l ? l : null;
+        Optional<Map<String, Object>> keys = ls != null && ls.type() == ListType.MAP && have instanceof Map<?, ?> e
+            ? ListKeys.of(ls, e) : Optional.empty();
+        if (keys.isPresent() && have instanceof Map<?, ?> e) {
+          for (String field : ls.keys()) {
+            if (e.get(field) != null) {
+              tests.put(at + "/" + escape(field), e.get(field));
+            }
+          }
+        } else if (have != null) {
+          tests.put(at.toString(), have);
+        }
+        node = ls == null ? UntypedSchema.INSTANCE : ls.items();
+      } else {
+        break;
+      }
+    }
+    return tests;
+  }
+
+  /** A map key as a JSON pointer step (RFC 6901). */
+  private static String escape(String key) {
+    return key.replace("~", "~0").replace("/", "~1");
   }
 
   private static FieldSet sub(FieldSet set, String element) {

@@ -168,4 +168,23 @@ class MergeTest {
         owned(POD, "{'spec':{'containers':[{'name':'a','livenessProbe':{'initialDelaySeconds':13}}]}}"));
     assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a'}]}}"));
   }
+
+  @Test
+  void pointersNameLiveElementsAndReachTheirDesiredCounterparts() {
+    Map<String, Object> live = json("{'spec':{'containers':[{'name':'side','image':'s'},"
+        + "{'name':'web','image':'w','livenessProbe':{'httpGet':{'path':'/h','port':80},'periodSeconds':10}}]}}");
+    Map<String, Object> desired = json("{'spec':{'containers':[{'name':'web','image':'w',"
+        + "'livenessProbe':{'exec':{'command':['true']}}}]}}");
+    FieldSet before = owned(POD, "{'spec':{'containers':[{'name':'web','image':'w',"
+        + "'livenessProbe':{'httpGet':{'path':'/h','port':80},'periodSeconds':10}}]}}");
+    Merge.Result result = Merge.apply(POD, live, desired, before, FieldSet.empty());
+    assertThat(result.removed()).containsExactly(".spec.containers[{name=web}].livenessProbe.httpGet",
+        ".spec.containers[{name=web}].livenessProbe.periodSeconds");
+    assertThat(result.pointer(result.removed().get(0))).isEqualTo("/spec/containers/1/livenessProbe/httpGet");
+    assertThat(Merge.desiredAt(POD, live, desired, "/spec/containers/1/livenessProbe"))
+        .isEqualTo(json("{'exec':{'command':['true']}}"));
+    assertThat(Merge.desiredAt(POD, live, desired, "/spec/containers/0")).isNull();
+    assertThat(Merge.positionTests(POD, live, "/spec/containers/1/livenessProbe/httpGet"))
+        .isEqualTo(Map.of("/spec/containers/1/name", "web"));
+  }
 }

@@ -282,11 +282,14 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   }
 
   /**
-   * Values an apply would not remove are cleared with one JSON merge patch before it: one-of
-   * members desired does not select but live still holds — values the server defaulted (a
-   * Deployment's {@code rollingUpdate} when its strategy becomes {@code Recreate}), which no manager
-   * owns, or the server would refuse the applied object — and values this manager applied, desired
-   * dropped and another manager co-owns.
+   * Values an apply would not remove are cleared with one JSON patch before it: one-of members
+   * desired does not select but live still holds — values the server defaulted (a Deployment's
+   * {@code rollingUpdate} when its strategy becomes {@code Recreate}), which no manager owns, or a
+   * member another writer changed — and values this manager applied, desired dropped and another
+   * manager co-owns (a probe desired drops whose period another writer changed). A JSON patch
+   * reaches inside lists, by the element's position in live, and the patch first tests the
+   * resourceVersion, so a position cannot have moved. Where a member is cleared, the members and the
+   * discriminator desired selects go in the same request, so the object stays valid in between.
    */
   private <R extends HasMetadata> boolean clearUnselectedMembers(R desired, SchemaNode schema,
       Map<String, Object> liveTree, Map<String, Object> wanted, StrategyContext context, List<String> sent) {
@@ -294,48 +297,98 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     FieldSet applied = (mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine)).union(recordOf(liveTree));
     Merge.Result merged = Merge.apply(schema, liveTree, wanted, applied,
         ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)));
-    List<String> cleared = new ArrayList<>(merged.cleared());
-    // A value this manager applied and desired dropped stays after the apply when another manager
-    // co-owns it (the server may list a writer of a neighbouring field as a co-owner): cleared too.
-    cleared.addAll(merged.contested());
-    Map<String, Object> patch = new LinkedHashMap<>();
-    for (String path : cleared) {
-      if (path.contains("[")) {
-        // Inside a list: a merge patch would have to replace the list; members there are never
-        // server-defaulted, so the apply removes them as fields it owned.
+    if (merged.cleared().isEmpty() && merged.contested().isEmpty()) {
+      return false;
+    }
+    List<String> removedPointers = new ArrayList<>();
+    for (String path : merged.contested()) {
+      removedPointers.add(merged.pointer(path));
+    }
+    for (String path : merged.cleared()) {
+      removedPointers.add(merged.pointer(path));
+    }
+    // A removal inside a value removed whole is already done by the outer one.
+    List<String> outermost = removedPointers.stream().distinct()
+        .filter(p -> removedPointers.stream().noneMatch(q -> !q.equals(p) && p.startsWith(q + "/")))
+        .toList();
+    Set<String> parents = new LinkedHashSet<>();
+    outermost.forEach(p -> parents.add(p.substring(0, p.lastIndexOf('/'))));
+    // No resourceVersion test (status writers move it all the time): each list position the patch
+    // names is tested by the element's keys instead.
+    Map<String, Object> tests = new LinkedHashMap<>();
+    outermost.forEach(p -> tests.putAll(Merge.positionTests(schema, liveTree, p)));
+    List<Map<String, Object>> ops = new ArrayList<>();
+    tests.forEach((pointer, value) -> ops.add(Map.of("op", "test", "path", pointer, "value", value)));
+    for (String parent : parents) {
+      if (outermost.stream().anyMatch(p -> parent.startsWith(p + "/") || parent.equals(p))) {
         continue;
       }
-      String[] steps = path.substring(1).split("\\.");
-      Map<String, Object> node = patch;
-      Object want = wanted;
-      for (int i = 0; i < steps.length - 1; i++) {
-        node = ResourceTree.mapAtOrCreate(node, steps[i]);
-        want = want instanceof Map<?, ?> m ? m.get(steps[i]) : null;
+      Object liveParent = pointerValue(liveTree, parent);
+      if (!(Merge.desiredAt(schema, liveTree, wanted, parent) instanceof Map<?, ?> want)
+          || !(liveParent instanceof Map<?, ?> have)) {
+        continue;
       }
-      node.put(steps[steps.length - 1], null);
-      if (want instanceof Map<?, ?> siblings) {
-        // The discriminator desired sets goes in the same request, so the object stays valid.
-        for (Map.Entry<?, ?> e : siblings.entrySet()) {
-          if (!(e.getValue() instanceof Map<?, ?>) && !(e.getValue() instanceof List<?>) && e.getValue() != null) {
-            node.putIfAbsent((String) e.getKey(), e.getValue());
-          }
+      for (Map.Entry<?, ?> e : want.entrySet()) {
+        Object value = e.getValue();
+        Object current = have.get(e.getKey());
+        boolean scalar = !(value instanceof Map<?, ?>) && !(value instanceof List<?>);
+        if (value != null && (current == null || (scalar && !value.equals(current)))) {
+          ops.add(Map.of("op", "add", "path", parent + "/" + escape((String) e.getKey()), "value", value));
         }
       }
     }
-    if (patch.isEmpty()) {
-      return false;
-    }
-    String body = JSON.writeValueAsString(patch);
-    String request = "PATCH application/merge-patch+json (clear unselected one-of members) " + body;
-    PatchContext patchContext = PatchContext.of(PatchType.JSON_MERGE);
+    // Adds touch map keys only; removals go last, later list positions first, so no position
+    // an operation names has moved (the server validates the patched object as a whole).
+    outermost.stream().sorted(ServerSideApplyStrategy::laterFirst)
+        .forEach(pointer -> ops.add(Map.of("op", "remove", "path", pointer)));
+    String body = JSON.writeValueAsString(ops);
+    String request = "PATCH application/json-patch+json (clear " + String.join(", ", outermost) + ")";
+    PatchContext patchContext = PatchContext.of(PatchType.JSON);
     patchContext.setFieldManager(context.fieldManager());
     try {
       context.client().resource(desired).patch(patchContext, body);
       sent.add(request);
       return true;
     } catch (KubernetesClientException e) {
-      throw ResourceWriteException.of(desired, request, e);
+      throw ResourceWriteException.of(desired, request + " " + body, e);
     }
+  }
+
+  /** Orders JSON pointers so that of two elements of one list the later comes first. */
+  private static int laterFirst(String a, String b) {
+    String[] x = a.split("/", -1);
+    String[] y = b.split("/", -1);
+    for (int i = 0; i < Math.min(x.length, y.length); i++) {
+      if (!x[i].equals(y[i])) {
+        boolean numeric = x[i].chars().allMatch(Character::isDigit) && y[i].chars().allMatch(Character::isDigit)
+            && !x[i].isEmpty() && !y[i].isEmpty();
+        return numeric ? Integer.compare(Integer.parseInt(y[i]), Integer.parseInt(x[i])) : x[i].compareTo(y[i]);
+      }
+    }
+    return Integer.compare(y.length, x.length);
+  }
+
+  private static Object pointerValue(Map<String, Object> tree, String pointer) {
+    Object node = tree;
+    if (pointer.isEmpty()) {
+      return node;
+    }
+    for (String raw : pointer.substring(1).split("/", -1)) {
+      String step = raw.replace("~1", "/").replace("~0", "~");
+      if (node instanceof Map<?, ?> map) {
+        node = map.get(step);
+      } else if (node instanceof List<?> list) {
+        int index = Integer.parseInt(step);
+        node = index < list.size() ? list.get(index) : null;
+      } else {
+        return null;
+      }
+    }
+    return node;
+  }
+
+  private static String escape(String key) {
+    return key.replace("~", "~0").replace("/", "~1");
   }
 
   private Map<String, Object> ownApplyEntry(List<Map<String, Object>> entries, StrategyContext context) {

@@ -264,4 +264,50 @@ class StrategyProbeIT {
     assertThat(apply(strategy, deployment(ns.name(), c -> c, d -> d)).outcome()).isEqualTo(ApplyOutcome.UPDATED);
     assertThat(liveDeployment(ns).getSpec().getReplicas()).isEqualTo(1);
   }
+
+  /** Another controller tunes the probe through a strategic merge patch under its own manager. */
+  private void tuneProbe(TestNamespace ns, String probe) {
+    PatchContext strategic = PatchContext.of(PatchType.STRATEGIC_MERGE);
+    strategic.setFieldManager("probe-tuner");
+    client.apps().deployments().inNamespace(ns.name()).withName("web").patch(strategic,
+        "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"web\",\"livenessProbe\":" + probe + "}]}}}}");
+  }
+
+  private static io.fabric8.kubernetes.api.model.Probe httpProbe() {
+    return new io.fabric8.kubernetes.api.model.ProbeBuilder().withNewHttpGet().withPath("/healthz")
+        .withNewPort(8080).endHttpGet().withPeriodSeconds(10).build();
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aProbeAnotherWriterTunedGoesWhenDesiredDropsIt(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, deployment(ns.name(), c -> {
+      c.setLivenessProbe(httpProbe());
+      return c;
+    }, d -> d));
+    tuneProbe(ns, "{\"periodSeconds\":30,\"httpGet\":{\"path\":\"/ready\"}}");
+    assertThat(liveDeployment(ns).getSpec().getTemplate().getSpec().getContainers().get(0).getLivenessProbe()
+        .getPeriodSeconds()).isEqualTo(30);
+    applyAndSettle(strategy, deployment(ns.name(), c -> c, d -> d));
+    assertThat(liveDeployment(ns).getSpec().getTemplate().getSpec().getContainers().get(0).getLivenessProbe()).isNull();
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aProbeHandlerSwitchesAfterAnotherWriterTunedTheOldOne(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, deployment(ns.name(), c -> {
+      c.setLivenessProbe(httpProbe());
+      return c;
+    }, d -> d));
+    tuneProbe(ns, "{\"httpGet\":{\"path\":\"/ready\"}}");
+    applyAndSettle(strategy, deployment(ns.name(), c -> {
+      c.setLivenessProbe(new io.fabric8.kubernetes.api.model.ProbeBuilder().withNewExec()
+          .withCommand("cat", "/tmp/healthy").endExec().withPeriodSeconds(10).build());
+      return c;
+    }, d -> d));
+    var probe = liveDeployment(ns).getSpec().getTemplate().getSpec().getContainers().get(0).getLivenessProbe();
+    assertThat(probe.getHttpGet()).isNull();
+    assertThat(probe.getExec().getCommand()).containsExactly("cat", "/tmp/healthy");
+    assertThat(probe.getPeriodSeconds()).isEqualTo(10);
+  }
 }
