@@ -166,7 +166,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       Map<String, Object> mine = ownApplyEntry(entries, context);
       List<Map<String, Object>> legacy = legacyEntries(entries, context, recordOf(liveTree));
       if (!legacy.isEmpty()) {
-        R taken = takeOver(live, context, sent);
+        R taken = takeOver(live, context, sent, null);
         Map<String, Object> takenTree = ResourceTree.of(taken);
         Map<String, Object> claimed = ownApplyEntry(ManagedFields.entries(takenTree), context);
         if (claimed != null && converged(schema, takenTree, wanted, wantedFields, ManagedFields.fieldsOf(claimed))) {
@@ -190,8 +190,10 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       sent.add(request);
       if (cleared) {
         // The clearing patch was recorded as an Update of this manager; fold it into the Apply
-        // entry now, so the next apply finds nothing to take over.
-        applied = takeOver(applied, context, sent);
+        // entry now, so the next apply finds nothing to take over. Only desired's fields: what the
+        // server defaulted again where the patch removed a value (an autoscaler's policies) is no
+        // field of this controller's, or the next apply would remove it, and so on forever.
+        applied = takeOver(applied, context, sent, wantedFields);
       }
       rememberAttributed(applied, wanted, schema, context);
       return new ApplyResult<>(outcome, applied, String.join(", ", sent));
@@ -297,22 +299,41 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     FieldSet applied = (mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine)).union(recordOf(liveTree));
     Merge.Result merged = Merge.apply(schema, liveTree, wanted, applied,
         ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)));
-    if (merged.cleared().isEmpty() && merged.contested().isEmpty()) {
-      return false;
-    }
-    List<String> removedPointers = new ArrayList<>();
+    Set<String> removedPointers = new LinkedHashSet<>();
     for (String path : merged.contested()) {
       removedPointers.add(merged.pointer(path));
     }
     for (String path : merged.cleared()) {
       removedPointers.add(merged.pointer(path));
     }
+    for (String path : merged.removed()) {
+      // A map or list desired sets explicitly empty, which the apply would empty: the server's
+      // apply turns a map or list it empties into null, which a custom resource's schema refuses.
+      String pointer = merged.pointer(path);
+      Object parent = Merge.desiredAt(schema, liveTree, wanted, parentOf(pointer));
+      if ((parent instanceof Map<?, ?> m && m.isEmpty()) || (parent instanceof List<?> l && l.isEmpty())) {
+        removedPointers.add(pointer);
+      }
+    }
+    if (removedPointers.isEmpty()) {
+      return false;
+    }
+    // Every other removal in the same structs goes in the same request (a Service's type desired
+    // dropped goes with the externalName it selected), so the object stays valid in between.
+    Set<String> touched = new LinkedHashSet<>();
+    removedPointers.forEach(p -> touched.add(parentOf(p)));
+    for (String path : merged.removed()) {
+      String pointer = merged.pointer(path);
+      if (touched.contains(parentOf(pointer))) {
+        removedPointers.add(pointer);
+      }
+    }
     // A removal inside a value removed whole is already done by the outer one.
     List<String> outermost = removedPointers.stream().distinct()
         .filter(p -> removedPointers.stream().noneMatch(q -> !q.equals(p) && p.startsWith(q + "/")))
         .toList();
     Set<String> parents = new LinkedHashSet<>();
-    outermost.forEach(p -> parents.add(p.substring(0, p.lastIndexOf('/'))));
+    outermost.forEach(p -> parents.add(parentOf(p)));
     // No resourceVersion test (status writers move it all the time): each list position the patch
     // names is tested by the element's keys instead.
     Map<String, Object> tests = new LinkedHashMap<>();
@@ -352,6 +373,10 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request + " " + body, e);
     }
+  }
+
+  private static String parentOf(String pointer) {
+    return pointer.substring(0, pointer.lastIndexOf('/'));
   }
 
   /** Orders JSON pointers so that of two elements of one list the later comes first. */
@@ -443,7 +468,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * the object changed in between (a controller's status write, typically): then it reads the
    * object again and retries, a bounded number of times.
    */
-  private <R extends HasMetadata> R takeOver(R live, StrategyContext context, List<String> sent) {
+  private <R extends HasMetadata> R takeOver(R live, StrategyContext context, List<String> sent, FieldSet within) {
     R current = live;
     for (int attempt = 1; ; attempt++) {
       Map<String, Object> currentTree = ResourceTree.of(current);
@@ -454,7 +479,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         return current;
       }
       try {
-        return takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, record, context, sent);
+        return takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, record, context, sent,
+            within);
       } catch (ResourceWriteException e) {
         R fresh = context.client().resource(current).get();
         boolean moved = fresh != null && !java.util.Objects.equals(
@@ -471,16 +497,20 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   private <R extends HasMetadata> R takeOverOnce(R live, List<Map<String, Object>> entries,
       Map<String, Object> mine, List<Map<String, Object>> legacy, FieldSet record, StrategyContext context,
-      List<String> sent) {
+      List<String> sent, FieldSet within) {
     FieldSet union = mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine);
     Set<String> from = new LinkedHashSet<>();
     Map<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
     for (Map<String, Object> entry : legacy) {
       FieldSet claim = claimable(entry, context, record);
+      boolean own = context.fieldManager().equals(entry.get("manager"));
+      if (within != null && own) {
+        claim = claim.intersect(within);
+      }
       union = union.union(claim);
       from.add(entry.get("manager") + "/Update");
       FieldSet rest = ManagedFields.fieldsOf(entry).minus(claim);
-      if (!rest.isEmpty()) {
+      if (!rest.isEmpty() && !(within != null && own)) {
         Map<String, Object> kept = new LinkedHashMap<>(entry);
         kept.put("fieldsV1", rest.toFieldsV1());
         remaining.put(entry, kept);

@@ -310,4 +310,54 @@ class StrategyProbeIT {
     assertThat(probe.getExec().getCommand()).containsExactly("cat", "/tmp/healthy");
     assertThat(probe.getPeriodSeconds()).isEqualTo(10);
   }
+
+  private static io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler autoscaler(String ns,
+      boolean policies) {
+    var scaleDown = new io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingRulesBuilder()
+        .withStabilizationWindowSeconds(300);
+    if (policies) {
+      scaleDown.addNewPolicy().withType("Percent").withValue(50).withPeriodSeconds(60).endPolicy();
+    }
+    return new io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder()
+        .withNewMetadata().withName("web").withNamespace(ns).endMetadata()
+        .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName("web")
+        .endScaleTargetRef().withMinReplicas(2).withMaxReplicas(10)
+        .withNewBehavior().withScaleDown(scaleDown.build()).endBehavior().endSpec().build();
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aListAnotherWriterChangedAndTheServerDefaultsAgainSettles(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, autoscaler(ns.name(), true));
+    PatchContext json = PatchContext.of(PatchType.JSON);
+    json.setFieldManager("policy-tuner");
+    client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").patch(json,
+        "[{\"op\":\"replace\",\"path\":\"/spec/behavior/scaleDown/policies/0/value\",\"value\":53}]");
+    applyAndSettle(strategy, autoscaler(ns.name(), false));
+    var scaleDown = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get()
+        .getSpec().getBehavior().getScaleDown();
+    // The server's default for a scale-down without policies: 100 percent per 15 seconds.
+    assertThat(scaleDown.getPolicies()).hasSize(1);
+    assertThat(scaleDown.getPolicies().get(0).getType()).isEqualTo("Percent");
+    assertThat(scaleDown.getPolicies().get(0).getValue()).isEqualTo(100);
+    assertThat(scaleDown.getPolicies().get(0).getPeriodSeconds()).isEqualTo(15);
+    assertThat(scaleDown.getStabilizationWindowSeconds()).isEqualTo(300);
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void anExternalNameServiceAnotherWriterRetargetedBecomesClusterIp(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, new ServiceBuilder().withNewMetadata().withName("db").withNamespace(ns.name())
+        .endMetadata().withNewSpec().withType("ExternalName").withExternalName("db.example.com").endSpec().build());
+    PatchContext merge = PatchContext.of(PatchType.JSON_MERGE);
+    merge.setFieldManager("dns-tuner");
+    client.services().inNamespace(ns.name()).withName("db").patch(merge, "{\"spec\":{\"externalName\":\"db2.example.com\"}}");
+    applyAndSettle(strategy, new ServiceBuilder().withNewMetadata().withName("db").withNamespace(ns.name())
+        .endMetadata().withNewSpec().addNewPort().withPort(5432).endPort().endSpec().build());
+    Service live = client.services().inNamespace(ns.name()).withName("db").get();
+    assertThat(live.getSpec().getType()).isEqualTo("ClusterIP");
+    assertThat(live.getSpec().getExternalName()).isNull();
+    assertThat(live.getSpec().getClusterIP()).isNotBlank();
+    assertThat(live.getSpec().getPorts()).hasSize(1);
+  }
 }

@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  * The realistic objects the fuzzer and the round-trip case start from: Deployment, StatefulSet,
  * DaemonSet, CronJob (with probes, requests and limits, affinity, tolerations, volumes, env), Service
  * of each type, ConfigMap, Secret, Ingress, HorizontalPodAutoscaler (autoscaling/v2, four metric
- * types), PodDisruptionBudget, Role and the kit's Widget custom resource (list-map, set and atomic
+ * types), PodDisruptionBudget, Role, RoleBinding, ServiceAccount, a suspended Job, NetworkPolicy,
+ * ResourceQuota, LimitRange and the kit's Widget custom resource (list-map, set and atomic
  * lists, granular and atomic maps).
  */
 public final class Corpus {
@@ -95,6 +96,17 @@ public final class Corpus {
             set("set spec.minAvailable = \"50%\"", "spec.minAvailable", "50%")),
             Map.of("/spec/unhealthyPodEvictionPolicy", "AlwaysAllow")),
         new CorpusKind("Role", "role", "role.yaml", always, List.of(), Map.of()),
+        new CorpusKind("RoleBinding", "rb", "rolebinding.yaml", plus(always, "roleRef"), List.of(), Map.of()),
+        new CorpusKind("ServiceAccount", "sa", "serviceaccount.yaml", always, List.of(), Map.of()),
+        // suspended for good: a Job that ran would finish and be deleted by its TTL mid-sequence
+        new CorpusKind("Job", "job", "job.yaml",
+            plus(always, "spec.suspend", "spec.template", "spec.completions", "spec.selector"), List.of(),
+            Map.of("/spec/podReplacementPolicy", "Failed")),
+        new CorpusKind("NetworkPolicy", "netpol", "networkpolicy.yaml", always, List.of(
+            set("switch the egress peer from ipBlock to podSelector", "spec.egress[0].to[0]",
+                Map.of("podSelector", Map.of("matchLabels", Map.of("role", "db"))))), Map.of()),
+        new CorpusKind("ResourceQuota", "quota", "resourcequota.yaml", always, List.of(), Map.of()),
+        new CorpusKind("LimitRange", "limits", "limitrange.yaml", always, List.of(), Map.of()),
         new CorpusKind("Custom resource", "widget", "widget.yaml", plus(always, "spec.mode"), List.of(),
             Map.of("/spec/extra", "kept")));
   }
