@@ -38,6 +38,20 @@ public final class Comparison {
     return Optional.ofNullable(diff(schema, live, desired, ""));
   }
 
+  /**
+   * Whether live holds, inside a value desired replaces whole (an atomic list or map), declared
+   * fields desired does not set and that are not known server defaults — a protocol, an apiGroup,
+   * a limit range's defaults the server fills in where desired leaves them out, or a value another
+   * writer added. Only the server can tell which: strategies then learn its defaults for this
+   * desired object (see {@code dev.converge.strategy.tree.ServerDefaults}) before comparing.
+   */
+  public static boolean hasUnexplainedFieldsInAtomicValues(SchemaNode schema, Map<String, Object> live,
+      Map<String, Object> desired) {
+    boolean[] extras = new boolean[1];
+    diff(schema, live, desired, "", false, extras);
+    return extras[0];
+  }
+
   /** Whether live holds {@code want} at a position of this schema. */
   static boolean holdsValue(SchemaNode schema, Object live, Object want) {
     return diff(schema, live, want, "", false) == null;
@@ -47,19 +61,28 @@ public final class Comparison {
     return diff(schema, live, want, path, false);
   }
 
+  private static String diff(SchemaNode schema, Object live, Object want, String path, boolean exact) {
+    return diff(schema, live, want, path, exact, null);
+  }
+
   /**
    * @param exact inside an atomic map or list: the value is replaced whole, so what live holds
    *     beyond desired is a difference too — except fields the server fills in itself
    */
-  private static String diff(SchemaNode schema, Object live, Object want, String path, boolean exact) {
+  /**
+   * @param extras when given, declared fields live holds beyond desired inside atomic values are
+   *     noted in it instead of being a difference
+   */
+  private static String diff(SchemaNode schema, Object live, Object want, String path, boolean exact,
+      boolean[] extras) {
     if (want == null) {
       return null;
     }
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
-      return diffMap(schema instanceof MapSchema m ? m : null, live, wantMap, path, exact);
+      return diffMap(schema instanceof MapSchema m ? m : null, live, wantMap, path, exact, extras);
     }
     if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
-      return diffList(schema instanceof ListSchema l ? l : null, live, wantList, path, exact);
+      return diffList(schema instanceof ListSchema l ? l : null, live, wantList, path, exact, extras);
     }
     if (live == null) {
       return path;
@@ -67,7 +90,8 @@ public final class Comparison {
     return ScalarEquality.equal(schema, live, want) ? null : path;
   }
 
-  private static String diffMap(MapSchema schema, Object live, Map<?, ?> want, String path, boolean inAtomic) {
+  private static String diffMap(MapSchema schema, Object live, Map<?, ?> want, String path, boolean inAtomic,
+      boolean[] extras) {
     boolean exact = inAtomic || (schema != null && schema.atomic());
     if (!(live instanceof Map<?, ?> have)) {
       return live == null && !want.isEmpty() && absentHolds(schema, want) ? null : path;
@@ -87,7 +111,7 @@ public final class Comparison {
         }
         continue;
       }
-      String d = diff(child, current, value, at, exact);
+      String d = diff(child, current, value, at, exact, extras);
       if (d != null) {
         return d;
       }
@@ -99,6 +123,10 @@ public final class Comparison {
             && schema.child(key) instanceof MapSchema child && !child.fieldNames().isEmpty();
         if (want.get(key) == null && (!isEmpty(e.getValue()) || emptyStruct)
             && !serverFilled(schema, key, e.getValue())) {
+          if (extras != null && schema != null && schema.isField(key)) {
+            extras[0] = true;
+            continue;
+          }
           return path + "." + key;
         }
       }
@@ -127,7 +155,8 @@ public final class Comparison {
       "io.k8s.api.core.v1.PersistentVolumeClaimSpec", java.util.Set.of("volumeMode"),
       "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", java.util.Set.of("creationTimestamp"));
 
-  private static String diffList(ListSchema schema, Object live, List<?> want, String path, boolean inAtomic) {
+  private static String diffList(ListSchema schema, Object live, List<?> want, String path, boolean inAtomic,
+      boolean[] extras) {
     if (!(live instanceof List<?> have)) {
       return live == null && want.isEmpty() ? null : path;
     }
@@ -143,7 +172,7 @@ public final class Comparison {
           return path;
         }
         for (int i = 0; i < want.size(); i++) {
-          String d = diff(items, have.get(i), want.get(i), path + "[" + i + "]", exact);
+          String d = diff(items, have.get(i), want.get(i), path + "[" + i + "]", exact, extras);
           if (d != null) {
             return d;
           }
@@ -179,7 +208,7 @@ public final class Comparison {
           Optional<Map<String, Object>> keys = ListKeys.of(schema, e);
           String at = path + "[" + keys.map(Object::toString).orElse("?") + "]";
           if (keys.isEmpty()) {
-            if (have.stream().noneMatch(h -> diff(items, h, element, at, exact) == null)) {
+            if (have.stream().noneMatch(h -> diff(items, h, element, at, exact, extras) == null)) {
               return at;
             }
             continue;
@@ -192,7 +221,7 @@ public final class Comparison {
             return path + " (order)";
           }
           last = index;
-          String d = diff(items, have.get(index), element, at, exact);
+          String d = diff(items, have.get(index), element, at, exact, extras);
           if (d != null) {
             return d;
           }

@@ -257,6 +257,35 @@ public final class FieldSet {
     return new FieldSet(both, ownsAll && other.ownsAll, Collections.unmodifiableMap(common));
   }
 
+  /**
+   * The paths of this set that {@code other} names itself: unlike {@link #intersect}, a member leaf
+   * of {@code other} (an empty map desired sets, say) does not take in what this set holds below it;
+   * only "owns all children" (a bounded record's widest maps) does.
+   */
+  public FieldSet intersectExact(FieldSet other) {
+    if (other.isEmpty() || isEmpty()) {
+      return EMPTY;
+    }
+    if (other.ownsAll) {
+      return this;
+    }
+    Map<String, FieldSet> common = new LinkedHashMap<>();
+    children.forEach((k, v) -> {
+      FieldSet theirs = other.children.get(k);
+      if (theirs != null) {
+        FieldSet both = v.intersectExact(theirs);
+        if (!both.isEmpty()) {
+          common.put(k, both);
+        }
+      }
+    });
+    boolean both = member && !other.isEmpty();
+    if (!both && common.isEmpty()) {
+      return EMPTY;
+    }
+    return new FieldSet(both, false, Collections.unmodifiableMap(common));
+  }
+
   /** The paths of this set that {@code other} does not hold (see {@link #intersect}). */
   public FieldSet minus(FieldSet other) {
     if (other.isEmpty() || isEmpty()) {

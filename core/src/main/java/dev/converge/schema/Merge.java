@@ -67,7 +67,7 @@ public final class Merge {
   public static Result apply(SchemaNode schema, Map<String, Object> live, Map<String, Object> desired,
       FieldSet previouslyOwned, FieldSet ownedByOthers) {
     List<String> removed = new ArrayList<>();
-    Object merged = merge(schema, live, desired, previouslyOwned, ownedByOthers, "", "", removed);
+    Object merged = merge(schema, live, desired, previouslyOwned, ownedByOthers, Trail.ROOT, removed);
     List<String> all = new ArrayList<>();
     List<String> cleared = new ArrayList<>();
     List<String> contested = new ArrayList<>();
@@ -131,13 +131,13 @@ public final class Merge {
   }
 
   private static Object merge(SchemaNode schema, Object live, Object want, FieldSet prev, FieldSet others,
-      String path, String pointer, List<String> removed) {
+      Trail path, List<String> removed) {
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
       MapSchema map = schema instanceof MapSchema m ? m : null;
       if (map != null && map.atomic()) {
         return atomic(schema, live, want);
       }
-      return mergeMap(map, live instanceof Map<?, ?> l ? l : null, wantMap, prev, others, path, pointer, removed);
+      return mergeMap(map, live instanceof Map<?, ?> l ? l : null, wantMap, prev, others, path, removed);
     }
     if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
       ListSchema list = schema instanceof ListSchema l ? l : null;
@@ -145,14 +145,14 @@ public final class Merge {
         return atomic(schema, live, want);
       }
       return list.type() == ListType.SET
-          ? mergeSet(list, liveList, wantList, prev, others, path, pointer, removed)
-          : mergeKeyed(list, liveList, wantList, prev, others, path, pointer, removed);
+          ? mergeSet(list, liveList, wantList, prev, others, path, removed)
+          : mergeKeyed(list, liveList, wantList, prev, others, path, removed);
     }
     return ResourceTree.copy(want);
   }
 
   private static Map<String, Object> mergeMap(MapSchema schema, Map<?, ?> live, Map<?, ?> want, FieldSet prev,
-      FieldSet others, String path, String pointer, List<String> removed) {
+      FieldSet others, Trail path, List<String> removed) {
     Map<String, Object> out = new LinkedHashMap<>();
     if (live != null) {
       live.forEach((k, v) -> out.put((String) k, v));
@@ -165,7 +165,7 @@ public final class Merge {
       SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
       String element = FieldSet.field(key);
       out.put(key, merge(child, out.get(key), e.getValue(), sub(prev, element), sub(others, element),
-          path + "." + key, pointer + "/" + escape(key), removed));
+          path.field(key), removed));
     }
     if (live != null) {
       for (Map.Entry<?, ?> e : live.entrySet()) {
@@ -174,8 +174,7 @@ public final class Merge {
           continue;
         }
         SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
-        Object kept = prune(child, e.getValue(), prev, FieldSet.field(key), others, path + "." + key,
-            pointer + "/" + escape(key), removed);
+        Object kept = prune(child, e.getValue(), prev, FieldSet.field(key), others, path.field(key), removed);
         if (kept == REMOVE) {
           out.remove(key);
         } else {
@@ -188,7 +187,7 @@ public final class Merge {
       if (union.isPresent()) {
         for (String member : union.get().toClear(want, out.keySet())) {
           out.remove(member);
-          removed.add(CLEARED + path + "." + member + POINTER + pointer + "/" + escape(member));
+          removed.add(CLEARED + path.field(member).render());
         }
       }
     }
@@ -196,7 +195,7 @@ public final class Merge {
   }
 
   private static List<Object> mergeSet(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
-      FieldSet others, String path, String pointer, List<String> removed) {
+      FieldSet others, Trail path, List<String> removed) {
     List<Object> desired = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     for (Object element : want) {
@@ -216,12 +215,12 @@ public final class Merge {
       }
     }
     return ordered(live, desired, match, i -> ResourceTree.copy(desired.get(i)), (element, index) ->
-        prune(schema.items(), element, prev, FieldSet.value(element), others, path + "[" + element + "]",
-            pointer + "/" + index, removed));
+        prune(schema.items(), element, prev, FieldSet.value(element), others, path.element(element, index),
+            removed));
   }
 
   private static List<Object> mergeKeyed(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
-      FieldSet others, String path, String pointer, List<String> removed) {
+      FieldSet others, Trail path, List<String> removed) {
     SchemaNode items = schema.items();
     List<Object> desired = new ArrayList<>();
     for (Object element : want) {
@@ -241,15 +240,15 @@ public final class Merge {
       }
       Map<String, Object> keys = ListKeys.of(schema, e).orElseThrow();
       String step = FieldSet.key(keys);
-      return merge(items, live.get(match[i]), element, sub(prev, step), sub(others, step), path + "[" + keys + "]",
-          pointer + "/" + match[i], removed);
+      return merge(items, live.get(match[i]), element, sub(prev, step), sub(others, step),
+          path.element(keys, match[i]), removed);
     }, (element, index) -> {
       Optional<Map<String, Object>> keys = element instanceof Map<?, ?> m ? ListKeys.of(schema, m) : Optional.empty();
       if (keys.isEmpty()) {
         return element;
       }
-      return prune(items, element, prev, FieldSet.key(keys.get()), others, path + "[" + keys.get() + "]",
-          pointer + "/" + index, removed);
+      return prune(items, element, prev, FieldSet.key(keys.get()), others, path.element(keys.get(), index),
+          removed);
     });
   }
 
@@ -315,7 +314,7 @@ public final class Merge {
    * trimmed of what this writer owned below it, else kept as it is.
    */
   private static Object prune(SchemaNode schema, Object live, FieldSet parentPrev, String element,
-      FieldSet parentOthers, String path, String pointer, List<String> removed) {
+      FieldSet parentOthers, Trail path, List<String> removed) {
     FieldSet others = sub(parentOthers, element);
     FieldSet prev = parentPrev.ownsAllChildren() ? FieldSet.everything() : sub(parentPrev, element);
     boolean owned = prev.member();
@@ -323,13 +322,13 @@ public final class Merge {
       // A value this writer set goes whole when desired drops it, even where another writer
       // changed parts of it since (the server then lists them both); only a map or element that
       // another writer added something of its own to is trimmed of this writer's part below.
-      removed.add((others.isEmpty() ? path : CONTESTED + path) + POINTER + pointer);
+      removed.add((others.isEmpty() ? "" : CONTESTED) + path.render());
       return REMOVE;
     }
     if (!element.startsWith("f:") && owned && !others.member()) {
       // A list element this writer added and dropped goes, even where another writer changed a
       // field inside it since (a drifted targetPort must not keep a dropped port alive).
-      removed.add(path + POINTER + pointer);
+      removed.add(path.render());
       return REMOVE;
     }
     if (prev.isEmpty()) {
@@ -340,8 +339,7 @@ public final class Merge {
       Map<String, Object> out = new LinkedHashMap<>();
       map.forEach((k, v) -> {
         SchemaNode child = ms == null ? UntypedSchema.INSTANCE : ms.child((String) k);
-        Object kept = prune(child, v, prev, FieldSet.field((String) k), others, path + "." + k,
-            pointer + "/" + escape((String) k), removed);
+        Object kept = prune(child, v, prev, FieldSet.field((String) k), others, path.field((String) k), removed);
         if (kept != REMOVE) {
           out.put((String) k, kept);
         }
@@ -364,7 +362,7 @@ public final class Merge {
           }
           child = FieldSet.key(keys.get());
         }
-        Object kept = prune(ls.items(), e, prev, child, others, path + "[" + e + "]", pointer + "/" + index, removed);
+        Object kept = prune(ls.items(), e, prev, child, others, path.element(e, index), removed);
         if (kept != REMOVE) {
           out.add(kept);
         }
@@ -457,6 +455,49 @@ public final class Merge {
       }
     }
     return tests;
+  }
+
+  /**
+   * Where the merge is, rendered only when something is removed there: the readable path
+   * ({@code .spec.containers[{name=web}].image}) and the JSON pointer into live
+   * ({@code /spec/containers/0/image}).
+   *
+   * @param key the map key of this step, or null for a list element
+   * @param label the element's keys or value, for the readable path
+   * @param index the element's position in live
+   */
+  private record Trail(Trail parent, String key, Object label, int index) {
+    static final Trail ROOT = new Trail(null, null, null, -1);
+
+    Trail field(String name) {
+      return new Trail(this, name, null, -1);
+    }
+
+    Trail element(Object elementLabel, int position) {
+      return new Trail(this, null, elementLabel, position);
+    }
+
+    /** The readable path, the separator and the pointer. */
+    String render() {
+      StringBuilder readable = new StringBuilder();
+      StringBuilder pointer = new StringBuilder();
+      append(readable, pointer);
+      return readable.append(POINTER).append(pointer).toString();
+    }
+
+    private void append(StringBuilder readable, StringBuilder pointer) {
+      if (parent == null) {
+        return;
+      }
+      parent.append(readable, pointer);
+      if (key != null) {
+        readable.append('.').append(key);
+        pointer.append('/').append(escape(key));
+      } else {
+        readable.append('[').append(label).append(']');
+        pointer.append('/').append(index);
+      }
+    }
   }
 
   /** A map key as a JSON pointer step (RFC 6901). */

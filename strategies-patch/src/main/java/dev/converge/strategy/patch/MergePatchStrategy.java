@@ -12,6 +12,7 @@ import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.MergedTarget;
 import dev.converge.strategy.tree.ResourceTree;
+import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -71,7 +72,9 @@ public final class MergePatchStrategy implements ResourceStrategy {
       }
     }
     R live = current.get();
-    MergedTarget merged = MergedTarget.of(schema, ResourceTree.of(live), wanted, true,
+    Map<String, Object> liveTree = ResourceTree.of(live);
+    wanted = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(), context);
+    MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, true,
         ManagedFields.ownManagers(context), o -> { }, ResourceWriteException.describe(desired));
     if (merged.unchanged()) {
       return ApplyResult.unchanged(live);

@@ -15,6 +15,7 @@ import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.MergedTarget;
 import dev.converge.strategy.tree.ResourceTree;
+import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.ServerSideApplicable;
@@ -143,11 +144,15 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     SchemaNode schema = context.schemas().forKind(ApiKind.of(desired));
     wanted.put("apiVersion", desired.getApiVersion());
     wanted.put("kind", desired.getKind());
+    Optional<R> current = context.current(desired);
+    if (current.isPresent()) {
+      wanted = ServerDefaults.fillAtomicValues(schema, ResourceTree.of(current.get()), wanted, desired.getClass(),
+          context);
+    }
     // The record of applied fields goes with every apply: the server moves a field out of this
     // manager's entry when another writer changes it, and the record still tells that this
     // controller set it, so dropping it from desired can still remove it.
     FieldSet fields = FieldSet.of(schema, wanted);
-    Optional<R> current = context.current(desired);
     String liveRecord = current.map(live -> live.getMetadata().getAnnotations())
         .map(a -> a.get(AppliedFieldsRecord.ANNOTATION)).orElse(null);
     Map<String, Object> metadata = ResourceTree.mapAtOrCreate(wanted, "metadata");
@@ -164,9 +169,9 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       Map<String, Object> liveTree = ResourceTree.of(live);
       List<Map<String, Object>> entries = ManagedFields.entries(liveTree);
       Map<String, Object> mine = ownApplyEntry(entries, context);
-      List<Map<String, Object>> legacy = legacyEntries(entries, context, recordOf(liveTree));
+      List<Map<String, Object>> legacy = legacyEntries(entries, context, recordOf(liveTree), wantedFields);
       if (!legacy.isEmpty()) {
-        R taken = takeOver(live, context, sent, null);
+        R taken = takeOver(live, context, sent, wantedFields);
         Map<String, Object> takenTree = ResourceTree.of(taken);
         Map<String, Object> claimed = ownApplyEntry(ManagedFields.entries(takenTree), context);
         if (claimed != null && converged(schema, takenTree, wanted, wantedFields, ManagedFields.fieldsOf(claimed))) {
@@ -190,9 +195,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       sent.add(request);
       if (cleared) {
         // The clearing patch was recorded as an Update of this manager; fold it into the Apply
-        // entry now, so the next apply finds nothing to take over. Only desired's fields: what the
-        // server defaulted again where the patch removed a value (an autoscaler's policies) is no
-        // field of this controller's, or the next apply would remove it, and so on forever.
+        // entry now, so the next apply finds nothing to take over.
         applied = takeOver(applied, context, sent, wantedFields);
       }
       rememberAttributed(applied, wanted, schema, context);
@@ -424,13 +427,12 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   }
 
   private List<Map<String, Object>> legacyEntries(List<Map<String, Object>> entries, StrategyContext context,
-      FieldSet record) {
+      FieldSet record, FieldSet wanted) {
     return entries.stream()
         .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
-            && (context.fieldManager().equals(e.get("manager"))
-                || extraTakeOverManagers.contains(e.get("manager"))
-                || (userAgentManager(context).equals(e.get("manager"))
-                    && !claimable(e, context, record).isEmpty())))
+            && (extraTakeOverManagers.contains(e.get("manager"))
+                || ((context.fieldManager().equals(e.get("manager")) || userAgentManager(context).equals(e.get("manager")))
+                    && !claimable(e, context, record, wanted).isEmpty())))
         .toList();
   }
 
@@ -440,10 +442,17 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * applied-fields record of the update or merge-patch strategy says this controller wrote — another
    * tool's finalizer or label recorded under the same name stays that tool's.
    */
-  private FieldSet claimable(Map<String, Object> entry, StrategyContext context, FieldSet record) {
+  private FieldSet claimable(Map<String, Object> entry, StrategyContext context, FieldSet record, FieldSet wanted) {
     FieldSet fields = ManagedFields.fieldsOf(entry);
     if (shared(entry, context)) {
       return fields.intersect(record);
+    }
+    if (context.fieldManager().equals(entry.get("manager"))) {
+      // The server records what defaulting changed after this manager's own apply or patch (an
+      // autoscaler's scaleDown defaulted again once an apply removed it) as an Update of this
+      // manager. Claiming that would make the next apply remove it, and so on forever: only what
+      // this controller sets or recorded setting is its own.
+      return fields.intersectExact(wanted.union(record));
     }
     return fields;
   }
@@ -474,7 +483,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       Map<String, Object> currentTree = ResourceTree.of(current);
       List<Map<String, Object>> entries = managedFields(currentTree);
       FieldSet record = recordOf(currentTree);
-      List<Map<String, Object>> legacy = legacyEntries(entries, context, record);
+      List<Map<String, Object>> legacy = legacyEntries(entries, context, record, within);
       if (legacy.isEmpty()) {
         return current;
       }
@@ -502,15 +511,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     Set<String> from = new LinkedHashSet<>();
     Map<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
     for (Map<String, Object> entry : legacy) {
-      FieldSet claim = claimable(entry, context, record);
-      boolean own = context.fieldManager().equals(entry.get("manager"));
-      if (within != null && own) {
-        claim = claim.intersect(within);
-      }
+      FieldSet claim = claimable(entry, context, record, within);
       union = union.union(claim);
       from.add(entry.get("manager") + "/Update");
       FieldSet rest = ManagedFields.fieldsOf(entry).minus(claim);
-      if (!rest.isEmpty() && !(within != null && own)) {
+      if (!rest.isEmpty()) {
         Map<String, Object> kept = new LinkedHashMap<>(entry);
         kept.put("fieldsV1", rest.toFieldsV1());
         remaining.put(entry, kept);

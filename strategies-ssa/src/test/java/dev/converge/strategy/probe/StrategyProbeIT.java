@@ -360,4 +360,77 @@ class StrategyProbeIT {
     assertThat(live.getSpec().getClusterIP()).isNotBlank();
     assertThat(live.getSpec().getPorts()).hasSize(1);
   }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void defaultsTheServerFillsIntoValuesReplacedWholeSettle(ResourceStrategy strategy, TestNamespace ns) {
+    // NetworkPolicy ports, RoleBinding subjects and LimitRange items are atomic lists; the server
+    // fills a protocol, an apiGroup and a limit range's defaults into them.
+    applyAndSettle(strategy, new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
+        .withNewMetadata().withName("np").withNamespace(ns.name()).endMetadata()
+        .withNewSpec().withNewPodSelector().addToMatchLabels("app", "web").endPodSelector()
+        .addNewEgress().addNewPort().withNewPort(53).endPort().endEgress().endSpec().build());
+    applyAndSettle(strategy, new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder()
+        .withNewMetadata().withName("rb").withNamespace(ns.name()).endMetadata()
+        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName("view").endRoleRef()
+        .addNewSubject().withKind("User").withName("alice").endSubject().build());
+    applyAndSettle(strategy, new io.fabric8.kubernetes.api.model.LimitRangeBuilder()
+        .withNewMetadata().withName("lr").withNamespace(ns.name()).endMetadata()
+        .withNewSpec().addNewLimit().withType("Container")
+        .addToMax("cpu", new io.fabric8.kubernetes.api.model.Quantity("2")).endLimit().endSpec().build());
+    // once learned (one dry run per object and desired value), a steady state sends nothing at all
+    writes.reset();
+    assertThat(apply(strategy, new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
+        .withNewMetadata().withName("np").withNamespace(ns.name()).endMetadata()
+        .withNewSpec().withNewPodSelector().addToMatchLabels("app", "web").endPodSelector()
+        .addNewEgress().addNewPort().withNewPort(53).endPort().endEgress().endSpec().build()).outcome())
+        .isEqualTo(ApplyOutcome.UNCHANGED);
+    assertThat(writes.writes()).isEmpty();
+    assertThat(writes.dryRuns()).isEmpty();
+    assertThat(client.network().v1().networkPolicies().inNamespace(ns.name()).withName("np").get().getSpec()
+        .getEgress().get(0).getPorts().get(0).getProtocol()).isEqualTo("TCP");
+    assertThat(client.rbac().roleBindings().inNamespace(ns.name()).withName("rb").get().getSubjects().get(0)
+        .getApiGroup()).isEqualTo("rbac.authorization.k8s.io");
+    assertThat(client.limitRanges().inNamespace(ns.name()).withName("lr").get().getSpec().getLimits().get(0)
+        .getDefault().get("cpu").toString()).isEqualTo("2");
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aStructDesiredEmptiesTakesTheServersDefaultsAndSettles(ResourceStrategy strategy, TestNamespace ns) {
+    java.util.function.Function<io.fabric8.kubernetes.api.model.apps.DaemonSetUpdateStrategy,
+        io.fabric8.kubernetes.api.model.apps.DaemonSet> daemonSet = update ->
+        new io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder()
+            .withNewMetadata().withName("agent").withNamespace(ns.name()).endMetadata()
+            .withNewSpec().withNewSelector().addToMatchLabels("app", "agent").endSelector()
+            .withUpdateStrategy(update)
+            .withNewTemplate().withNewMetadata().addToLabels("app", "agent").endMetadata()
+            .withNewSpec().addNewContainer().withName("agent").withImage("agent:1").endContainer().endSpec()
+            .endTemplate().endSpec().build();
+    applyAndSettle(strategy, daemonSet.apply(new io.fabric8.kubernetes.api.model.apps.DaemonSetUpdateStrategyBuilder()
+        .withType("OnDelete").build()));
+    applyAndSettle(strategy, daemonSet.apply(new io.fabric8.kubernetes.api.model.apps.DaemonSetUpdateStrategy()));
+    var live = client.apps().daemonSets().inNamespace(ns.name()).withName("agent").get().getSpec().getUpdateStrategy();
+    assertThat(live.getType()).isEqualTo("RollingUpdate");
+    assertThat(live.getRollingUpdate().getMaxUnavailable().getIntVal()).isEqualTo(1);
+  }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aDroppedStructTheServerDefaultsAgainSettles(ResourceStrategy strategy, TestNamespace ns) {
+    var withBoth = autoscaler(ns.name(), true);
+    withBoth.getSpec().getBehavior().setScaleUp(new io.fabric8.kubernetes.api.model.autoscaling.v2.HPAScalingRulesBuilder()
+        .withStabilizationWindowSeconds(30).build());
+    applyAndSettle(strategy, withBoth);
+    var scaleUpOnly = autoscaler(ns.name(), true);
+    scaleUpOnly.getSpec().getBehavior().setScaleUp(withBoth.getSpec().getBehavior().getScaleUp());
+    scaleUpOnly.getSpec().getBehavior().setScaleDown(null);
+    applyAndSettle(strategy, scaleUpOnly);
+    var scaleDown = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get()
+        .getSpec().getBehavior().getScaleDown();
+    // the server's scale-down default (100 percent per 15 s), not the policy desired no longer sets
+    assertThat(scaleDown.getPolicies()).hasSize(1);
+    assertThat(scaleDown.getPolicies().get(0).getValue()).isEqualTo(100);
+    assertThat(scaleDown.getPolicies().get(0).getPeriodSeconds()).isEqualTo(15);
+  }
 }

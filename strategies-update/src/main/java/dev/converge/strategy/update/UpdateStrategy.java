@@ -13,6 +13,7 @@ import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.MergedTarget;
 import dev.converge.strategy.tree.ResourceTree;
+import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
@@ -133,7 +134,8 @@ public final class UpdateStrategy implements ResourceStrategy {
       }
       R live = current.get();
       Map<String, Object> liveTree = ResourceTree.of(live);
-      Map<String, Object> wanted = desiredOf.apply(live);
+      Map<String, Object> wanted = ServerDefaults.fillAtomicValues(schema, liveTree, desiredOf.apply(live),
+          target.getClass(), context);
       MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, record, ManagedFields.ownManagers(context),
           outgoing -> preserve(kind, liveTree, outgoing), resource);
       if (merged.unchanged()) {

@@ -98,9 +98,11 @@ public final class Corpus {
         new CorpusKind("Role", "role", "role.yaml", always, List.of(), Map.of()),
         new CorpusKind("RoleBinding", "rb", "rolebinding.yaml", plus(always, "roleRef"), List.of(), Map.of()),
         new CorpusKind("ServiceAccount", "sa", "serviceaccount.yaml", always, List.of(), Map.of()),
-        // suspended for good: a Job that ran would finish and be deleted by its TTL mid-sequence
+        // suspended for good: a Job that ran would finish and be deleted by its TTL mid-sequence;
+        // labels fixed: a Job created without labels takes its template's, so a fresh create is no
+        // judge of labels dropped from desired while another writer's label stays
         new CorpusKind("Job", "job", "job.yaml",
-            plus(always, "spec.suspend", "spec.template", "spec.completions", "spec.selector"), List.of(),
+            plus(always, "metadata.labels", "spec.suspend", "spec.template", "spec.completions", "spec.selector"), List.of(),
             Map.of("/spec/podReplacementPolicy", "Failed")),
         new CorpusKind("NetworkPolicy", "netpol", "networkpolicy.yaml", always, List.of(
             set("switch the egress peer from ipBlock to podSelector", "spec.egress[0].to[0]",

@@ -98,9 +98,13 @@ public final class Mutator {
         }
         return;
       }
+      boolean listElement = !at.steps().isEmpty() && at.steps().get(at.steps().size() - 1) instanceof FieldPath.Index;
       map.forEach((k, v) -> {
         FieldPath child = at.key(String.valueOf(k));
-        if (!kind.isFrozen(child) && random.nextInt(3) == 0) {
+        // a list element keeps its name: it is the key that identifies it (no user writes an
+        // element without it, and the server could not tell which element it is)
+        boolean elementName = listElement && "name".equals(k);
+        if (!kind.isFrozen(child) && !elementName && random.nextInt(3) == 0) {
           out.add(remove(child));
         }
         walk(root, child, v, out, metadata);
