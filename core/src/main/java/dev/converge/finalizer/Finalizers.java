@@ -4,6 +4,7 @@ import dev.converge.retry.ConflictRetry;
 import dev.converge.retry.internal.ResourceText;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.ArrayList;
@@ -93,7 +94,15 @@ public final class Finalizers {
       }
       List<String> finalizers = new ArrayList<>(listOf(current));
       finalizers.removeIf(finalizer::equals);
-      return patch(current, finalizers);
+      try {
+        return patch(current, finalizers);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 404) {
+          // Gone already (the copy came from a cache a moment behind): nothing left to release.
+          return object;
+        }
+        throw e;
+      }
     });
   }
 

@@ -39,9 +39,9 @@ public final class Comparison {
   }
 
   /**
-   * Whether live holds, inside a value desired replaces whole (an atomic list or map), declared
-   * fields desired does not set and that are not known server defaults — a protocol, an apiGroup,
-   * a limit range's defaults the server fills in where desired leaves them out, or a value another
+   * Whether live holds, inside a value desired replaces whole (an atomic list or map), fields or
+   * keys desired does not set and that are not known server defaults — a protocol, an apiGroup, a
+   * limit range's defaults the server fills in where desired leaves them out, or a value another
    * writer added. Only the server can tell which: strategies then learn its defaults for this
    * desired object (see {@code dev.converge.strategy.tree.ServerDefaults}) before comparing.
    */
@@ -123,7 +123,7 @@ public final class Comparison {
             && schema.child(key) instanceof MapSchema child && !child.fieldNames().isEmpty();
         if (want.get(key) == null && (!isEmpty(e.getValue()) || emptyStruct)
             && !serverFilled(schema, key, e.getValue())) {
-          if (extras != null && schema != null && schema.isField(key)) {
+          if (extras != null) {
             extras[0] = true;
             continue;
           }
