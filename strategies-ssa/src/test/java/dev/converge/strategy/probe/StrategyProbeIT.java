@@ -377,6 +377,7 @@ class StrategyProbeIT {
     applyAndSettle(strategy, new io.fabric8.kubernetes.api.model.LimitRangeBuilder()
         .withNewMetadata().withName("lr").withNamespace(ns.name()).endMetadata()
         .withNewSpec().addNewLimit().withType("Container")
+        .addToDefault("memory", new io.fabric8.kubernetes.api.model.Quantity("256Mi"))
         .addToMax("cpu", new io.fabric8.kubernetes.api.model.Quantity("2")).endLimit().endSpec().build());
     // once learned (one dry run per object and desired value), a steady state sends nothing at all
     writes.reset();
