@@ -128,11 +128,14 @@ class AppDeploymentRbacIT {
     Object call() throws Exception;
   }
 
-  /** Applies deploy/00..30 (namespace, ServiceAccount, ClusterRole and bindings) as shipped. */
+  /**
+   * Applies target/deploy/00..30 (namespace, ServiceAccount, and the ClusterRole, Role and
+   * bindings generated from the operator by the build) as shipped.
+   */
   static void applyShippedRbac(KubernetesClient admin) throws IOException {
     for (String file : List.of("00-namespace.yaml", "10-serviceaccount.yaml", "20-clusterrole.yaml",
         "30-role-leader-election.yaml")) {
-      try (InputStream in = Files.newInputStream(Path.of("deploy", file))) {
+      try (InputStream in = Files.newInputStream(Path.of("target", "deploy", file))) {
         for (HasMetadata item : admin.load(in).items()) {
           admin.resource(item).fieldManager("rbac-it").forceConflicts().serverSideApply();
         }
