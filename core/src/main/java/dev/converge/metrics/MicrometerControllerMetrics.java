@@ -147,6 +147,7 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public void accessDenied(String resource, String verb, String namespace, IntSupplier denied) {
     Gauge.builder(ACCESS_DENIED, denied, IntSupplier::getAsInt)
         .description("1 while RBAC does not allow what the operator needs")
+        .strongReference(true) // the supplier lives only here
         .tag("resource", resource)
         .tag("verb", verb)
         .tag("namespace", namespace.isEmpty() ? "*" : namespace)

@@ -174,6 +174,9 @@ public final class AccessChecks {
     } catch (RuntimeException e) {
       log.warn("operator {}: access review failed: {}", operatorName, e.toString());
     }
+    synchronized (this) {
+      next = null; // this run: done, whatever its future says while it still runs
+    }
     boolean troubled = !denied.isEmpty() || !refused.isEmpty();
     if (troubled) {
       schedule(interval.isZero() || interval.compareTo(WHILE_DENIED) > 0 ? WHILE_DENIED : interval);
@@ -280,13 +283,18 @@ public final class AccessChecks {
   /** One line per access denied by the last review or refused since, for health. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    denied.forEach((access, why) -> problems.add("RBAC: may not " + access.describe()
-        + ", needed for " + why + ". " + fix()));
+    denied.forEach((access, why) -> {
+      Refusal refusal = refused.get(access);
+      problems.add("RBAC: may not " + access.describe() + ", needed for " + why
+          + (refusal == null ? "" : "; the API server refused it " + refusal.count
+              + " time(s), last at " + refusal.last + " for " + refusal.lastWhere)
+          + ". " + fix());
+    });
     refused.forEach((access, refusal) -> {
       if (!denied.containsKey(access)) {
         problems.add("RBAC: the API server refused " + access.describe() + " "
             + refusal.count + " time(s), last at " + refusal.last + " for " + refusal.lastWhere
-            + ": " + refusal.message);
+            + ": " + refusal.message + ". " + fix());
       }
     });
     String failure = reviewFailure;

@@ -63,7 +63,7 @@ public final class StrategyKindCheck {
       }
       problems.add(kind + ": no such kind" + nearest(kind, served)
           .map(n -> "; did you mean " + n + "?").orElse("")
-          + " The API server serves no " + kind.kind() + " in " + kind.apiVersion());
+          + " (the API server serves no " + kind.kind() + " in " + kind.apiVersion() + ")");
     }
     if (!problems.isEmpty()) {
       throw new StrategyConfigurationException("The strategy selection names a kind that does not"
@@ -119,6 +119,16 @@ public final class StrategyKindCheck {
 
   /** The existing kind closest to {@code wrong} in spelling, when close enough to be a typo. */
   static Optional<ApiKind> nearest(ApiKind wrong, Collection<ApiKind> candidates) {
+    String group = wrong.apiVersion().contains("/")
+        ? wrong.apiVersion().substring(0, wrong.apiVersion().indexOf('/')) : "";
+    for (ApiKind candidate : candidates) {
+      // the right kind in a version the server does not serve: suggest a served version of it
+      String candidateGroup = candidate.apiVersion().contains("/")
+          ? candidate.apiVersion().substring(0, candidate.apiVersion().indexOf('/')) : "";
+      if (candidate.kind().equals(wrong.kind()) && candidateGroup.equals(group)) {
+        return Optional.of(candidate);
+      }
+    }
     String target = wrong.toString().toLowerCase(Locale.ROOT);
     ApiKind best = null;
     int bestDistance = Integer.MAX_VALUE;
