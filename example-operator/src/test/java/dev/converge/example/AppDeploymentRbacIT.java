@@ -194,9 +194,16 @@ class AppDeploymentRbacIT {
           case "deployments.apps" -> "patch";
           case "services" -> "update";
           case "appdeployments.apps.converge.dev/status" -> "patch";
+          // checked by the OwnerReferencesPermissionEnforcement admission plugin, which the
+          // local control plane runs (an existing cluster may not)
+          case "appdeployments.apps.converge.dev/finalizers" ->
+              cluster.faults().isPresent() ? "update" : null;
           default -> null;
         };
-        if (refusedVerb != null) {
+        if ("update".equals(refusedVerb) && resource.endsWith("/finalizers")) {
+          // only a new owned object sets blockOwnerDeletion: a new AppDeployment's Deployment
+          state.create("second", "nginx:1.27", 1, null);
+        } else if (refusedVerb != null) {
           if (resource.equals("services")) {
             port++;
           } else {
@@ -206,6 +213,8 @@ class AppDeploymentRbacIT {
           int wantedPort = port;
           state.editSpec("web", spec -> new AppDeploymentSpec(spec.image(), wantedReplicas,
               spec.configMapName(), wantedPort));
+        }
+        if (refusedVerb != null) {
           await("403 on " + refusedVerb + " " + resource + " reported")
               .atMost(ClusterState.CONVERGE).untilAsserted(() -> {
                 Counter refused = running.meters().find("converge.access.refused")
@@ -223,7 +232,8 @@ class AppDeploymentRbacIT {
         if (refusedVerb != null) {
           int wantedReplicas = replicas;
           int wantedPort = port;
-          state.awaitRunning("web", wantedReplicas);
+          state.awaitRunning(resource.endsWith("/finalizers") ? "second" : "web",
+              resource.endsWith("/finalizers") ? 1 : wantedReplicas);
           await("Service port " + wantedPort).atMost(ClusterState.CONVERGE).untilAsserted(() ->
               assertThat(state.service("web").orElseThrow().getSpec().getPorts().get(0).getPort())
                   .isEqualTo(wantedPort));

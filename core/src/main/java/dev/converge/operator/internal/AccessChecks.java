@@ -3,6 +3,8 @@ package dev.converge.operator.internal;
 import dev.converge.metrics.ControllerMetrics;
 import dev.converge.rbac.AccessRule;
 import dev.converge.rbac.OperatorPermissions;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -250,17 +252,29 @@ public final class AccessChecks {
    * Records a 403 Forbidden found in {@code failure} (anywhere in its causes).
    *
    * @param where what was being done, e.g. {@code AppDeployment shop/web}
+   * @param owner the primary kind being reconciled (the owner, when the admission plugin refused
+   *     a {@code blockOwnerDeletion} owner reference)
+   * @param namespace the primary's namespace
    * @return a one-line explanation naming the verb, the resource and the fix, if it was a refusal
    */
-  public Optional<String> refused(Throwable failure, String where) {
+  public Optional<String> refused(Throwable failure, String where,
+      Class<? extends HasMetadata> owner, String namespace) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof KubernetesClientException kce && kce.getCode() == 403) {
         String message = kce.getStatus() != null && kce.getStatus().getMessage() != null
             ? kce.getStatus().getMessage() : String.valueOf(kce.getMessage());
         Matcher m = FORBIDDEN.matcher(message);
-        Access access = m.find()
-            ? new Access(m.group(3), m.group(2), m.group(1), Objects.toString(m.group(4), ""))
-            : new Access("", "(unknown)", "(unknown)", "");
+        Access access;
+        if (m.find()) {
+          access = new Access(m.group(3), m.group(2), m.group(1), Objects.toString(m.group(4), ""));
+        } else if (message.contains("blockOwnerDeletion")) {
+          // OwnerReferencesPermissionEnforcement: the owner's finalizers may not be updated
+          access = new Access(Objects.toString(HasMetadata.getGroup(owner), ""),
+              HasMetadata.getPlural(owner) + "/finalizers", "update",
+              Namespaced.class.isAssignableFrom(owner) ? Objects.toString(namespace, "") : "");
+        } else {
+          access = new Access("", "(unknown)", "(unknown)", Objects.toString(namespace, ""));
+        }
         Refusal refusal = refused.computeIfAbsent(access, a -> new Refusal(firstLine(message)));
         refusal.count++;
         refusal.lastWhere = where;

@@ -390,7 +390,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
         return;
       }
       Duration delay = queue.addRateLimited(key);
-      Optional<String> refusal = services.access().refused(failure, kind + " " + key);
+      Optional<String> refusal = services.access().refused(failure, kind + " " + key,
+          definition.primaryType(), key.namespace());
       if (refusal.isPresent()) {
         log.error("reconcile of {} {} failed (attempt {}): {}; retrying in {} ms", kind, key,
             retries + 1, refusal.get(), delay.toMillis());
