@@ -37,7 +37,7 @@ public final class AccessReviewCost {
     GenerateRbac.run(new String[] {"--factory", AppOperatorFactory.class.getName(),
         "--service-account-namespace", "app-operator", "--output", out.toString()},
         new PrintStream(OutputStream.nullOutputStream()));
-    System.out.printf("GenerateRbac (build step, warm JVM excluded): %d ms%n",
+    System.out.printf("GenerateRbac, first call in this JVM (class loading included): %d ms%n",
         (System.nanoTime() - start) / 1_000_000);
     try (LocalCluster cluster = LocalCluster.start();
         KubernetesClient admin = cluster.newClient()) {
