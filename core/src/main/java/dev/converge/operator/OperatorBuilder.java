@@ -248,7 +248,7 @@ public final class OperatorBuilder {
    * has every permission its {@link Operator#permissions()} lists, so that RBAC removed under open
    * watches shows in {@code health()} before a write or a re-list is refused. It also reviews at
    * start, and every few seconds while something is denied or was refused, until it is allowed
-   * again. Default 5 minutes; zero reviews only after a refusal.
+   * again. Default 5 minutes; zero reviews only at start and after a refusal.
    */
   public OperatorBuilder accessReviewInterval(Duration interval) {
     Objects.requireNonNull(interval, "interval");

@@ -24,9 +24,10 @@ public record AccessRule(
     String group, String resource, boolean namespaced, SortedSet<String> verbs,
     SortedSet<String> reasons) {
 
-  /** Every verb an RBAC rule may name for a resource. */
+  /** The verbs an RBAC rule may name for a resource, the special ones included. */
   public static final Set<String> KNOWN_VERBS = Set.of("get", "list", "watch", "create", "update",
-      "patch", "delete", "deletecollection");
+      "patch", "delete", "deletecollection", "bind", "escalate", "impersonate", "use", "approve",
+      "sign");
 
   public AccessRule {
     Objects.requireNonNull(group, "group");

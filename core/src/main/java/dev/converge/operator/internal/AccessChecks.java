@@ -102,7 +102,8 @@ public final class AccessChecks {
   /**
    * @param namespaces the watched namespaces; empty for all (namespaced rules are then reviewed
    *     cluster-wide)
-   * @param interval how often to review while nothing is wrong; zero reviews only after a refusal
+   * @param interval how often to review while nothing is wrong; zero reviews only at start and
+   *     after a refusal
    */
   public AccessChecks(KubernetesClient client, String operatorName, OperatorPermissions permissions,
       Set<String> namespaces, ControllerMetrics metrics, Duration interval) {

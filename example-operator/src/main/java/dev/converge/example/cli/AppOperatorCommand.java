@@ -74,7 +74,7 @@ public final class AppOperatorCommand implements Callable<Integer> {
 
   @Option(names = "--access-review-interval", paramLabel = "SECONDS", defaultValue = "300",
       description = "How often the operator asks the API server whether its RBAC still allows all"
-          + " it needs (readiness says what is missing); 0: only after a refusal."
+          + " it needs (readiness says what is missing); 0: only at start and after a refusal."
           + " Default: ${DEFAULT-VALUE}.")
   long accessReviewSeconds;
 
