@@ -165,6 +165,10 @@ public final class Operator implements AutoCloseable {
   /**
    * Starts informers and, once they have synced, the workers (with leader election: once this
    * instance leads). Returns at once; see {@link #awaitCachesSynced} and {@link #health()}.
+   *
+   * @throws dev.converge.strategy.StrategyConfigurationException when the strategy selection names
+   *     a kind the API server does not serve (a misspelt key), naming the near kind; nothing has
+   *     been started then
    */
   public synchronized void start() {
     if (state.get() != OperatorState.NEW) {
