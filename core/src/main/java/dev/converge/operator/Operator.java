@@ -107,7 +107,7 @@ public final class Operator implements AutoCloseable {
     StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);
     this.strategies = strategies(b);
     this.permissions = RequiredPermissions.of(b.controllers, b.extraCaches, strategies,
-        b.leaderElection, b.name);
+        b.leaderElection, events.verbs(), b.name);
     this.access = new AccessChecks(b.client, b.name, permissions, b.namespaces, b.metrics,
         b.accessReviewInterval);
     RuntimeServices services = new RuntimeServices(b.client, informers, b.metrics, events, status,

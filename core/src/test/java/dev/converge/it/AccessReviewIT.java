@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.converge.builder.ControllerBuilder;
-import dev.converge.event.EventRecorder;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorHealth;
@@ -52,7 +51,6 @@ class AccessReviewIT {
         Operator operator = Operator.builder(asUser)
             .name("access-it")
             .namespace(ns.name())
-            .events(EventRecorder.discarding())
             .meterRegistry(registry)
             .accessReviewInterval(Duration.ofSeconds(1))
             .controller(ControllerBuilder.forPrimary(ConfigMap.class)

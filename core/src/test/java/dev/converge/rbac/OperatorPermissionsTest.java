@@ -71,7 +71,7 @@ class OperatorPermissionsTest {
   void rulesFollowWhatTheOperatorWatchesOwnsAndWrites() {
     Operator operator = Operator.builder(client)
         .name("widgets")
-        .events(EventRecorder.discarding())
+        // the default event recorder: Events are written
         .strategies(selector(StrategySelection.all("put")
             .with(StrategyRule.byName(ApiKind.parse("v1/Service"), "*-metrics", "merge"))))
         .leaderElection(LeaderElection.onLease("ops", "widgets"))
@@ -113,7 +113,7 @@ class OperatorPermissionsTest {
   }
 
   @Test
-  void aReadOnlyControllerWithoutLeaderElectionNeedsReadsAndEventsOnly() {
+  void aReadOnlyControllerWithoutEventsOrLeaderElectionNeedsReadsOnly() {
     Operator operator = Operator.builder(client)
         .events(EventRecorder.discarding())
         .controller(ControllerBuilder.forPrimary(ConfigMap.class).build((c, ctx) -> Result.done()))
@@ -121,7 +121,7 @@ class OperatorPermissionsTest {
 
     assertThat(operator.permissions().clusterRole("reader").getRules())
         .extracting(OperatorPermissionsTest::line)
-        .containsExactly(" configmaps [get, list, watch]", " events [create, patch]");
+        .containsExactly(" configmaps [get, list, watch]");
     assertThat(operator.permissions().leaderElectionRole("x", "reader")).isEmpty();
     assertThat(operator.permissions().manifests("reader", "ops", "reader"))
         .extracting(HasMetadata::getKind).containsExactly("ClusterRole", "ClusterRoleBinding");
@@ -135,7 +135,7 @@ class OperatorPermissionsTest {
         .build();
 
     assertThat(operator.permissions().clusterRules()).extracting(AccessRule::qualifiedResource)
-        .containsExactly("events", "plains.rbac.test.converge.dev");
+        .containsExactly("plains.rbac.test.converge.dev");
   }
 
   @Test

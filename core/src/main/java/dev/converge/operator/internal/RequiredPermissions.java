@@ -40,7 +40,8 @@ import java.util.TreeMap;
  *   <li>a custom-resource primary with a status type: patch on {@code status} (the status
  *       writer's merge patch);
  *   <li>a primary wrapped in {@link FinalizingReconciler}: patch (the finalizer merge patch);
- *   <li>Events: create and patch (new Events, and repeats folded into a count);
+ *   <li>Events: what the event recorder declares (the default one: create, and patch to fold
+ *       repeats into a count; a discarding one: nothing);
  *   <li>with leader election, in the Lease's namespace: Leases get, create, patch;
  *   <li>what controllers declared with {@code ControllerBuilder.alsoUses}.
  * </ul>
@@ -58,7 +59,7 @@ public final class RequiredPermissions {
    */
   public static OperatorPermissions of(Collection<? extends ControllerDefinition<?>> controllers,
       Collection<Class<? extends HasMetadata>> extraCaches, Optional<StrategySelector> strategies,
-      Optional<LeaderElection> leaderElection, String operatorName) {
+      Optional<LeaderElection> leaderElection, Set<String> eventVerbs, String operatorName) {
     RequiredPermissions plan = new RequiredPermissions();
     for (ControllerDefinition<?> controller : controllers) {
       plan.controller(controller, strategies);
@@ -68,8 +69,10 @@ public final class RequiredPermissions {
           "operator " + operatorName + ": cache of " + HasMetadata.getKind(type)
               + " (OperatorBuilder.cache)"));
     }
-    plan.add(plan.cluster, AccessRule.on(Event.class, "", List.of("create", "patch"),
-        "operator " + operatorName + ": Events (created, then patched to count repeats)"));
+    if (!eventVerbs.isEmpty()) {
+      plan.add(plan.cluster, AccessRule.on(Event.class, "", eventVerbs,
+          "operator " + operatorName + ": Events (created, then patched to count repeats)"));
+    }
     leaderElection.ifPresent(le -> plan.add(plan.lease, AccessRule.on(Lease.class, "",
         List.of("get", "create", "patch"), "operator " + operatorName + ": leader election on Lease "
             + le.leaseNamespace() + "/" + le.leaseName() + " (read, created once, renewed by patch)")));
