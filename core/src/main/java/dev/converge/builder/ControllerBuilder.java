@@ -7,6 +7,7 @@ import dev.converge.handler.EventHandler;
 import dev.converge.handler.MappingFunction;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.queue.ExponentialBackoff;
+import dev.converge.rbac.AccessRule;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.source.IndexFunction;
@@ -47,6 +48,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
   private final List<EventPredicate<? super P>> primaryPredicates = new ArrayList<>();
   private final List<WatchDefinition<?>> watches = new ArrayList<>();
   private final List<IndexDefinition<?>> indexes = new ArrayList<>();
+  private final List<AccessRule> extraAccess = new ArrayList<>();
   private String name;
   private int maxConcurrentReconciles = DEFAULT_MAX_CONCURRENT_RECONCILES;
   private Duration reconcileEvery;
@@ -143,6 +145,24 @@ public final class ControllerBuilder<P extends HasMetadata> {
     return this;
   }
 
+  /**
+   * Declares what the reconciler does by hand through {@code context.client()} (a kind it reads
+   * without a cache, deletes, or writes without {@code context.apply}), so that the operator's
+   * generated RBAC rules grant it and its access checks watch over it. What the definition shows
+   * (the watched kinds, the owned kinds' strategy writes, status, finalizers, Events, the Lease)
+   * needs no declaration.
+   *
+   * @param verbs RBAC verbs such as {@code "get"}, {@code "delete"}
+   * @throws IllegalArgumentException for a word that is not an RBAC verb
+   */
+  public ControllerBuilder<P> alsoUses(Class<? extends HasMetadata> type, String... verbs) {
+    Objects.requireNonNull(type, "type");
+    extraAccess.add(AccessRule.on(type, "", List.of(verbs), "controller "
+        + (name != null ? name : HasMetadata.getKind(primaryType).toLowerCase(Locale.ROOT))
+        + ": declared with alsoUses(" + type.getSimpleName() + ".class, ...)"));
+    return this;
+  }
+
   /** The controller's name, for logs, metrics and the work queue; default: the kind in lower case. */
   public ControllerBuilder<P> named(String controllerName) {
     if (controllerName == null || controllerName.isBlank()) {
@@ -197,6 +217,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
         reconciler,
         maxConcurrentReconciles,
         Optional.ofNullable(reconcileEvery),
-        backoff);
+        backoff,
+        extraAccess);
   }
 }

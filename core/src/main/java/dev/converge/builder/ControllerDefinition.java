@@ -1,6 +1,7 @@
 package dev.converge.builder;
 
 import dev.converge.queue.ExponentialBackoff;
+import dev.converge.rbac.AccessRule;
 import dev.converge.reconcile.Reconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -12,6 +13,10 @@ import java.util.Optional;
  * A complete description of one controller, ready to be run by an operator: what it reconciles,
  * which events wake it, and how. Build one with {@link ControllerBuilder}.
  *
+ * <p>{@code extraAccess} lists what the reconciler does by hand through {@code context.client()}
+ * beyond what the runtime can see in the definition ({@link ControllerBuilder#alsoUses}); it goes
+ * into the operator's generated RBAC rules.
+ *
  * @param <P> the primary kind
  */
 public record ControllerDefinition<P extends HasMetadata>(
@@ -22,7 +27,8 @@ public record ControllerDefinition<P extends HasMetadata>(
     Reconciler<P> reconciler,
     int maxConcurrentReconciles,
     Optional<Duration> reconcileEvery,
-    ExponentialBackoff backoff) {
+    ExponentialBackoff backoff,
+    List<AccessRule> extraAccess) {
 
   public ControllerDefinition {
     Objects.requireNonNull(name, "name");
@@ -32,10 +38,19 @@ public record ControllerDefinition<P extends HasMetadata>(
     Objects.requireNonNull(reconciler, "reconciler");
     Objects.requireNonNull(reconcileEvery, "reconcileEvery");
     Objects.requireNonNull(backoff, "backoff");
+    extraAccess = List.copyOf(extraAccess);
     if (maxConcurrentReconciles < 1) {
       throw new IllegalArgumentException(
           "controller " + name + ": maxConcurrentReconciles must be at least 1, got "
               + maxConcurrentReconciles);
     }
+  }
+
+  /** As before extra access existed: a controller that uses nothing beyond its definition. */
+  public ControllerDefinition(String name, Class<P> primaryType, List<WatchDefinition<?>> watches,
+      List<IndexDefinition<?>> indexes, Reconciler<P> reconciler, int maxConcurrentReconciles,
+      Optional<Duration> reconcileEvery, ExponentialBackoff backoff) {
+    this(name, primaryType, watches, indexes, reconciler, maxConcurrentReconciles, reconcileEvery,
+        backoff, List.of());
   }
 }

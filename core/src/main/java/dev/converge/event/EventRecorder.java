@@ -2,6 +2,7 @@ package dev.converge.event;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Set;
 
 /**
  * Records core/v1 Events about an object, the way {@code kubectl describe} shows them.
@@ -24,6 +25,14 @@ public interface EventRecorder {
     record(involved, EventType.WARNING, reason, message);
   }
 
+  /**
+   * The RBAC verbs this recorder needs on core/v1 Events, for the operator's generated role:
+   * create, and patch to fold repeats into a count. A recorder that writes nothing returns none.
+   */
+  default Set<String> verbs() {
+    return Set.of("create", "patch");
+  }
+
   /** Starts a recorder that writes Events with {@code client}. */
   static EventRecorderBuilder builder(KubernetesClient client) {
     return new EventRecorderBuilder(client);
@@ -31,6 +40,14 @@ public interface EventRecorder {
 
   /** A recorder that discards everything; for tests and for running without Events. */
   static EventRecorder discarding() {
-    return (involved, type, reason, message) -> { };
+    return new EventRecorder() {
+      @Override
+      public void record(HasMetadata involved, EventType type, String reason, String message) {}
+
+      @Override
+      public Set<String> verbs() {
+        return Set.of();
+      }
+    };
   }
 }

@@ -34,6 +34,16 @@ public interface ControllerMetrics {
    */
   default void informerError(String kind, String reason) {}
 
+  /**
+   * Registers a gauge that reads 1 while the operator may not use {@code verb} on {@code resource}
+   * (e.g. {@code deployments.apps}, {@code appdeployments.apps.converge.dev/status}) in {@code
+   * namespace} (empty: cluster-wide), as an access review found or a refusal showed, else 0.
+   */
+  default void accessDenied(String resource, String verb, String namespace, IntSupplier denied) {}
+
+  /** Counts a request of the operator the API server refused with 403 Forbidden. */
+  default void accessRefused(String resource, String verb) {}
+
   /** Metrics that record nothing. */
   static ControllerMetrics none() {
     return new ControllerMetrics() {

@@ -33,6 +33,14 @@ import java.util.function.IntSupplier;
  *   <li>{@code converge.informer.errors} (counter, tag {@code reason}: forbidden, not-found, gone,
  *       unreadable, other): failed lists and watches.
  * </ul>
+ *
+ * Per resource and verb (tags {@code resource}, e.g. {@code deployments.apps}, and {@code verb}):
+ *
+ * <ul>
+ *   <li>{@code converge.access.denied} (gauge, tag {@code namespace}, {@code *} for cluster-wide):
+ *       1 while RBAC does not allow what the operator needs, 0 otherwise;
+ *   <li>{@code converge.access.refused} (counter): requests refused with 403 Forbidden.
+ * </ul>
  */
 public final class MicrometerControllerMetrics implements ControllerMetrics {
 
@@ -44,6 +52,8 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public static final String ALIVE_WORKERS = "converge.workers.alive";
   public static final String OBJECTS_REJECTED = "converge.objects.rejected";
   public static final String INFORMER_ERRORS = "converge.informer.errors";
+  public static final String ACCESS_DENIED = "converge.access.denied";
+  public static final String ACCESS_REFUSED = "converge.access.refused";
 
   private final MeterRegistry registry;
 
@@ -129,6 +139,27 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .description("Failed lists and watches")
         .tag("kind", kind)
         .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void accessDenied(String resource, String verb, String namespace, IntSupplier denied) {
+    Gauge.builder(ACCESS_DENIED, denied, IntSupplier::getAsInt)
+        .description("1 while RBAC does not allow what the operator needs")
+        .strongReference(true) // the supplier lives only here
+        .tag("resource", resource)
+        .tag("verb", verb)
+        .tag("namespace", namespace.isEmpty() ? "*" : namespace)
+        .register(registry);
+  }
+
+  @Override
+  public void accessRefused(String resource, String verb) {
+    Counter.builder(ACCESS_REFUSED)
+        .description("Requests refused with 403 Forbidden")
+        .tag("resource", resource)
+        .tag("verb", verb)
         .register(registry)
         .increment();
   }

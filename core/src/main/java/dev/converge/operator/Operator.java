@@ -2,12 +2,21 @@ package dev.converge.operator;
 
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.event.EventRecorder;
+import dev.converge.builder.WatchDefinition;
+import dev.converge.handler.EnqueueControllerOwner;
+import dev.converge.operator.internal.AccessChecks;
 import dev.converge.operator.internal.ControllerRuntime;
 import dev.converge.operator.internal.RejectedObjects;
+import dev.converge.operator.internal.RequiredPermissions;
+import dev.converge.operator.internal.StrategyKindCheck;
+import dev.converge.rbac.OperatorPermissions;
 import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
+import dev.converge.strategy.StrategyConfigurationException;
+import dev.converge.strategy.StrategySelection;
+import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -19,6 +28,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -64,6 +75,10 @@ public final class Operator implements AutoCloseable {
   private final Runnable onLeadershipLost;
   private final LeadershipLoss leadershipLoss;
   private final RejectedObjects rejected;
+  private final OperatorPermissions permissions;
+  private final AccessChecks access;
+  private final Optional<StrategySelector> strategies;
+  private final Set<Class<? extends HasMetadata>> kinds = new LinkedHashSet<>();
   private final AtomicReference<OperatorState> state = new AtomicReference<>(OperatorState.NEW);
   private final AtomicReference<String> leader = new AtomicReference<>();
   private final AtomicReference<String> electionFailure = new AtomicReference<>();
@@ -90,15 +105,56 @@ public final class Operator implements AutoCloseable {
         b.events != null ? b.events : EventRecorder.builder(b.client).component(b.name).build();
     rejected.events(events);
     StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);
+    this.strategies = strategies(b);
+    this.permissions = RequiredPermissions.of(b.controllers, b.extraCaches, strategies,
+        b.leaderElection, events.verbs(), b.name);
+    this.access = new AccessChecks(b.client, b.name, permissions, b.namespaces, b.metrics,
+        b.accessReviewInterval);
     RuntimeServices services = new RuntimeServices(b.client, informers, b.metrics, events, status,
-        b.strategies, b.fieldManager != null ? b.fieldManager : b.name, b.ticker, b.rateLimit,
-        rejected);
+        strategies, b.fieldManager != null ? b.fieldManager : b.name, b.ticker, b.rateLimit,
+        rejected, access);
     for (ControllerDefinition<?> definition : b.controllers) {
+      kinds.add(definition.primaryType());
+      definition.watches().forEach(w -> kinds.add(w.type()));
+      definition.indexes().forEach(i -> kinds.add(i.type()));
       ControllerRuntime<?> runtime = new ControllerRuntime<>(definition, services);
       runtime.register(informers);
       controllers.add(runtime);
     }
     b.extraCaches.forEach(informers::require);
+    kinds.addAll(b.extraCaches);
+  }
+
+  /**
+   * The configured strategies; without any, those found on the classpath with the default
+   * selection. A controller that owns a kind writes it through {@code Context.apply}, so finding
+   * none is an error now rather than at its first reconcile.
+   */
+  private static Optional<StrategySelector> strategies(OperatorBuilder b) {
+    if (b.strategies.isPresent()) {
+      return b.strategies;
+    }
+    try {
+      return Optional.of(StrategySelector.discover(StrategySelection.defaults()));
+    } catch (StrategyConfigurationException e) {
+      List<String> owners = new ArrayList<>();
+      for (ControllerDefinition<?> definition : b.controllers) {
+        for (WatchDefinition<?> watch : definition.watches()) {
+          if (watch.handler() instanceof EnqueueControllerOwner<?>) {
+            owners.add("controller " + definition.name() + " owns "
+                + HasMetadata.getKind(watch.type()));
+          }
+        }
+      }
+      if (owners.isEmpty()) {
+        return Optional.empty();
+      }
+      throw new StrategyConfigurationException(String.join(", ", owners) + " and writes what it"
+          + " owns with Context.apply, but no strategy is configured and none can be found: "
+          + e.getMessage() + " Add a strategy jar (converge-strategies-ssa, -update or -patch) to"
+          + " the classpath, or configure one with OperatorBuilder.strategies(...) or Guice's"
+          + " StrategiesModule.");
+    }
   }
 
   /** Starts configuring an operator on {@code client}. */
@@ -109,12 +165,22 @@ public final class Operator implements AutoCloseable {
   /**
    * Starts informers and, once they have synced, the workers (with leader election: once this
    * instance leads). Returns at once; see {@link #awaitCachesSynced} and {@link #health()}.
+   *
+   * @throws dev.converge.strategy.StrategyConfigurationException when the strategy selection names
+   *     a kind the API server does not serve (a misspelt key), naming the near kind; nothing has
+   *     been started then
    */
   public synchronized void start() {
+    if (state.get() != OperatorState.NEW) {
+      throw new IllegalStateException("operator " + name + " was already started (state "
+          + state.get() + "); an operator runs once");
+    }
+    strategies.ifPresent(s -> StrategyKindCheck.check(client, s.selection(), kinds));
     if (!state.compareAndSet(OperatorState.NEW, OperatorState.STANDBY)) {
       throw new IllegalStateException("operator " + name + " was already started (state "
           + state.get() + "); an operator runs once");
     }
+    access.start();
     synced = informers.start();
     synced.whenComplete((v, t) -> {
       if (t == null) {
@@ -323,6 +389,7 @@ public final class Operator implements AutoCloseable {
     }
     informers.stop();
     rejected.stop();
+    access.stop();
     KubernetesClient own = electionClient;
     if (own != null) {
       own.close();
@@ -362,6 +429,24 @@ public final class Operator implements AutoCloseable {
 
   public OperatorState state() {
     return state.get();
+  }
+
+  /**
+   * What this operator needs from RBAC, computed from its controllers, strategies and settings:
+   * the rules of its ClusterRole and, with leader election, of its Role for the Lease. Available
+   * without starting it; {@code dev.converge.rbac.build.GenerateRbac} writes them as manifests.
+   */
+  public OperatorPermissions permissions() {
+    return permissions;
+  }
+
+  /**
+   * Asks the API server now whether this operator still has every permission it needs (the same
+   * review that runs at start and every {@link OperatorBuilder#accessReviewInterval}); the answer
+   * shows in {@link #health()}.
+   */
+  public void reviewAccess() {
+    access.reviewNow();
   }
 
   /** The informer caches, for reads outside a reconcile (an HTTP endpoint, a CLI). */
@@ -405,12 +490,14 @@ public final class Operator implements AutoCloseable {
       }
     }
     problems.addAll(rejected.problems());
+    List<String> refusedAccess = now == OperatorState.STOPPED ? List.of() : access.problems();
+    problems.addAll(refusedAccess);
     if (now == OperatorState.NEW || now == OperatorState.STOPPED) {
       problems.add("operator is " + now.name().toLowerCase(java.util.Locale.ROOT));
     }
     boolean live = now != OperatorState.LEADERSHIP_LOST && informers.failures().isEmpty()
         && electionProblem == null && timedOut == null && workersOk;
-    boolean ready = live && cachesSynced && blind.isEmpty()
+    boolean ready = live && cachesSynced && blind.isEmpty() && refusedAccess.isEmpty()
         && (now == OperatorState.RUNNING || now == OperatorState.STANDBY);
     return new OperatorHealth(live, ready, now, cachesSynced, Optional.ofNullable(leader.get()),
         problems);

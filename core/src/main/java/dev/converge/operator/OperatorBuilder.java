@@ -32,6 +32,8 @@ public final class OperatorBuilder {
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
   /** Default time the caches have to sync before health reports the operator not live. */
   public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
+  /** Default interval of the operator's reviews of its own RBAC access. */
+  public static final Duration DEFAULT_ACCESS_REVIEW_INTERVAL = Duration.ofMinutes(5);
   /** Default operator name (event component and field manager). */
   public static final String DEFAULT_NAME = "converge-operator";
 
@@ -55,6 +57,7 @@ public final class OperatorBuilder {
   LeadershipLoss leadershipLoss = LeadershipLoss.STOP;
   RateLimit rateLimit = RateLimit.DEFAULT;
   Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
+  Duration accessReviewInterval = DEFAULT_ACCESS_REVIEW_INTERVAL;
 
   OperatorBuilder(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
@@ -237,6 +240,23 @@ public final class OperatorBuilder {
       throw new IllegalArgumentException("cache sync timeout must not be negative, got " + timeout);
     }
     this.cacheSyncTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * How often the running operator asks the API server (SelfSubjectAccessReview) whether it still
+   * has every permission its {@link Operator#permissions()} lists, so that RBAC removed under open
+   * watches shows in {@code health()} before a write or a re-list is refused. It also reviews at
+   * start, and every few seconds while something is denied or was refused, until it is allowed
+   * again. Default 5 minutes; zero reviews only at start and after a refusal.
+   */
+  public OperatorBuilder accessReviewInterval(Duration interval) {
+    Objects.requireNonNull(interval, "interval");
+    if (interval.isNegative()) {
+      throw new IllegalArgumentException("access review interval must not be negative, got "
+          + interval);
+    }
+    this.accessReviewInterval = interval;
     return this;
   }
 

@@ -2,6 +2,7 @@ package dev.converge.strategy;
 
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Set;
 
 /**
  * How the desired state of one kind is written to the API server.
@@ -28,6 +29,16 @@ public interface ResourceStrategy {
    *     where the server reports them, the offending fields) or conflicts persist
    */
   <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context);
+
+  /**
+   * The RBAC verbs {@link #apply} needs on a kind it writes, besides the {@code get}, {@code list}
+   * and {@code watch} its informer needs anyway: the operator's generated ClusterRole grants
+   * exactly these on each kind this strategy is chosen for. A strategy of your own should name
+   * what it sends; the default is every write verb but delete.
+   */
+  default Set<String> verbs() {
+    return Set.of("create", "update", "patch");
+  }
 
   /**
    * Deletes the object named by {@code resource} with the given propagation policy.

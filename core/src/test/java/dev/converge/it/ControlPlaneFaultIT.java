@@ -10,6 +10,8 @@ import dev.converge.operator.Operator;
 import dev.converge.owner.OwnerReferences;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.reconcile.Result;
+import dev.converge.strategy.StrategySelection;
+import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.ClusterFaults;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
@@ -50,6 +52,9 @@ class ControlPlaneFaultIT {
         .name("fault-it")
         .namespace(ns.name())
         .events(EventRecorder.discarding())
+        // it owns ConfigMaps, so it needs a strategy even though it writes by hand
+        .strategies(new StrategySelector(Map.of("configmap-test", new ConfigMapTestStrategy()),
+            StrategySelection.all("configmap-test")))
         .controller(ControllerBuilder.forPrimary(ConfigMap.class)
             .withPredicate(EventPredicate.hasLabels(Map.of(SOURCE, "true")))
             .owns(ConfigMap.class)

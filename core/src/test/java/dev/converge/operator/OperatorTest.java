@@ -62,6 +62,22 @@ class OperatorTest {
   }
 
   @Test
+  void owningAKindWithoutAnyStrategyFailsAtBuildNamingTheFix() {
+    // core's tests have no strategy jar on the classpath, as an operator that forgot one
+    assertThatThrownBy(() -> Operator.builder(client)
+        .controller(ControllerBuilder.forPrimary(ConfigMap.class)
+            .named("copier")
+            .owns(io.fabric8.kubernetes.api.model.Secret.class)
+            .build((c, ctx) -> Result.done()))
+        .build())
+        .isInstanceOf(dev.converge.strategy.StrategyConfigurationException.class)
+        .hasMessageContaining("controller copier owns Secret")
+        .hasMessageContaining("no strategy is configured")
+        .hasMessageContaining("converge-strategies-ssa")
+        .hasMessageContaining("OperatorBuilder.strategies(...)");
+  }
+
+  @Test
   void builderRejectsNonsense() {
     assertThatThrownBy(() -> Operator.builder(client).build())
         .hasMessageContaining("at least one controller");

@@ -48,6 +48,7 @@ public final class AppOperatorModule extends AbstractModule {
       operator.name(OperatorSettings.OPERATOR_NAME);
       operator.namespaces(settings.namespaces());
       settings.leaderElection().ifPresent(operator::leaderElection);
+      operator.accessReviewInterval(settings.accessReviewInterval());
     }));
     install(new StrategiesModule(settings.strategies(), AppOperatorModule.class.getClassLoader()));
     bind(KubernetesClient.class).toInstance(client);

@@ -3,7 +3,9 @@ package dev.converge.example;
 import dev.converge.operator.LeaderElection;
 import io.fabric8.kubernetes.client.Config;
 import dev.converge.strategy.StrategySelection;
+import dev.converge.operator.OperatorBuilder;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -16,12 +18,15 @@ import java.util.Set;
  * @param strategies which strategy writes each kind
  * @param leaderElection the Lease to hold while reconciling; empty to reconcile without one
  * @param clock the clock of condition timestamps
+ * @param accessReviewInterval how often the operator asks the API server whether its RBAC still
+ *     allows everything it needs (see {@code OperatorBuilder.accessReviewInterval})
  */
 public record OperatorSettings(
     Set<String> namespaces,
     StrategySelection strategies,
     Optional<LeaderElection> leaderElection,
-    Clock clock) {
+    Clock clock,
+    Duration accessReviewInterval) {
 
   /** The operator's name: its Event component, its field manager and its Lease name. */
   public static final String OPERATOR_NAME = "app-operator";
@@ -38,6 +43,14 @@ public record OperatorSettings(
     Objects.requireNonNull(strategies, "strategies");
     Objects.requireNonNull(leaderElection, "leaderElection");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(accessReviewInterval, "accessReviewInterval");
+  }
+
+  /** As before the access review interval was a setting: the default interval. */
+  public OperatorSettings(Set<String> namespaces, StrategySelection strategies,
+      Optional<LeaderElection> leaderElection, Clock clock) {
+    this(namespaces, strategies, leaderElection, clock,
+        OperatorBuilder.DEFAULT_ACCESS_REVIEW_INTERVAL);
   }
 
   /** All namespaces, default strategies, no leader election, the system clock. */
@@ -50,15 +63,20 @@ public record OperatorSettings(
   public OperatorSettings withNamespace(String ns) {
     Set<String> more = new java.util.TreeSet<>(namespaces);
     more.add(ns);
-    return new OperatorSettings(more, strategies, leaderElection, clock);
+    return new OperatorSettings(more, strategies, leaderElection, clock, accessReviewInterval);
   }
 
   public OperatorSettings withStrategies(StrategySelection selection) {
-    return new OperatorSettings(namespaces, selection, leaderElection, clock);
+    return new OperatorSettings(namespaces, selection, leaderElection, clock, accessReviewInterval);
   }
 
   public OperatorSettings withLeaderElection(LeaderElection election) {
-    return new OperatorSettings(namespaces, strategies, Optional.of(election), clock);
+    return new OperatorSettings(namespaces, strategies, Optional.of(election), clock,
+        accessReviewInterval);
+  }
+
+  public OperatorSettings withAccessReviewInterval(Duration interval) {
+    return new OperatorSettings(namespaces, strategies, leaderElection, clock, interval);
   }
 
   /**

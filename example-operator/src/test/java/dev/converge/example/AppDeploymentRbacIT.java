@@ -6,16 +6,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.converge.example.api.AppDeployment;
+import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
 import dev.converge.example.controller.AppDeploymentReconciler;
 import dev.converge.operator.LeaderElection;
+import dev.converge.operator.Operator;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
 import dev.converge.testing.operator.TestCrds;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.micrometer.core.instrument.Counter;
+import java.time.Duration;
+import java.util.ArrayList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
@@ -117,6 +129,185 @@ class AppDeploymentRbacIT {
     }
   }
 
+  /**
+   * Each rule of the generated ClusterRole and leader-election Role, taken away in turn from a
+   * running operator whose open watches keep delivering: health turns unready naming every verb
+   * of the rule and its resource, the {@code converge.access.denied} gauge says 1; where a write
+   * of the rule can be provoked (a spec change), the API server's 403 is reported too
+   * ({@code converge.access.refused}). Given back, the operator is ready again and the provoked
+   * change goes through.
+   */
+  @Test
+  void eachGeneratedRuleTakenAwayIsReportedAndGivenBackRecovers(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
+    applyShippedRbac(admin);
+    // A role and an account of this test's own, copies of the generated ones, so that taking
+    // rules away touches no other test.
+    String id = "rbac-loss-" + Integer.toHexString(ns.name().hashCode());
+    ClusterRole generated = (ClusterRole) load(admin, "20-clusterrole.yaml").stream()
+        .filter(ClusterRole.class::isInstance).findFirst().orElseThrow();
+    Role generatedLease = (Role) load(admin, "30-role-leader-election.yaml").stream()
+        .filter(Role.class::isInstance).findFirst().orElseThrow();
+    List<PolicyRule> rules = generated.getRules();
+    List<PolicyRule> leaseRules = generatedLease.getRules();
+    assertThat(rules).hasSize(7);
+    assertThat(leaseRules).hasSize(1);
+    putClusterRole(admin, id, rules);
+    putLeaseRole(admin, id, leaseRules);
+    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
+        .withNewMetadata().withName(id).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", id)
+        .addNewSubject().withKind("ServiceAccount").withName(id).withNamespace(SA_NAMESPACE)
+        .endSubject().build()).serverSideApply();
+    admin.rbac().roleBindings().inNamespace(SA_NAMESPACE).resource(new RoleBindingBuilder()
+        .withNewMetadata().withName(id).withNamespace(SA_NAMESPACE).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "Role", id)
+        .addNewSubject().withKind("ServiceAccount").withName(id).withNamespace(SA_NAMESPACE)
+        .endSubject().build()).serverSideApply();
+
+    OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
+        .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, id))
+        .withAccessReviewInterval(Duration.ofSeconds(1));
+    ClusterState state = new ClusterState(admin, ns.name());
+    try (RunningOperator running = AppOperatorRun.startAs(cluster, settings,
+        "system:serviceaccount:" + SA_NAMESPACE + ":" + id, SA_GROUPS)) {
+      Operator operator = running.operator();
+      state.putConfigMap("web-config", Map.of("GREETING", "hello"));
+      state.create("web", "nginx:1.27", 1, "web-config");
+      state.awaitRunning("web", 1);
+      await("ready with the generated roles").atMost(ClusterState.CONVERGE)
+          .untilAsserted(() -> assertThat(operator.health().ready())
+              .as("%s", operator.health().problems()).isTrue());
+
+      int replicas = 1;
+      int port = AppDeploymentSpec.DEFAULT_PORT;
+      for (int i = 0; i < rules.size(); i++) {
+        PolicyRule removed = rules.get(i);
+        List<PolicyRule> rest = new ArrayList<>(rules);
+        rest.remove(i);
+        putClusterRole(admin, id, rest);
+
+        awaitReported(running, removed, ns.name());
+        String resource = qualified(removed);
+        // Where the rule's write can be provoked, the API server's refusal is reported as well.
+        String refusedVerb = switch (resource) {
+          case "deployments.apps" -> "patch";
+          case "services" -> "update";
+          case "appdeployments.apps.converge.dev/status" -> "patch";
+          // checked by the OwnerReferencesPermissionEnforcement admission plugin, which the
+          // local control plane runs (an existing cluster may not)
+          case "appdeployments.apps.converge.dev/finalizers" ->
+              cluster.faults().isPresent() ? "update" : null;
+          default -> null;
+        };
+        if ("update".equals(refusedVerb) && resource.endsWith("/finalizers")) {
+          // only a new owned object sets blockOwnerDeletion: a new AppDeployment's Deployment
+          state.create("second", "nginx:1.27", 1, null);
+        } else if (refusedVerb != null) {
+          if (resource.equals("services")) {
+            port++;
+          } else {
+            replicas = replicas == 1 ? 2 : 1;
+          }
+          int wantedReplicas = replicas;
+          int wantedPort = port;
+          state.editSpec("web", spec -> new AppDeploymentSpec(spec.image(), wantedReplicas,
+              spec.configMapName(), wantedPort));
+        }
+        if (refusedVerb != null) {
+          await("403 on " + refusedVerb + " " + resource + " reported")
+              .atMost(ClusterState.CONVERGE).untilAsserted(() -> {
+                Counter refused = running.meters().find("converge.access.refused")
+                    .tag("resource", resource).tag("verb", refusedVerb).counter();
+                assertThat(refused).as("converge.access.refused %s %s", resource, refusedVerb)
+                    .isNotNull();
+                assertThat(refused.count()).isPositive();
+                assertThat(operator.health().problems()).anyMatch(p ->
+                    p.contains(refusedVerb + " " + resource) && p.contains("the API server refused"));
+              });
+        }
+
+        putClusterRole(admin, id, rules);
+        awaitRecovered(running, removed);
+        if (refusedVerb != null) {
+          int wantedReplicas = replicas;
+          int wantedPort = port;
+          state.awaitRunning(resource.endsWith("/finalizers") ? "second" : "web",
+              resource.endsWith("/finalizers") ? 1 : wantedReplicas);
+          await("Service port " + wantedPort).atMost(ClusterState.CONVERGE).untilAsserted(() ->
+              assertThat(state.service("web").orElseThrow().getSpec().getPorts().get(0).getPort())
+                  .isEqualTo(wantedPort));
+        }
+      }
+
+      // The Lease: renewals would be refused, and the operator says so before the renew
+      // deadline ends its leadership; given back in time, it still leads.
+      putLeaseRole(admin, id, List.of());
+      awaitReported(running, leaseRules.get(0), SA_NAMESPACE);
+      putLeaseRole(admin, id, leaseRules);
+      awaitRecovered(running, leaseRules.get(0));
+      assertThat(operator.isReconciling()).as("still the leader").isTrue();
+    } finally {
+      admin.rbac().clusterRoleBindings().withName(id).delete();
+      admin.rbac().clusterRoles().withName(id).delete();
+    }
+  }
+
+  private static void awaitReported(RunningOperator running, PolicyRule removed, String namespace) {
+    String resource = qualified(removed);
+    await("taking away " + removed.getVerbs() + " on " + resource + " reported")
+        .atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+          var health = running.operator().health();
+          assertThat(health.ready()).as("ready without %s", resource).isFalse();
+          for (String verb : removed.getVerbs()) {
+            assertThat(health.problems()).as("health problems").anyMatch(p ->
+                p.startsWith("RBAC: may not " + verb + " " + resource + " in namespace " + namespace));
+            assertThat(running.meters().find("converge.access.denied").tag("resource", resource)
+                .tag("verb", verb).gauge().value()).isEqualTo(1.0);
+          }
+        });
+  }
+
+  private static void awaitRecovered(RunningOperator running, PolicyRule restored) {
+    String resource = qualified(restored);
+    await("giving back " + resource + " recovers").atMost(ClusterState.CONVERGE)
+        .untilAsserted(() -> {
+          var health = running.operator().health();
+          assertThat(health.problems()).noneMatch(p -> p.startsWith("RBAC"));
+          assertThat(health.ready()).as("%s", health.problems()).isTrue();
+          for (String verb : restored.getVerbs()) {
+            assertThat(running.meters().find("converge.access.denied").tag("resource", resource)
+                .tag("verb", verb).gauge().value()).isEqualTo(0.0);
+          }
+        });
+  }
+
+  /** {@code deployments.apps}, {@code services}, {@code appdeployments.apps.converge.dev/status}. */
+  private static String qualified(PolicyRule rule) {
+    String group = rule.getApiGroups().get(0);
+    String[] parts = rule.getResources().get(0).split("/", 2);
+    return parts[0] + (group.isEmpty() ? "" : "." + group) + (parts.length > 1 ? "/" + parts[1] : "");
+  }
+
+  private static void putClusterRole(KubernetesClient admin, String name, List<PolicyRule> rules) {
+    admin.rbac().clusterRoles().resource(new ClusterRoleBuilder()
+        .withNewMetadata().withName(name).endMetadata().withRules(rules).build())
+        .fieldManager("rbac-it").forceConflicts().serverSideApply();
+  }
+
+  private static void putLeaseRole(KubernetesClient admin, String name, List<PolicyRule> rules) {
+    admin.rbac().roles().inNamespace(SA_NAMESPACE).resource(new RoleBuilder()
+        .withNewMetadata().withName(name).withNamespace(SA_NAMESPACE).endMetadata()
+        .withRules(rules).build())
+        .fieldManager("rbac-it").forceConflicts().serverSideApply();
+  }
+
+  private static List<HasMetadata> load(KubernetesClient admin, String file) throws IOException {
+    try (InputStream in = Files.newInputStream(Path.of("target", "deploy", file))) {
+      return admin.load(in).items();
+    }
+  }
+
   private static void assertForbidden(ThrowingCallable call) {
     assertThatThrownBy(call::call)
         .isInstanceOf(KubernetesClientException.class)
@@ -128,11 +319,14 @@ class AppDeploymentRbacIT {
     Object call() throws Exception;
   }
 
-  /** Applies deploy/00..30 (namespace, ServiceAccount, ClusterRole and bindings) as shipped. */
+  /**
+   * Applies target/deploy/00..30 (namespace, ServiceAccount, and the ClusterRole, Role and
+   * bindings generated from the operator by the build) as shipped.
+   */
   static void applyShippedRbac(KubernetesClient admin) throws IOException {
     for (String file : List.of("00-namespace.yaml", "10-serviceaccount.yaml", "20-clusterrole.yaml",
         "30-role-leader-election.yaml")) {
-      try (InputStream in = Files.newInputStream(Path.of("deploy", file))) {
+      try (InputStream in = Files.newInputStream(Path.of("target", "deploy", file))) {
         for (HasMetadata item : admin.load(in).items()) {
           admin.resource(item).fieldManager("rbac-it").forceConflicts().serverSideApply();
         }

@@ -30,7 +30,7 @@ final class ShippedOperator {
   static String install(KubernetesClient admin) {
     AppDeploymentCrd.install(admin, Duration.ofSeconds(60));
     Path deploy = Path.of(System.getProperty("user.dir")).resolveSibling("example-operator")
-        .resolve("deploy");
+        .resolve("target").resolve("deploy"); // the build generates the RBAC manifests there
     for (String file : List.of("00-namespace.yaml", "10-serviceaccount.yaml",
         "20-clusterrole.yaml", "30-role-leader-election.yaml")) {
       try (InputStream in = Files.newInputStream(deploy.resolve(file))) {

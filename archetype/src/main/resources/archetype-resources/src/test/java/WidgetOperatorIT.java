@@ -69,10 +69,15 @@ class WidgetOperatorIT {
     }
   }
 
-  /** The namespace, ServiceAccount and ClusterRole of deploy/, as shipped. */
+  /**
+   * The namespace and ServiceAccount of deploy/ and the ClusterRole the build generated from the
+   * operator into target/deploy, as shipped.
+   */
   static void applyShippedRbac(KubernetesClient admin) throws IOException {
-    for (String file : List.of("00-namespace.yaml", "10-serviceaccount.yaml", "20-clusterrole.yaml")) {
-      try (InputStream in = Files.newInputStream(Path.of("deploy", file))) {
+    for (Path file : List.of(Path.of("deploy", "00-namespace.yaml"),
+        Path.of("deploy", "10-serviceaccount.yaml"),
+        Path.of("target", "deploy", "20-clusterrole.yaml"))) {
+      try (InputStream in = Files.newInputStream(file)) {
         for (HasMetadata item : admin.load(in).items()) {
           admin.resource(item).fieldManager("widget-operator-it").forceConflicts().serverSideApply();
         }

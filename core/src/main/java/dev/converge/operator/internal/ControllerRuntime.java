@@ -390,7 +390,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
         return;
       }
       Duration delay = queue.addRateLimited(key);
-      if (isAlreadyExists(failure)) {
+      Optional<String> refusal = services.access().refused(failure, kind + " " + key,
+          definition.primaryType(), key.namespace());
+      if (refusal.isPresent()) {
+        log.error("reconcile of {} {} failed (attempt {}): {}; retrying in {} ms", kind, key,
+            retries + 1, refusal.get(), delay.toMillis());
+      } else if (isAlreadyExists(failure)) {
         // Routine: an earlier attempt whose answer was lost, or another writer, created it first.
         log.info("reconcile of {} {} found an object it meant to create already there (attempt"
             + " {}): {}; retrying in {} ms on a fresher read", kind, key, retries + 1,

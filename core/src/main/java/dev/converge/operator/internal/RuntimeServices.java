@@ -21,4 +21,5 @@ public record RuntimeServices(
     String fieldManager,
     Ticker ticker,
     RateLimit rateLimit,
-    RejectedObjects rejected) {}
+    RejectedObjects rejected,
+    AccessChecks access) {}

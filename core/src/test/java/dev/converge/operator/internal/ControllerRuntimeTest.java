@@ -1,5 +1,8 @@
 package dev.converge.operator.internal;
 
+import dev.converge.rbac.OperatorPermissions;
+import java.util.Set;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.converge.builder.ControllerBuilder;
@@ -68,7 +71,9 @@ class ControllerRuntimeTest {
     ControllerDefinition<Deployment> definition = builder.named("test").build(reconciler);
     runtime = new ControllerRuntime<>(definition, new RuntimeServices(null, caches,
         metrics, recorder, null, Optional.empty(), "test",
-        ticker, RateLimit.unlimited(), rejected));
+        ticker, RateLimit.unlimited(), rejected,
+        new AccessChecks(null, "test", new OperatorPermissions(List.of(), Optional.empty(),
+            List.of()), Set.of(), metrics, Duration.ZERO)));
     return runtime;
   }
 

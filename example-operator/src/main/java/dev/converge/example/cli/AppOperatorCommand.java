@@ -72,6 +72,12 @@ public final class AppOperatorCommand implements Callable<Integer> {
       description = "Namespace of the Lease; default: the pod's namespace, else 'default'.")
   String leaseNamespace;
 
+  @Option(names = "--access-review-interval", paramLabel = "SECONDS", defaultValue = "300",
+      description = "How often the operator asks the API server whether its RBAC still allows all"
+          + " it needs (readiness says what is missing); 0: only at start and after a refusal."
+          + " Default: ${DEFAULT-VALUE}.")
+  long accessReviewSeconds;
+
   @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8081",
       description = "Port of /healthz, /readyz and /metrics (0: any free port). Default: ${DEFAULT-VALUE}.")
   int httpPort;
@@ -136,7 +142,12 @@ public final class AppOperatorCommand implements Callable<Integer> {
           settings.leaderElection().map(l -> "on Lease " + l.leaseNamespace() + "/" + l.leaseName())
               .orElse("off"),
           probes.port());
-      operator.start();
+      try {
+        operator.start(); // a strategy key naming no served kind fails here
+      } catch (RuntimeException e) {
+        probes.close();
+        throw e;
+      }
       return new Started(client, operator, probes);
     } catch (RuntimeException | IOException e) {
       client.close();
@@ -171,8 +182,12 @@ public final class AppOperatorCommand implements Callable<Integer> {
       selection = merge(selection, StrategySelection.parse(joined),
           strategies.stream().anyMatch(s -> s.trim().startsWith("default=")));
     }
+    if (accessReviewSeconds < 0) {
+      throw new IllegalArgumentException("--access-review-interval must not be negative, got "
+          + accessReviewSeconds);
+    }
     OperatorSettings settings = new OperatorSettings(java.util.Set.copyOf(namespaces), selection,
-        Optional.empty(), Clock.systemUTC());
+        Optional.empty(), Clock.systemUTC(), java.time.Duration.ofSeconds(accessReviewSeconds));
     if (leaderElect) {
       settings = settings.withLeaderElection(
           LeaderElection.onLease(leaseNamespace(), OperatorSettings.OPERATOR_NAME));

@@ -65,6 +65,16 @@ class AppOperatorCommandIT {
         .hasMessageContaining("merge-patch").hasMessageContaining("ssa").hasMessageContaining("update");
   }
 
+  @Test
+  void aMisspeltKindFailsAtStartupNamingTheNearOne(LocalCluster cluster) {
+    AppOperatorCommand command = new AppOperatorCommand();
+    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
+        "--http-port", "0", "--strategy", "apps/v1/Deploymnet=update");
+    assertThatThrownBy(command::start)
+        .isInstanceOf(StrategyConfigurationException.class)
+        .hasMessageContaining("apps/v1/Deploymnet: no such kind; did you mean apps/v1/Deployment?");
+  }
+
   private HttpResponse<String> get(int port, String path) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,6 +43,12 @@ public final class MergePatchStrategy implements ResourceStrategy {
   public static final String APPLIED_FIELDS_ANNOTATION = AppliedFieldsRecord.ANNOTATION;
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** POST to create, a JSON merge patch to change. */
+  @Override
+  public Set<String> verbs() {
+    return Set.of("create", "patch");
+  }
 
   @Override
   public String name() {

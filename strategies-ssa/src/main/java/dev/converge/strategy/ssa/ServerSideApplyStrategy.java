@@ -109,6 +109,12 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     this.extraTakeOverManagers = Set.copyOf(extraTakeOverManagers);
   }
 
+  /** an apply is a PATCH, and one that creates the object needs create as well; the clearing and take-over patches are PATCHes too. */
+  @Override
+  public Set<String> verbs() {
+    return Set.of("create", "patch");
+  }
+
   @Override
   public String name() {
     return NAME;

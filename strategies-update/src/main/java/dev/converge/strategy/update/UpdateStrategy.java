@@ -16,6 +16,7 @@ import dev.converge.strategy.tree.ResourceTree;
 import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Set;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +80,12 @@ public final class UpdateStrategy implements ResourceStrategy {
       }
     }
     return found;
+  }
+
+  /** POST to create, PUT with the resourceVersion to change. */
+  @Override
+  public Set<String> verbs() {
+    return Set.of("create", "update");
   }
 
   @Override

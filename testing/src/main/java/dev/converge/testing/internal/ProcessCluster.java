@@ -162,6 +162,9 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
                 "--service-cluster-ip-range=" + SERVICE_CIDR,
                 "--allow-privileged=true",
                 "--disable-admission-plugins=ServiceAccount",
+                // as in many production clusters: setting blockOwnerDeletion needs update on the
+                // owner's finalizers, so an operator's RBAC is tested as it will be checked there
+                "--enable-admission-plugins=OwnerReferencesPermissionEnforcement",
                 "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
                 "--service-account-key-file=" + saPub,
                 "--service-account-signing-key-file=" + saKey,

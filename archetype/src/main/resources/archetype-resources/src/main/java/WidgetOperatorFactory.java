@@ -1,0 +1,18 @@
+package ${package};
+
+import dev.converge.operator.Operator;
+import dev.converge.operator.OperatorFactory;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The operator as {@link WidgetOperator#main} builds it, for the build step that generates its
+ * ClusterRole from it (GenerateRbac in pom.xml): change the operator, and the role follows.
+ */
+public final class WidgetOperatorFactory implements OperatorFactory {
+
+  @Override
+  public Operator create(KubernetesClient client) {
+    return WidgetOperator.create(client, new SimpleMeterRegistry());
+  }
+}
