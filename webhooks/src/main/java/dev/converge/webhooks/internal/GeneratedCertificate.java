@@ -112,6 +112,11 @@ public final class GeneratedCertificate implements ServingCertificate {
     return serving.certificatePem();
   }
 
+  /** The serving certificate and its key, e.g. to write them where a server reads files. */
+  public KeyMaterial serving() {
+    return serving;
+  }
+
   @Override
   public void close() {}
 

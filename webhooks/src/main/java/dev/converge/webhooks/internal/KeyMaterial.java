@@ -67,11 +67,38 @@ public record KeyMaterial(List<X509Certificate> chain, PrivateKey key) {
       throw new IllegalArgumentException(
           "no PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY block in the key PEM");
     }
-    if (!chain.get(0).getPublicKey().getAlgorithm().equals(key.getAlgorithm())) {
-      throw new IllegalArgumentException("the private key (" + key.getAlgorithm()
-          + ") does not belong to the certificate (" + chain.get(0).getPublicKey().getAlgorithm() + ")");
+    if (!belongsTogether(chain.get(0), key)) {
+      throw new IllegalArgumentException("the private key does not belong to the certificate "
+          + chain.get(0).getSubjectX500Principal().getName()
+          + " (a renewal half written, or files of two different pairs)");
     }
     return new KeyMaterial(chain, key);
+  }
+
+  /** Signs a few bytes with the key and checks them with the certificate's public key. */
+  private static boolean belongsTogether(X509Certificate certificate, PrivateKey key) {
+    String algorithm = switch (key.getAlgorithm()) {
+      case "EC" -> "SHA256withECDSA";
+      case "RSA" -> "SHA256withRSA";
+      case "Ed25519", "EdDSA" -> "Ed25519";
+      default -> null;
+    };
+    if (algorithm == null || !certificate.getPublicKey().getAlgorithm().equals(key.getAlgorithm())) {
+      return algorithm == null;
+    }
+    try {
+      byte[] probe = "converge-webhooks".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      java.security.Signature signer = java.security.Signature.getInstance(algorithm);
+      signer.initSign(key);
+      signer.update(probe);
+      byte[] signature = signer.sign();
+      java.security.Signature verifier = java.security.Signature.getInstance(algorithm);
+      verifier.initVerify(certificate.getPublicKey());
+      verifier.update(probe);
+      return verifier.verify(signature);
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
   }
 
   /** A key manager that serves this chain. */
@@ -98,6 +125,15 @@ public record KeyMaterial(List<X509Certificate> chain, PrivateKey key) {
   /** The chain as PEM. */
   public String certificatePem() {
     return pem(chain.toArray());
+  }
+
+  /** The private key as PKCS#8 PEM. */
+  public String privateKeyPem() {
+    try {
+      return pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(key, null).generate());
+    } catch (org.bouncycastle.util.io.pem.PemGenerationException e) {
+      throw new IllegalStateException("cannot write the private key as PEM", e);
+    }
   }
 
   static String pem(Object... objects) {
