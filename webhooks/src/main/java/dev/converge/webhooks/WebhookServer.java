@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpsServer;
 import dev.converge.webhooks.internal.AdmissionEndpoint;
 import dev.converge.webhooks.internal.ConversionEndpoint;
 import dev.converge.webhooks.internal.HandlerCalls;
+import dev.converge.webhooks.internal.LenientSerialization;
 import dev.converge.webhooks.internal.WebhookMetrics;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -150,7 +151,7 @@ public final class WebhookServer implements AutoCloseable {
             + "ServingCertificate.generate(...) for local runs, ServingCertificate.fromFiles(...)"
             + " for a mounted Secret");
       }
-      KubernetesSerialization serialization = new KubernetesSerialization();
+      KubernetesSerialization serialization = LenientSerialization.create();
       WebhookMetrics metrics =
           new WebhookMetrics(meterRegistry == null ? new SimpleMeterRegistry() : meterRegistry);
       HandlerCalls calls = new HandlerCalls();

@@ -28,6 +28,7 @@ public final class FileCertificate implements ServingCertificate {
   private final ScheduledExecutorService checker;
   private volatile String certificateText;
   private volatile String keyText;
+  private String refusedContent = "";
 
   private FileCertificate(Path certificateFile, Path keyFile, KeyMaterial initial,
       String certificateText, String keyText, Duration checkEvery) {
@@ -96,7 +97,8 @@ public final class FileCertificate implements ServingCertificate {
           certificateFile, keyFile, e.toString());
       return;
     }
-    if (certificate.equals(certificateText) && key.equals(keyText)) {
+    if (certificate.equals(certificateText) && key.equals(keyText)
+        || (certificate + key).equals(refusedContent)) {
       return;
     }
     try {
@@ -108,6 +110,7 @@ public final class FileCertificate implements ServingCertificate {
           material.chain().get(0).getSubjectX500Principal().getName(),
           material.chain().get(0).getNotAfter().toInstant());
     } catch (RuntimeException e) {
+      refusedContent = certificate + key;
       LOG.warn("The serving certificate {} or key {} changed but cannot be used yet ({});"
           + " serving the previous one and checking again", certificateFile, keyFile, e.getMessage());
     }
