@@ -50,6 +50,7 @@ public final class WebhookServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
   private static final int MAX_BODY = 3 * 1024 * 1024;
+  private static final String NO_DELAY = "sun.net.httpserver.nodelay";
 
   private final HttpsServer server;
   private final ExecutorService executor;
@@ -166,6 +167,12 @@ public final class WebhookServer implements AutoCloseable {
           List<ConversionWebhook> all = webhooks.conversionAt(hook.path());
           routes.put(hook.path(), new ConversionEndpoint(all, serialization, calls, metrics)::answer);
         }
+      }
+      // The JDK server writes the headers and the body of a response in two packets; with Nagle's
+      // algorithm on, the second waits for the client's delayed ACK (about 40 ms on Linux) on
+      // every keep-alive request. The property is read once, when the server classes load.
+      if (System.getProperty(NO_DELAY) == null) {
+        System.setProperty(NO_DELAY, "true");
       }
       InetSocketAddress address = new InetSocketAddress(bindAddress, port);
       HttpsServer server;
