@@ -126,9 +126,11 @@ class AppDeploymentWebhooksIT {
       admin.resources(AppDeploymentV2.class).inNamespace(namespace).resource(v2).create();
 
       // The operator reads v1: the first port is the Service's.
-      await("the operator serves the first v2 port").atMost(ClusterState.CONVERGE).untilAsserted(() ->
-          assertThat(admin.services().inNamespace(namespace).withName("named-ports").get()
-              .getSpec().getPorts().get(0).getPort()).isEqualTo(8080));
+      await("the operator serves the first v2 port").atMost(ClusterState.CONVERGE).untilAsserted(() -> {
+        var service = admin.services().inNamespace(namespace).withName("named-ports").get();
+        assertThat(service).isNotNull();
+        assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(8080);
+      });
       AppDeployment asV1 =
           admin.resources(AppDeployment.class).inNamespace(namespace).withName("named-ports").get();
       assertThat(asV1.getSpec().port()).isEqualTo(8080);
