@@ -232,7 +232,7 @@ class WebhooksIT {
   }
 
   @Test
-  void withTheWebhookDownFailRefusesAndIgnoreAdmits(LocalCluster cluster, TestNamespace own)
+  void withTheWebhookDownFailRefusesAndIgnoreAdmits(LocalCluster cluster, TestNamespace ns)
       throws Exception {
     KubernetesClient admin = noRetries(cluster);
     int closedPort;
@@ -241,27 +241,27 @@ class WebhooksIT {
     }
     ClientTarget down = ClientTarget.url("https://127.0.0.1:" + closedPort,
         server.certificate().caBundle().orElseThrow());
-    WebhookOptions onlyHere = WebhookOptions.defaults().withTimeoutSeconds(2)
+    WebhookOptions inThisNamespace = WebhookOptions.defaults().withTimeoutSeconds(2)
         .withNamespaceSelector(new LabelSelectorBuilder()
-            .addToMatchLabels("kubernetes.io/metadata.name", own.name()).build());
+            .addToMatchLabels("kubernetes.io/metadata.name", ns.name()).build());
     Webhooks failing = Webhooks.builder()
-        .validate(Gadget.class, a -> Verdict.allow(), onlyHere.withFailurePolicy(FailurePolicy.Fail))
+        .validate(Gadget.class, a -> Verdict.allow(), inThisNamespace.withFailurePolicy(FailurePolicy.Fail))
         .build();
     Webhooks ignoring = Webhooks.builder()
-        .validate(Gadget.class, a -> Verdict.allow(), onlyHere.withFailurePolicy(FailurePolicy.Ignore))
+        .validate(Gadget.class, a -> Verdict.allow(), inThisNamespace.withFailurePolicy(FailurePolicy.Ignore))
         .build();
     try {
       WebhookInstaller.install(admin, failing, "gadgets-down", down, Duration.ofSeconds(10));
-      assertThatThrownBy(() -> admin.resources(Gadget.class).inNamespace(own.name())
+      assertThatThrownBy(() -> admin.resources(Gadget.class).inNamespace(ns.name())
           .resource(Gadget.of("refused", new GadgetSpec("red", 8080, null))).create())
           .isInstanceOf(KubernetesClientException.class)
           .hasMessageContaining("failed calling webhook \"validate-v1.gadgets.samples.webhooks.converge.dev\"")
           .hasMessageContaining("connection refused");
 
       WebhookInstaller.install(admin, ignoring, "gadgets-down", down, Duration.ofSeconds(10));
-      admin.resources(Gadget.class).inNamespace(own.name())
+      admin.resources(Gadget.class).inNamespace(ns.name())
           .resource(Gadget.of("admitted", new GadgetSpec("red", 8080, null))).create();
-      assertThat(admin.resources(Gadget.class).inNamespace(own.name()).withName("admitted").get())
+      assertThat(admin.resources(Gadget.class).inNamespace(ns.name()).withName("admitted").get())
           .isNotNull();
     } finally {
       admin.admissionRegistration().v1().validatingWebhookConfigurations().withName("gadgets-down")
