@@ -143,7 +143,13 @@ public final class AppOperatorCommand implements Callable<Integer> {
       // Before the probe server: both are the JDK's HTTP server, whose settings are read once.
       Optional<WebhookServer> webhooks = Optional.ofNullable(webhookCertDir)
           .map(dir -> AppWebhooks.serve(client, dir, webhookPort, registry));
-      ProbeServer probes = ProbeServer.start(httpPort, operator, registry);
+      ProbeServer probes;
+      try {
+        probes = ProbeServer.start(httpPort, operator, registry);
+      } catch (IOException | RuntimeException e) {
+        webhooks.ifPresent(WebhookServer::close);
+        throw e;
+      }
       System.out.printf("app-operator: API server %s, namespace %s, strategies %s, leader election"
               + " %s, probes and metrics on :%d%n",
           config.getMasterUrl(), settings.namespaces().isEmpty() ? "(all)" : String.join(",", settings.namespaces()), describe(settings.strategies()),
