@@ -269,6 +269,49 @@ class WebhooksIT {
     }
   }
 
+  @Test
+  void theApiServerTrustsARenewedCertificateReadFromFiles(LocalCluster cluster,
+      @org.junit.jupiter.api.io.TempDir Path tls) throws Exception {
+    KubernetesClient admin = noRetries(cluster);
+    var first = dev.converge.webhooks.internal.GeneratedCertificate.create(List.of("127.0.0.1"),
+        Duration.ofDays(1));
+    var renewed = dev.converge.webhooks.internal.GeneratedCertificate.create(List.of("127.0.0.1"),
+        Duration.ofDays(1));
+    Files.writeString(tls.resolve("tls.crt"), first.certificatePem());
+    Files.writeString(tls.resolve("tls.key"), first.serving().privateKeyPem());
+    Webhooks checking = Webhooks.builder().validate(Gadget.class, a -> Verdict.allow(),
+        WebhookOptions.defaults().withNamespaceSelector(new LabelSelectorBuilder()
+            .addToMatchLabels("kubernetes.io/metadata.name", namespace).build())).build();
+    try (ServingCertificate files = ServingCertificate.fromFiles(tls.resolve("tls.crt"),
+            tls.resolve("tls.key"), Duration.ofMillis(100));
+        WebhookServer fromFiles = WebhookServer.builder(checking).bindAddress("127.0.0.1").port(0)
+            .certificate(files).start()) {
+      String url = "https://127.0.0.1:" + fromFiles.port();
+      WebhookInstaller.install(admin, checking, "gadgets-renewal",
+          ClientTarget.url(url, first.caBundle().orElseThrow()), Duration.ofSeconds(10));
+      admin.resources(Gadget.class).inNamespace(namespace)
+          .resource(Gadget.of("before-renewal", new GadgetSpec("red", 8080, null))).create();
+
+      // The renewal: new files from another CA, and the configuration trusting only that CA. The
+      // API server's next handshake succeeds only if the server now presents the new certificate.
+      Files.writeString(tls.resolve("tls.key"), renewed.serving().privateKeyPem());
+      Files.writeString(tls.resolve("tls.crt"), renewed.certificatePem());
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+          .until(() -> files.certificatePem().equals(renewed.certificatePem()));
+      WebhookInstaller.install(admin, checking, "gadgets-renewal",
+          ClientTarget.url(url, renewed.caBundle().orElseThrow()), Duration.ofSeconds(10));
+      java.util.concurrent.atomic.AtomicInteger attempt = new java.util.concurrent.atomic.AtomicInteger();
+      org.awaitility.Awaitility.await("a create through the renewed certificate")
+          .atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+              admin.resources(Gadget.class).inNamespace(namespace).resource(Gadget.of(
+                  "after-renewal-" + attempt.incrementAndGet(), new GadgetSpec("red", 8080, null)))
+                  .create());
+    } finally {
+      admin.admissionRegistration().v1().validatingWebhookConfigurations()
+          .withName("gadgets-renewal").delete();
+    }
+  }
+
   /**
    * A handler failure and an unreachable webhook come back as 500, which fabric8 retries (ten
    * times with backoff, by default); these tests look at one answer.
