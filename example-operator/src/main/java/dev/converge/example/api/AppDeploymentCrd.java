@@ -32,7 +32,8 @@ public final class AppDeploymentCrd {
 
   /** The CRD generated from the annotated classes now. */
   public static GeneratedCrd generated() {
-    return CrdGenerator.generate(AppDeployment.class).get(0);
+    return CrdGenerator.generate(AppDeployment.class,
+        dev.converge.example.api.v2.AppDeploymentV2.class).get(0);
   }
 
   /**

@@ -3,12 +3,14 @@ package dev.converge.example.cli;
 import com.google.inject.Guice;
 import dev.converge.example.AppOperatorModule;
 import dev.converge.example.OperatorSettings;
+import dev.converge.example.webhook.AppWebhooks;
 import dev.converge.operator.LeaderElection;
 import dev.converge.operator.Operator;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategyRule;
 import dev.converge.strategy.StrategySelection;
+import dev.converge.webhooks.WebhookServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -82,6 +84,15 @@ public final class AppOperatorCommand implements Callable<Integer> {
       description = "Port of /healthz, /readyz and /metrics (0: any free port). Default: ${DEFAULT-VALUE}.")
   int httpPort;
 
+  @Option(names = "--webhook-cert-dir", paramLabel = "DIR",
+      description = "Serve the admission and conversion webhooks with tls.crt and tls.key from DIR"
+          + " (a mounted Secret; re-read when it changes). Default: no webhooks.")
+  Path webhookCertDir;
+
+  @Option(names = "--webhook-port", paramLabel = "PORT", defaultValue = "9443",
+      description = "HTTPS port of the webhooks. Default: ${DEFAULT-VALUE}.")
+  int webhookPort;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new AppOperatorCommand()).execute(args));
   }
@@ -135,7 +146,16 @@ public final class AppOperatorCommand implements Callable<Integer> {
         }
         throw e;
       }
-      ProbeServer probes = ProbeServer.start(httpPort, operator, registry);
+      // Before the probe server: both are the JDK's HTTP server, whose settings are read once.
+      Optional<WebhookServer> webhooks = Optional.ofNullable(webhookCertDir)
+          .map(dir -> AppWebhooks.serve(client, dir, webhookPort, registry));
+      ProbeServer probes;
+      try {
+        probes = ProbeServer.start(httpPort, operator, registry);
+      } catch (IOException | RuntimeException e) {
+        webhooks.ifPresent(WebhookServer::close);
+        throw e;
+      }
       System.out.printf("app-operator: API server %s, namespace %s, strategies %s, leader election"
               + " %s, probes and metrics on :%d%n",
           config.getMasterUrl(), settings.namespaces().isEmpty() ? "(all)" : String.join(",", settings.namespaces()), describe(settings.strategies()),
@@ -146,9 +166,10 @@ public final class AppOperatorCommand implements Callable<Integer> {
         operator.start(); // a strategy key naming no served kind fails here
       } catch (RuntimeException e) {
         probes.close();
+        webhooks.ifPresent(WebhookServer::close);
         throw e;
       }
-      return new Started(client, operator, probes);
+      return new Started(client, operator, probes, webhooks);
     } catch (RuntimeException | IOException e) {
       client.close();
       throw e;
@@ -156,10 +177,11 @@ public final class AppOperatorCommand implements Callable<Integer> {
   }
 
   /** A started operator with its client and HTTP server. */
-  record Started(KubernetesClient client, Operator operator, ProbeServer probes)
-      implements AutoCloseable {
+  record Started(KubernetesClient client, Operator operator, ProbeServer probes,
+      Optional<WebhookServer> webhooks) implements AutoCloseable {
     @Override
     public void close() {
+      webhooks.ifPresent(WebhookServer::close);
       probes.close();
       operator.stop();
       client.close();

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class AppDeploymentCrdTest {
 
-  private final GeneratedCrd crd = CrdGenerator.generate(AppDeployment.class).get(0);
+  private final GeneratedCrd crd = CrdGenerator.generate(AppDeployment.class,
+      dev.converge.example.api.v2.AppDeploymentV2.class).get(0);
   private final CustomResourceDefinition definition = crd.definition();
   private final CustomResourceDefinitionVersion v1 = definition.getSpec().getVersions().get(0);
 
@@ -56,6 +57,14 @@ class AppDeploymentCrdTest {
         .containsExactlyElementsOf(List.of(
             "Image .spec.image", "Replicas .spec.replicas", "Ready .status.readyReplicas",
             "Phase .status.phase", "Age .metadata.creationTimestamp"));
+  }
+
+  @Test
+  void v2IsDeclaredButServedOnlyOnceTheConversionWebhookIsConfigured() {
+    assertThat(crd.definition().getSpec().getVersions())
+        .extracting(v -> v.getName() + " served=" + v.getServed() + " storage=" + v.getStorage())
+        .containsExactly("v1 served=true storage=true", "v2 served=false storage=false");
+    assertThat(crd.warnings()).isEmpty();
   }
 
   @Test

@@ -75,6 +75,49 @@ class AppOperatorCommandIT {
         .hasMessageContaining("apps/v1/Deploymnet: no such kind; did you mean apps/v1/Deployment?");
   }
 
+  @Test
+  void servesTheWebhooksWithTheCertificateOfADirectory(KubernetesClient admin, TestNamespace ns,
+      LocalCluster cluster, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tls)
+      throws Exception {
+    AppDeploymentCrd.install(admin, Duration.ofSeconds(30));
+    var certificate = dev.converge.webhooks.internal.GeneratedCertificate.create(
+        java.util.List.of("127.0.0.1"), Duration.ofDays(1));
+    java.nio.file.Files.writeString(tls.resolve("tls.crt"), certificate.certificatePem());
+    java.nio.file.Files.writeString(tls.resolve("tls.key"), certificate.serving().privateKeyPem());
+    int webhookPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      webhookPort = socket.getLocalPort();
+    }
+    AppOperatorCommand command = new AppOperatorCommand();
+    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
+        "--namespace", ns.name(), "--http-port", "0", "--webhook-cert-dir", tls.toString(),
+        "--webhook-port", String.valueOf(webhookPort));
+
+    try (AppOperatorCommand.Started started = command.start()) {
+      assertThat(started.webhooks()).isPresent();
+      // The configuration the build generates, pointed at this process and limited to the
+      // test's namespace.
+      var config = dev.converge.webhooks.WebhookManifests.validating(
+          dev.converge.example.webhook.AppWebhooks.create(admin,
+              dev.converge.webhooks.WebhookOptions.defaults().withNamespaceSelector(
+                  new io.fabric8.kubernetes.api.model.LabelSelectorBuilder().addToMatchLabels(
+                      "kubernetes.io/metadata.name", ns.name()).build())),
+          "app-operator-cli-it",
+          dev.converge.webhooks.ClientTarget.url("https://127.0.0.1:" + webhookPort,
+              certificate.caBundle().orElseThrow())).orElseThrow();
+      admin.admissionRegistration().v1().validatingWebhookConfigurations().resource(config).create();
+      try {
+        assertThatThrownBy(() -> admin.resources(AppDeployment.class).inNamespace(ns.name())
+            .resource(AppDeployment.of(ns.name(), "bad", new AppDeploymentSpec("nginx:1.27:latest", 1, null, null)))
+            .create())
+            .hasMessageContaining("denied the request: AppDeployment " + ns.name()
+                + "/bad: spec.image: image reference 'nginx:1.27:latest' is not valid");
+      } finally {
+        admin.admissionRegistration().v1().validatingWebhookConfigurations().resource(config).delete();
+      }
+    }
+  }
+
   private HttpResponse<String> get(int port, String path) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());

@@ -1,0 +1,61 @@
+package dev.converge.webhooks;
+
+import dev.converge.webhooks.internal.FileCertificate;
+import dev.converge.webhooks.internal.GeneratedCertificate;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.X509ExtendedKeyManager;
+
+/**
+ * The certificate the webhook server presents, and the CA bundle the API server must trust.
+ *
+ * <ul>
+ *   <li>{@link #generate(List)}: a new CA and a serving certificate signed by it, made at start,
+ *       for local runs and tests; its CA goes into the webhook configurations.
+ *   <li>{@link #fromFiles(Path, Path, Duration)}: {@code tls.crt} and {@code tls.key} as a mounted
+ *       Secret provides them (cert-manager's, for one), re-read when they change, so a renewed
+ *       certificate is served without a restart.
+ * </ul>
+ */
+public interface ServingCertificate extends AutoCloseable {
+
+  /** The key manager the TLS handshakes use; it always hands out the current certificate. */
+  X509ExtendedKeyManager keyManager();
+
+  /** The PEM of the CA that signed the serving certificate, when known. */
+  Optional<String> caBundle();
+
+  /** The PEM of the certificate served now. */
+  String certificatePem();
+
+  /** Stops watching files; nothing for a generated certificate. */
+  @Override
+  void close();
+
+  /**
+   * A fresh CA and a serving certificate for {@code hosts}: IP addresses become IP SANs, the rest
+   * DNS SANs (for a Service: {@code name.namespace.svc}). Valid for 30 days.
+   */
+  static ServingCertificate generate(List<String> hosts) {
+    return GeneratedCertificate.create(hosts, Duration.ofDays(30));
+  }
+
+  /** {@link #generate(List)} for {@code 127.0.0.1} and {@code localhost}. */
+  static ServingCertificate generateForLoopback() {
+    return generate(List.of("127.0.0.1", "localhost"));
+  }
+
+  /**
+   * The certificate chain and private key in PEM files (PKCS#8, PKCS#1 or SEC1 keys), checked for
+   * changes every {@code checkEvery}. A {@code ca.crt} beside the certificate (as cert-manager
+   * writes it) is the {@link #caBundle()}. A change that cannot be read (a half-written file)
+   * keeps the previous certificate and is logged; the next check tries again.
+   *
+   * @throws IllegalArgumentException naming the file when the first read fails
+   */
+  static ServingCertificate fromFiles(Path certificate, Path privateKey, Duration checkEvery) {
+    return FileCertificate.open(certificate, privateKey, checkEvery);
+  }
+}
