@@ -174,11 +174,13 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         R taken = takeOver(live, context, sent, wantedFields);
         Map<String, Object> takenTree = ResourceTree.of(taken);
         Map<String, Object> claimed = ownApplyEntry(ManagedFields.entries(takenTree), context);
-        if (claimed != null && converged(schema, takenTree, wanted, wantedFields, ManagedFields.fieldsOf(claimed))) {
+        if (claimed != null && converged(schema, takenTree, wanted, wantedFields,
+            ManagedFields.fieldsOf(claimed).union(ownUpdates(ManagedFields.entries(takenTree), context, wantedFields)))) {
           return new ApplyResult<>(ApplyOutcome.UPDATED, taken, String.join(", ", sent));
         }
         liveTree = takenTree;
-      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields, ownedFields(live, mine))) {
+      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields,
+          ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
         return ApplyResult.unchanged(live);
       }
       cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
@@ -431,9 +433,35 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return entries.stream()
         .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
             && (extraTakeOverManagers.contains(e.get("manager"))
-                || ((context.fieldManager().equals(e.get("manager")) || userAgentManager(context).equals(e.get("manager")))
+                || (context.fieldManager().equals(e.get("manager")) && holdsUndesired(e, context, record, wanted))
+                || (userAgentManager(context).equals(e.get("manager"))
                     && !claimable(e, context, record, wanted).isEmpty())))
         .toList();
+  }
+
+  /**
+   * Whether this manager's own {@code Update} entry holds a field it recorded setting that desired
+   * no longer sets: only then must the entry be taken over, or the apply could not remove the field.
+   * Desired fields it shares with the {@code Apply} entry are harmless; taking them over would even
+   * repeat forever where the server credits every update with a field (an autoscaler's
+   * {@code spec.metrics}, which its conversion rewrites on each write).
+   */
+  private boolean holdsUndesired(Map<String, Object> entry, StrategyContext context, FieldSet record, FieldSet wanted) {
+    Set<List<String>> leaves = new LinkedHashSet<>(claimable(entry, context, record, wanted).leaves());
+    leaves.removeAll(wanted.leaves());
+    return !leaves.isEmpty();
+  }
+
+  /** The desired fields this manager's own {@code Update} entries hold (its patches' fields). */
+  private FieldSet ownUpdates(List<Map<String, Object>> entries, StrategyContext context, FieldSet wanted) {
+    FieldSet out = FieldSet.empty();
+    for (Map<String, Object> entry : entries) {
+      if ("Update".equals(entry.get("operation")) && isMainResource(entry)
+          && context.fieldManager().equals(entry.get("manager"))) {
+        out = out.union(ManagedFields.fieldsOf(entry).intersectExact(wanted));
+      }
+    }
+    return out;
   }
 
   /**
