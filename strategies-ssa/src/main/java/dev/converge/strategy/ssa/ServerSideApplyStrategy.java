@@ -145,10 +145,6 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     wanted.put("apiVersion", desired.getApiVersion());
     wanted.put("kind", desired.getKind());
     Optional<R> current = context.current(desired);
-    if (current.isPresent()) {
-      wanted = ServerDefaults.fillAtomicValues(schema, ResourceTree.of(current.get()), wanted, desired.getClass(),
-          context);
-    }
     // The record of applied fields goes with every apply: the server moves a field out of this
     // manager's entry when another writer changes it, and the record still tells that this
     // controller set it, so dropping it from desired can still remove it.
@@ -182,6 +178,18 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       } else if (mine != null && converged(schema, liveTree, wanted, wantedFields,
           ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
         return ApplyResult.unchanged(live);
+      }
+      // Not converged as desired is written. Where live holds more inside values written whole,
+      // the server may have filled it in: compare again with desired as the server stores it (its
+      // field set is the same: those values are leaves of it).
+      Map<String, Object> filled = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(),
+          context);
+      if (filled != wanted) {
+        wanted = filled;
+        if (legacy.isEmpty() && mine != null && converged(schema, liveTree, wanted, wantedFields,
+            ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
+          return ApplyResult.unchanged(live);
+        }
       }
       cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
     }
