@@ -80,9 +80,16 @@ public final class MergePatchStrategy implements ResourceStrategy {
     }
     R live = current.get();
     Map<String, Object> liveTree = ResourceTree.of(live);
-    wanted = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(), context);
     MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, true,
         ManagedFields.ownManagers(context), o -> { }, ResourceWriteException.describe(desired));
+    if (!merged.unchanged()) {
+      // Values written whole may hold what the server filled in: compare as the server stores desired.
+      Map<String, Object> filled = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(), context);
+      if (filled != wanted) {
+        merged = MergedTarget.of(schema, liveTree, filled, true,
+            ManagedFields.ownManagers(context), o -> { }, ResourceWriteException.describe(desired));
+      }
+    }
     if (merged.unchanged()) {
       return ApplyResult.unchanged(live);
     }

@@ -151,10 +151,6 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     wanted.put("apiVersion", desired.getApiVersion());
     wanted.put("kind", desired.getKind());
     Optional<R> current = context.current(desired);
-    if (current.isPresent()) {
-      wanted = ServerDefaults.fillAtomicValues(schema, ResourceTree.of(current.get()), wanted, desired.getClass(),
-          context);
-    }
     // The record of applied fields goes with every apply: the server moves a field out of this
     // manager's entry when another writer changes it, and the record still tells that this
     // controller set it, so dropping it from desired can still remove it.
@@ -180,12 +176,26 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         R taken = takeOver(live, context, sent, wantedFields);
         Map<String, Object> takenTree = ResourceTree.of(taken);
         Map<String, Object> claimed = ownApplyEntry(ManagedFields.entries(takenTree), context);
-        if (claimed != null && converged(schema, takenTree, wanted, wantedFields, ManagedFields.fieldsOf(claimed))) {
+        if (claimed != null && converged(schema, takenTree, wanted, wantedFields,
+            ManagedFields.fieldsOf(claimed).union(ownUpdates(ManagedFields.entries(takenTree), context, wantedFields)))) {
           return new ApplyResult<>(ApplyOutcome.UPDATED, taken, String.join(", ", sent));
         }
         liveTree = takenTree;
-      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields, ownedFields(live, mine))) {
+      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields,
+          ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
         return ApplyResult.unchanged(live);
+      }
+      // Not converged as desired is written. Where live holds more inside values written whole,
+      // the server may have filled it in: compare again with desired as the server stores it (its
+      // field set is the same: those values are leaves of it).
+      Map<String, Object> filled = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(),
+          context);
+      if (filled != wanted) {
+        wanted = filled;
+        if (legacy.isEmpty() && mine != null && converged(schema, liveTree, wanted, wantedFields,
+            ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
+          return ApplyResult.unchanged(live);
+        }
       }
       cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
     }
@@ -437,9 +447,35 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return entries.stream()
         .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
             && (extraTakeOverManagers.contains(e.get("manager"))
-                || ((context.fieldManager().equals(e.get("manager")) || userAgentManager(context).equals(e.get("manager")))
+                || (context.fieldManager().equals(e.get("manager")) && holdsUndesired(e, context, record, wanted))
+                || (userAgentManager(context).equals(e.get("manager"))
                     && !claimable(e, context, record, wanted).isEmpty())))
         .toList();
+  }
+
+  /**
+   * Whether this manager's own {@code Update} entry holds a field it recorded setting that desired
+   * no longer sets: only then must the entry be taken over, or the apply could not remove the field.
+   * Desired fields it shares with the {@code Apply} entry are harmless; taking them over would even
+   * repeat forever where the server credits every update with a field (an autoscaler's
+   * {@code spec.metrics}, which its conversion rewrites on each write).
+   */
+  private boolean holdsUndesired(Map<String, Object> entry, StrategyContext context, FieldSet record, FieldSet wanted) {
+    Set<List<String>> leaves = new LinkedHashSet<>(claimable(entry, context, record, wanted).leaves());
+    leaves.removeAll(wanted.leaves());
+    return !leaves.isEmpty();
+  }
+
+  /** The desired fields this manager's own {@code Update} entries hold (its patches' fields). */
+  private FieldSet ownUpdates(List<Map<String, Object>> entries, StrategyContext context, FieldSet wanted) {
+    FieldSet out = FieldSet.empty();
+    for (Map<String, Object> entry : entries) {
+      if ("Update".equals(entry.get("operation")) && isMainResource(entry)
+          && context.fieldManager().equals(entry.get("manager"))) {
+        out = out.union(ManagedFields.fieldsOf(entry).intersectExact(wanted));
+      }
+    }
+    return out;
   }
 
   /**

@@ -434,4 +434,17 @@ class StrategyProbeIT {
     assertThat(scaleDown.getPolicies().get(0).getValue()).isEqualTo(100);
     assertThat(scaleDown.getPolicies().get(0).getPeriodSeconds()).isEqualTo(15);
   }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void aStructDroppedUntilItsParentIsEmptySettles(ResourceStrategy strategy, TestNamespace ns) {
+    applyAndSettle(strategy, autoscaler(ns.name(), true));
+    var emptied = autoscaler(ns.name(), true);
+    emptied.getSpec().getBehavior().setScaleDown(null);
+    applyAndSettle(strategy, emptied);
+    var scaleDown = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get()
+        .getSpec().getBehavior().getScaleDown();
+    assertThat(scaleDown.getPolicies()).hasSize(1);
+    assertThat(scaleDown.getPolicies().get(0).getValue()).isEqualTo(100);
+  }
 }

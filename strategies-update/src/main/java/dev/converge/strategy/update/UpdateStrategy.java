@@ -141,10 +141,17 @@ public final class UpdateStrategy implements ResourceStrategy {
       }
       R live = current.get();
       Map<String, Object> liveTree = ResourceTree.of(live);
-      Map<String, Object> wanted = ServerDefaults.fillAtomicValues(schema, liveTree, desiredOf.apply(live),
-          target.getClass(), context);
+      Map<String, Object> wanted = desiredOf.apply(live);
       MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, record, ManagedFields.ownManagers(context),
           outgoing -> preserve(kind, liveTree, outgoing), resource);
+      if (!merged.unchanged()) {
+        // Values written whole may hold what the server filled in: compare as the server stores desired.
+        Map<String, Object> filled = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, target.getClass(), context);
+        if (filled != wanted) {
+          merged = MergedTarget.of(schema, liveTree, filled, record, ManagedFields.ownManagers(context),
+              outgoing -> preserve(kind, liveTree, outgoing), resource);
+        }
+      }
       if (merged.unchanged()) {
         return sent.isEmpty()
             ? ApplyResult.unchanged(live)
