@@ -166,7 +166,9 @@ class FaultSuiteIT {
               .until(() -> admin.rbac().clusterRoleBindings().withName("app-operator").get() == null);
           world.churn(Math.max(4, APPS / 4));
           pause(Duration.ofSeconds(8));
-          // health says what is wrong (once the watch breaks, the informer cannot list again)
+          // health says what is wrong: the writes of the churn are refused, and the access
+          // reviews that follow name each verb and resource lost (and, once a watch breaks, the
+          // informer that cannot list again)
           String readiness = a.readiness() + b.readiness();
           System.out.println("readiness while forbidden:\n" + readiness);
           binding.getMetadata().setResourceVersion(null);
