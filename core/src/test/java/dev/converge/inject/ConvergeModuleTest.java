@@ -7,6 +7,7 @@ import static org.mockito.Mockito.mock;
 import com.google.inject.AbstractModule;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import com.google.inject.Module;
 import com.google.inject.ProvisionException;
 import dev.converge.builder.ControllerBuilder;
 import dev.converge.metrics.MicrometerControllerMetrics;
@@ -24,7 +25,7 @@ class ConvergeModuleTest {
 
   private final KubernetesClient client = mock(KubernetesClient.class);
 
-  private AbstractModule clientModule() {
+  private Module clientModule() {
     return new AbstractModule() {
       @Override
       protected void configure() {

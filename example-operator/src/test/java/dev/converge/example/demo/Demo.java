@@ -1,5 +1,6 @@
 package dev.converge.example.demo;
 
+import com.google.errorprone.annotations.FormatMethod;
 import com.google.inject.Guice;
 import dev.converge.example.AppOperatorModule;
 import dev.converge.example.OperatorSettings;
@@ -59,7 +60,7 @@ public final class Demo {
   static final String APP = "hello";
   static final String CONFIG = "hello-config";
   static final int REPLICAS = 3;
-  static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
+  static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
 
   private final PrintStream out = System.out;
   private final long started = System.nanoTime();
@@ -327,6 +328,7 @@ public final class Demo {
     out.printf("%n[%5.1fs] ==> %s%n", (System.nanoTime() - started) / 1e9, text);
   }
 
+  @FormatMethod
   private void say(String format, Object... args) {
     out.println(format.isEmpty() ? "" : "          " + String.format(format, args));
   }

@@ -305,7 +305,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         // server-defaulted, so the apply removes them as fields it owned.
         continue;
       }
-      String[] steps = path.substring(1).split("\\.");
+      String[] steps = path.substring(1).split("\\.", -1);
       Map<String, Object> node = patch;
       Object want = wanted;
       for (int i = 0; i < steps.length - 1; i++) {
@@ -421,7 +421,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       List<String> sent) {
     FieldSet union = mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine);
     Set<String> from = new LinkedHashSet<>();
-    Map<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
+    java.util.IdentityHashMap<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
     for (Map<String, Object> entry : legacy) {
       FieldSet claim = claimable(entry, context, record);
       union = union.union(claim);
