@@ -9,10 +9,10 @@ import dev.converge.example.api.AppDeploymentCrd;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
-import dev.converge.example.cli.ProbeServer;
 import dev.converge.example.desired.AppLabels;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
+import dev.converge.operator.ProbeServer;
 import dev.converge.status.Conditions;
 import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
@@ -99,14 +99,14 @@ public final class Demo {
       }
     };
     KubernetesClient operatorClient = new KubernetesClientBuilder()
-        .withConfig(OperatorSettings.identify(new ConfigBuilder(cluster.config()).build()))
+        .withConfig(new ConfigBuilder(cluster.config()).withUserAgent(OperatorSettings.userAgent()).build())
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count-writes", countWrites))
         .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator = Guice.createInjector(
             new AppOperatorModule(operatorClient, OperatorSettings.defaults(), registry))
         .getInstance(Operator.class);
-    ProbeServer probes = ProbeServer.start(0, operator, registry);
+    ProbeServer probes = ProbeServer.start(0, operator::health, registry::scrape);
     cleanup.add("operator stopped", () -> {
       probes.close();
       operator.stop(Duration.ofSeconds(10));
