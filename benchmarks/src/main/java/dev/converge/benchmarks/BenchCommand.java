@@ -159,7 +159,7 @@ public final class BenchCommand implements Callable<Integer> {
     long memKib = Files.readAllLines(Path.of("/proc/meminfo")).stream()
         .filter(l -> l.startsWith("MemTotal:")).findFirst()
         .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).orElse(0L);
-    String load = Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
+    String load = Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 2)[0];
     return String.format("%d cores (%s), %.0f GiB, Java %s, load average %s at %s%s",
         Runtime.getRuntime().availableProcessors(), cpu, memKib / 1048576.0,
         System.getProperty("java.version"), load, Instant.now().toString().substring(0, 16) + "Z",

@@ -2,6 +2,9 @@ package dev.converge.inject;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Binder;
+import com.google.inject.CreationException;
+import com.google.inject.Guice;
+import com.google.inject.Module;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.TypeLiteral;
@@ -10,6 +13,7 @@ import com.google.inject.multibindings.OptionalBinder;
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorBuilder;
+import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -58,6 +62,22 @@ public final class ConvergeModule extends AbstractModule {
   /** The set that controllers are contributed to; call from any module's {@code configure}. */
   public static Multibinder<ControllerDefinition<?>> controllers(Binder binder) {
     return Multibinder.newSetBinder(binder, DEFINITION);
+  }
+
+  /**
+   * The operator of an injector made from {@code modules}, not started. A strategy configuration
+   * error (a strategy no jar provides, a malformed selection) is thrown as the {@link
+   * StrategyConfigurationException} that says what to fix, not wrapped in Guice's report.
+   */
+  public static Operator createOperator(Module... modules) {
+    try {
+      return Guice.createInjector(modules).getInstance(Operator.class);
+    } catch (CreationException e) {
+      if (e.getCause() instanceof StrategyConfigurationException strategyError) {
+        throw strategyError;
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -181,8 +181,7 @@ public final class Operator implements AutoCloseable {
           + state.get() + "); an operator runs once");
     }
     access.start();
-    synced = informers.start();
-    synced.whenComplete((v, t) -> {
+    synced = informers.start().whenComplete((v, t) -> {
       if (t == null) {
         log.info("operator {}: caches synced", name);
       }
@@ -193,7 +192,7 @@ public final class Operator implements AutoCloseable {
     }
     if (leaderElection.isEmpty()) {
       state.set(OperatorState.RUNNING);
-      synced.thenRun(this::startWorkers);
+      startWorkersOnceSynced();
       return;
     }
     LeaderElection le = leaderElection.get();
@@ -236,13 +235,14 @@ public final class Operator implements AutoCloseable {
     elector = started;
     CompletableFuture<?> running = started.start();
     election = running;
-    running.whenComplete((v, t) -> {
-      if (t != null && !(t instanceof java.util.concurrent.CancellationException)
+    running.exceptionally(t -> {
+      if (!(t instanceof java.util.concurrent.CancellationException)
           && state.get() != OperatorState.STOPPED) {
         electionFailure.set("leader election ended with an error: " + t);
         log.error("operator {}: leader election for Lease {}/{} ended with an error", name,
             le.leaseNamespace(), le.leaseName(), t);
       }
+      return null;
     });
   }
 
@@ -260,8 +260,16 @@ public final class Operator implements AutoCloseable {
   private void startedLeading() {
     if (state.compareAndSet(OperatorState.STANDBY, OperatorState.RUNNING)) {
       log.info("operator {}: became leader; reconciling once caches are synced", name);
-      synced.thenRun(this::startWorkers);
+      startWorkersOnceSynced();
     }
+  }
+
+  /** Starts the workers when the caches have synced; a failure to start them is logged, not lost. */
+  private void startWorkersOnceSynced() {
+    synced.thenRun(this::startWorkers).exceptionally(t -> {
+      log.error("operator {}: starting the workers failed", name, t);
+      return null;
+    });
   }
 
   private void stoppedLeading() {

@@ -1,6 +1,6 @@
 package dev.converge.schema;
 
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +13,8 @@ import java.util.TreeMap;
  */
 final class CanonicalJson {
 
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
   private CanonicalJson() {}
 
   static String of(Object value) {
@@ -22,7 +24,9 @@ final class CanonicalJson {
   }
 
   static Object parse(String json) {
-    return Serialization.jsonMapper().readValue(json, Object.class);
+    // Inside an array, so that a scalar is read as JSON too (unmarshal reads text that does not
+    // start with '[' or '{' as YAML).
+    return JSON.unmarshal("[" + json + "]", List.class).get(0);
   }
 
   private static void write(Object value, StringBuilder out) {
@@ -36,7 +40,7 @@ final class CanonicalJson {
           out.append(',');
         }
         first = false;
-        out.append(Serialization.jsonMapper().writeValueAsString(e.getKey())).append(':');
+        out.append(JSON.asJson(e.getKey())).append(':');
         write(e.getValue(), out);
       }
       out.append('}');
@@ -54,7 +58,7 @@ final class CanonicalJson {
     } else if (value instanceof Boolean b) {
       out.append(b);
     } else {
-      out.append(Serialization.jsonMapper().writeValueAsString(String.valueOf(value)));
+      out.append(JSON.asJson(String.valueOf(value)));
     }
   }
 

@@ -119,7 +119,7 @@ public final class FieldSet {
     return node;
   }
 
-  /** Reads a {@code fieldsV1} tree (or a record written by {@link #toFieldsV1}). */
+  /** Reads a managed-fields tree, the server's "fieldsV1" form (or a record written by {@link #toFieldsV1}). */
   public static FieldSet fromFieldsV1(Map<?, ?> fields) {
     if (fields == null || fields.isEmpty()) {
       return EMPTY;

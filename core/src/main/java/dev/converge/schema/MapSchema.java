@@ -32,7 +32,7 @@ public final class MapSchema implements SchemaNode {
    * @param fieldNames the declared fields
    * @param fieldResolver the type of a declared field, called at most once per field
    * @param elements the type of keys that are not declared fields, or null when there are none
-   * @param defaults the declared {@code default} of fields that have one
+   * @param defaults the declared default value of each field that has one
    */
   public MapSchema(String typeName, boolean atomic, boolean omitsZeroValues, Set<String> fieldNames,
       Function<String, SchemaNode> fieldResolver, SchemaNode elements, Map<String, Object> defaults) {

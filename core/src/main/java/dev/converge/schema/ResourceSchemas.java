@@ -4,7 +4,7 @@ import dev.converge.schema.internal.OpenApiDocument;
 import dev.converge.strategy.ApiKind;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +36,7 @@ public final class ResourceSchemas {
   public static final Duration MAX_REFRESH_INTERVAL = Duration.ofMinutes(5);
 
   private static final Logger log = LoggerFactory.getLogger(ResourceSchemas.class);
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
   private static final Map<KubernetesClient, ResourceSchemas> SHARED = new WeakHashMap<>();
 
   private final Function<String, String> fetch;
@@ -103,7 +104,7 @@ public final class ResourceSchemas {
         String body = read(url.get());
         if (body != null) {
           @SuppressWarnings("unchecked")
-          Map<String, Object> parsed = Serialization.jsonMapper().readValue(body, Map.class);
+          Map<String, Object> parsed = JSON.unmarshal(body, Map.class);
           document = OpenApiDocument.of(parsed);
           log.debug("read the OpenAPI v3 schema of {} ({} definitions)", path, document.size());
         }
@@ -121,7 +122,7 @@ public final class ResourceSchemas {
       String body = read("/openapi/v3");
       current = new Loaded(null, clock.instant(), body == null
           ? Map.of()
-          : (Map<String, Object>) Serialization.jsonMapper().readValue(body, Map.class).getOrDefault("paths", Map.of()),
+          : (Map<String, Object>) JSON.unmarshal(body, Map.class).getOrDefault("paths", Map.of()),
           current == null ? 0 : current.refreshes() + 1);
       index = current;
     }
@@ -152,10 +153,6 @@ public final class ResourceSchemas {
   }
 
   private record Loaded(OpenApiDocument document, Instant at, Map<String, Object> paths, int refreshes) {
-    Loaded(OpenApiDocument document, Instant at) {
-      this(document, at, Map.of(), 0);
-    }
-
     /** A miss may read again after 0 s, then 1 s, 2 s, 4 s ... up to the maximum. */
     boolean staleAt(Instant now) {
       Duration wait = refreshes == 0 ? Duration.ZERO

@@ -112,7 +112,7 @@ public final class Conditions {
 
   private List<Condition> put(List<Condition> current, String type, ConditionStatus status,
       String reason, String message, Long observedGeneration) {
-    validate(type, status, reason, message);
+    validate(type, status, reason);
     Optional<Condition> existing = find(current, type);
     String transition = existing
         .filter(c -> status.wireValue().equals(c.getStatus()))
@@ -147,7 +147,7 @@ public final class Conditions {
     return DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
   }
 
-  private static void validate(String type, ConditionStatus status, String reason, String message) {
+  private static void validate(String type, ConditionStatus status, String reason) {
     if (type == null || type.isBlank()) {
       throw new IllegalArgumentException("condition type must not be blank (e.g. \"Ready\")");
     }

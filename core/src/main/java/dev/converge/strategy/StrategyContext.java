@@ -47,7 +47,7 @@ public interface StrategyContext {
   @SuppressWarnings("unchecked")
   default <R extends HasMetadata> Optional<R> current(R desired) {
     if (desired instanceof GenericKubernetesResource) {
-      return Optional.ofNullable((R) client().resource(desired).get());
+      return Optional.ofNullable(client().resource(desired).get());
     }
     return cached(
         (Class<R>) desired.getClass(),

@@ -62,7 +62,7 @@ public record StrategySelection(
     String defaultStrategy = FRAMEWORK_DEFAULT;
     Map<ApiKind, String> perKind = new LinkedHashMap<>();
     List<StrategyRule> rules = new ArrayList<>();
-    for (String entry : text.split("[,\\n]")) {
+    for (String entry : text.split("[,\\n]", -1)) {
       if (entry.isBlank()) {
         continue;
       }

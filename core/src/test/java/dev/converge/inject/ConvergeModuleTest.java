@@ -7,12 +7,16 @@ import static org.mockito.Mockito.mock;
 import com.google.inject.AbstractModule;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import com.google.inject.Module;
 import com.google.inject.ProvisionException;
 import dev.converge.builder.ControllerBuilder;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorState;
 import dev.converge.reconcile.Result;
+import dev.converge.strategy.StrategiesModule;
+import dev.converge.strategy.StrategyConfigurationException;
+import dev.converge.strategy.StrategySelection;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,7 +28,7 @@ class ConvergeModuleTest {
 
   private final KubernetesClient client = mock(KubernetesClient.class);
 
-  private AbstractModule clientModule() {
+  private Module clientModule() {
     return new AbstractModule() {
       @Override
       protected void configure() {
@@ -78,6 +82,23 @@ class ConvergeModuleTest {
     assertThatThrownBy(() -> injector.getInstance(Operator.class))
         .isInstanceOf(ProvisionException.class)
         .hasMessageContaining("two controllers are named \"same\"");
+  }
+
+  @Test
+  void createOperatorReportsAnUninstalledStrategyAsTheStrategyError() {
+    Module controller = new AbstractModule() {
+      @Override
+      protected void configure() {
+        ConvergeModule.controllers(binder()).addBinding().toInstance(
+            ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
+      }
+    };
+    assertThatThrownBy(() -> ConvergeModule.createOperator(new ConvergeModule(), clientModule(), controller,
+        new StrategiesModule(StrategySelection.parse("default=no-such-strategy"))))
+        .isInstanceOf(StrategyConfigurationException.class)
+        .hasMessageContaining("no-such-strategy");
+    assertThat(ConvergeModule.createOperator(new ConvergeModule(b -> b.name("plain")), clientModule(), controller)
+        .name()).isEqualTo("plain");
   }
 
   @Test

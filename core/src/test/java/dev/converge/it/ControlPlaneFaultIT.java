@@ -114,7 +114,7 @@ class ControlPlaneFaultIT {
       }
       proxy.heal();
 
-      await().atMost(Duration.ofSeconds(120)).until(() -> converged(admin, ns));
+      await().atMost(Duration.ofMinutes(2)).until(() -> converged(admin, ns));
       await().atMost(Duration.ofSeconds(60)).until(() -> operator.health().ready());
       System.out.printf("fault %s: converged %d ms after the fault began%n", fault,
           (System.nanoTime() - began) / 1_000_000);

@@ -32,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -107,10 +108,11 @@ class LeaderElectionFaultIT {
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
     private final Map<String, Long> lastRunning = new ConcurrentHashMap<>();
     private final Map<String, Long> firstRunningAfterStart = new ConcurrentHashMap<>();
+    private final ScheduledFuture<?> polling;
 
     Timeline(Map<String, Operator> operators) {
       long start = System.nanoTime();
-      poller.scheduleAtFixedRate(() -> operators.forEach((name, op) -> {
+      polling = poller.scheduleAtFixedRate(() -> operators.forEach((name, op) -> {
         if (op.state() == OperatorState.RUNNING) {
           long now = System.nanoTime() - start;
           lastRunning.put(name, now);
@@ -121,6 +123,7 @@ class LeaderElectionFaultIT {
 
     @Override
     public void close() {
+      polling.cancel(false);
       poller.shutdownNow();
     }
   }

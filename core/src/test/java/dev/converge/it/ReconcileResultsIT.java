@@ -79,25 +79,28 @@ class ReconcileResultsIT {
               String name = widget.getMetadata().getName();
               int attempt = attempts.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
               switch (widget.getSpec().getMode()) {
-                case "requeue":
+                case "requeue" -> {
                   return Result.requeueAfter(Duration.ofMillis(300));
-                case "flaky":
+                }
+                case "flaky" -> {
                   if (attempt < 4) {
                     throw new IllegalStateException("simulated conflict, attempt " + attempt);
                   }
-                  break;
-                case "panic":
+                }
+                case "panic" -> {
                   if (attempt == 1) {
                     throw new AssertionError("simulated bug in user code");
                   }
-                  break;
-                case "invalid":
+                }
+                case "invalid" -> {
                   Widgets.setReady(context, widget, ConditionStatus.FALSE, "InvalidSpec",
                       "spec.mode 'invalid' is not supported; use done");
                   return Result.permanentFailure("InvalidSpec",
                       "spec.mode 'invalid' is not supported; use done");
-                default:
-                  break;
+                }
+                default -> {
+                  // done at once
+                }
               }
               Widgets.setReady(context, widget, ConditionStatus.TRUE, "Reconciled", "all good");
               return Result.done();

@@ -82,7 +82,9 @@ class SteadyStateIT {
                 .reconcileEvery(Duration.ofMillis(200))
                 .build((widget, context) -> {
                   // A cluster-scoped kind, looked up from a namespaced primary's context.
-                  context.get(Namespace.class, widget.getMetadata().getNamespace()).orElseThrow();
+                  if (context.get(Namespace.class, widget.getMetadata().getNamespace()).isEmpty()) {
+                    throw new IllegalStateException("the primary's Namespace is not in the cache");
+                  }
                   ConfigMap source = context.get(ConfigMap.class,
                       widget.getSpec().getConfigMapName()).orElseThrow();
                   ConfigMap desired = new ConfigMapBuilder().withNewMetadata()

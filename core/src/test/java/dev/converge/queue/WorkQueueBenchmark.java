@@ -32,8 +32,7 @@ public final class WorkQueueBenchmark {
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < workers; w++) {
       Thread t = new Thread(() -> {
-        Optional<Integer> next;
-        while ((next = queue.take()).isPresent()) {
+        for (Optional<Integer> next = queue.take(); next.isPresent(); next = queue.take()) {
           processed.incrementAndGet();
           queue.done(next.get());
         }

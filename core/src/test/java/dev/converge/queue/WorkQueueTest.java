@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -194,6 +195,7 @@ class WorkQueueTest {
    * key is processed after its last event.
    */
   @Test
+  @SuppressWarnings("ThreadPriorityCheck") // yields on purpose, to interleave workers and producer
   void sameKeyIsNeverProcessedConcurrentlyUnderEightWorkersAndTenThousandEvents() throws Exception {
     int workers = 8;
     int events = 10_000;
@@ -202,7 +204,7 @@ class WorkQueueTest {
     AtomicInteger violations = new AtomicInteger();
     AtomicInteger processed = new AtomicInteger();
     AtomicLong clock = new AtomicLong();
-    Map<String, Long> lastEvent = new ConcurrentHashMap<>();
+    Map<String, Long> lastEvent = new HashMap<>();
     Map<String, Long> lastStart = new ConcurrentHashMap<>();
 
     List<Thread> threads = new ArrayList<>();
@@ -265,8 +267,7 @@ class WorkQueueTest {
 
   private List<String> drainReady() {
     List<String> out = new ArrayList<>();
-    Optional<String> next;
-    while ((next = queue.poll()).isPresent()) {
+    for (Optional<String> next = queue.poll(); next.isPresent(); next = queue.poll()) {
       out.add(next.get());
       queue.done(next.get());
     }

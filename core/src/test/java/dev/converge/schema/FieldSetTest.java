@@ -5,7 +5,7 @@ import static dev.converge.schema.SampleSchemas.POD;
 import static dev.converge.schema.SampleSchemas.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class FieldSetTest {
 
   @Test
   void theServersKeyOrderReadsAsTheSamePath() {
-    FieldSet fromServer = FieldSet.fromFieldsV1(Serialization.jsonMapper().readValue(
+    FieldSet fromServer = FieldSet.fromFieldsV1(new KubernetesSerialization().unmarshal(
         "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{},\"f:name\":{},\"f:ports\":"
             + "{\"k:{\\\"protocol\\\":\\\"TCP\\\",\\\"containerPort\\\":80}\":{\".\":{},\"f:containerPort\":{}}}}}}}",
         Map.class));

@@ -59,7 +59,8 @@ class WorkloadReadinessIT {
   @Test
   void aRealRolloutGoesThroughInProgressToCurrentAndSoDoesAnImageChange(KubernetesClient client) {
     List<Readiness> seen = new CopyOnWriteArrayList<>();
-    try (Watch watch = record(client, seen)) {
+    Watch watch = record(client, seen);
+    try (watch) {
       Deployment created = client.resource(deployment("nginx:1.27", 3, Map.of())).create();
       assertThat(WorkloadReadiness.of(created).state())
           .as("a new Deployment, not yet seen by its controller").isEqualTo(ReadinessState.IN_PROGRESS);

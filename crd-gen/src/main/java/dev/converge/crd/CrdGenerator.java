@@ -46,6 +46,8 @@ public final class CrdGenerator {
   }
 
   /**
+   * Generates the CRDs of the given custom resource classes.
+   *
    * @return one entry per CRD, sorted by name
    * @throws CrdGenerationException naming the class or Java member that cannot be expressed
    */
@@ -53,7 +55,7 @@ public final class CrdGenerator {
     return generate(Arrays.asList(resourceClasses));
   }
 
-  /** @see #generate(Class[]) */
+  /** Generates the CRDs of the given custom resource classes, as {@link #generate(Class[])} does. */
   public static List<GeneratedCrd> generate(Collection<? extends Class<?>> resourceClasses) {
     Map<String, List<ResourceVersion>> byCrd = new LinkedHashMap<>();
     for (Class<?> resourceClass : new LinkedHashSet<>(resourceClasses)) {
@@ -133,7 +135,7 @@ public final class CrdGenerator {
       ResourceVersion storage) {
     JSONSchemaProps stored = storage.version().getSchema().getOpenAPIV3Schema();
     List<String> differing = versions.stream()
-        .filter(v -> v != storage && !Boolean.FALSE.equals(v.version().getServed())
+        .filter(v -> !v.equals(storage) && !Boolean.FALSE.equals(v.version().getServed())
             && !stored.equals(v.version().getSchema().getOpenAPIV3Schema()))
         .map(v -> v.version().getName() + " (" + v.source().getSimpleName() + ")")
         .toList();

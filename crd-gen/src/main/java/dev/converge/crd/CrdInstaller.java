@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +24,9 @@ public final class CrdInstaller {
   }
 
   /**
+   * Applies the CRDs (server-side apply) and waits until the API server has established them and
+   * publishes their schemas.
+   *
    * @throws CrdGenerationException when the API server rejects a CRD (with its reason) or does not establish
    *     it within {@code timeout} (with its conditions)
    */
@@ -100,7 +102,7 @@ public final class CrdInstaller {
     if (index == null) {
       return null;
     }
-    Object paths = Serialization.jsonMapper().readValue(index, Map.class).get("paths");
+    Object paths = client.getKubernetesSerialization().unmarshal(index, Map.class).get("paths");
     Object entry = paths instanceof Map<?, ?> p ? p.get("apis/" + group + "/" + version) : null;
     if (!(entry instanceof Map<?, ?> e) || !(e.get("serverRelativeURL") instanceof String url)) {
       return false;
@@ -109,7 +111,7 @@ public final class CrdInstaller {
     if (document == null) {
       return false;
     }
-    Object components = Serialization.jsonMapper().readValue(document, Map.class).get("components");
+    Object components = client.getKubernetesSerialization().unmarshal(document, Map.class).get("components");
     Object schemas = components instanceof Map<?, ?> c ? c.get("schemas") : null;
     if (!(schemas instanceof Map<?, ?> all)) {
       return false;

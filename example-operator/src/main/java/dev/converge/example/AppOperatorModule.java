@@ -1,7 +1,6 @@
 package dev.converge.example;
 
 import com.google.inject.AbstractModule;
-import com.google.inject.Guice;
 import dev.converge.example.controller.AppDeploymentController;
 import dev.converge.inject.ConvergeModule;
 import dev.converge.status.Conditions;
@@ -38,8 +37,7 @@ public final class AppOperatorModule extends AbstractModule {
   /** The operator, not started, as {@code run} builds it: on {@code client}, with these settings. */
   public static Operator createOperator(KubernetesClient client, OperatorSettings settings,
       MeterRegistry registry) {
-    return Guice.createInjector(new AppOperatorModule(client, settings, registry))
-        .getInstance(Operator.class);
+    return ConvergeModule.createOperator(new AppOperatorModule(client, settings, registry));
   }
 
   @Override

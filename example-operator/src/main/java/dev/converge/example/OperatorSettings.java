@@ -1,7 +1,6 @@
 package dev.converge.example;
 
 import dev.converge.operator.LeaderElection;
-import io.fabric8.kubernetes.client.Config;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.operator.OperatorBuilder;
 import java.time.Clock;
@@ -80,17 +79,11 @@ public record OperatorSettings(
   }
 
   /**
-   * Gives the operator's client the user agent {@code app-operator/<version>}. The API server
-   * records a PUT or POST, which fabric8 cannot label with a field manager, under the user agent's
-   * first word, so the operator's writes by the update strategy stand under its own name in
-   * managedFields, and the ssa strategy takes over exactly those, never another fabric8 tool's.
+   * The user agent of the operator's client, {@code app-operator/<version>} ({@code dev} when run
+   * from sources). The API server records a PUT or POST, which fabric8 cannot label with a field
+   * manager, under the user agent's first word, so the operator's writes by the update strategy
+   * stand under its own name in managedFields, and the ssa strategy takes over exactly those.
    */
-  public static Config identify(Config config) {
-    config.setUserAgent(userAgent());
-    return config;
-  }
-
-  /** {@code app-operator/<version>}, {@code app-operator/dev} when run from sources. */
   public static String userAgent() {
     String version = Optional.ofNullable(OperatorSettings.class.getPackage().getImplementationVersion())
         .orElse("dev");

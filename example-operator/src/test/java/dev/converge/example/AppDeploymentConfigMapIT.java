@@ -25,8 +25,9 @@ class AppDeploymentConfigMapIT {
   void aMissingConfigMapIsReportedAndTheAppRecoversAsSoonAsItIsCreated(
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    try (RunningOperator operator =
-        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
+    RunningOperator operator =
+        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()));
+    try (operator) {
       state.create("api", "nginx:1.27", 1, "api-config");
 
       await("ConfigResolved=False naming the ConfigMap").atMost(ClusterState.CONVERGE)

@@ -237,7 +237,7 @@ final class AppWorld {
 
   /** The admin's own requests may meet the same faults (a restarting API server): retried. */
   private static void retrying(Runnable request) {
-    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(120))
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2))
         .pollInterval(java.time.Duration.ofMillis(100))
         .ignoreExceptionsInstanceOf(KubernetesClientException.class)
         .until(() -> {

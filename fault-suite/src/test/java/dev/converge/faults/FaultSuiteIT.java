@@ -31,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,7 +92,7 @@ class FaultSuiteIT {
       List<OperatorReplica> replicas = List.of(a, b);
       ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor();
       java.util.Map<OperatorReplica, Integer> notLive = new java.util.concurrent.ConcurrentHashMap<>();
-      watcher.scheduleWithFixedDelay(() -> {
+      ScheduledFuture<?> watching = watcher.scheduleWithFixedDelay(() -> {
         int leading = 0;
         for (OperatorReplica r : replicas) {
           leading += r.workersAlive() > 0 ? 1 : 0;
@@ -210,12 +211,13 @@ class FaultSuiteIT {
           await().atMost(Duration.ofSeconds(60)).until(() -> other.workersAlive() > 0);
           leader.start();
         });
+        assertThat(watching.isDone()).as("the liveness watcher still runs (it stops on an exception)").isFalse();
       } finally {
         watcher.shutdownNow();
         printTable();
       }
-      a.close();
-      b.close();
+      a.stop();
+      b.stop();
       List<String> leaks = new ArrayList<>();
       for (OperatorReplica r : replicas) {
         String log = Files.readString(r.log(), StandardCharsets.UTF_8);

@@ -68,7 +68,8 @@ final class OperatorReplica implements AutoCloseable {
         "--leader-elect", "--leader-election-namespace", leaseNamespace,
         "--http-port", Integer.toString(port)));
     try {
-      Files.writeString(log, "=== start " + (++starts) + " of " + name + "\n",
+      starts++;
+      Files.writeString(log, "=== start " + starts + " of " + name + "\n",
           java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
       process = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -156,7 +157,12 @@ final class OperatorReplica implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
+  public void close() {
+    stop();
+  }
+
+  /** Stops the operator gracefully (SIGTERM), forcibly after 40 s; nothing when it is not running. */
+  public synchronized void stop() {
     if (process != null && process.isAlive()) {
       process.destroy(); // SIGTERM: the operator's own graceful shutdown
       try {

@@ -34,7 +34,7 @@ public final class ApiServerMetrics {
   static MetricsSnapshot parse(String text, ClientFlowSchemas schemas) {
     Map<RequestKey, Long> all = new HashMap<>();
     Map<RequestKey, Long> client = new HashMap<>();
-    for (String line : text.split("\n")) {
+    for (String line : text.lines().toList()) {
       if (line.startsWith(REQUESTS)) {
         Map<String, String> labels = labels(line);
         String resource = labels.getOrDefault("resource", "");
@@ -63,7 +63,7 @@ public final class ApiServerMetrics {
   }
 
   private static long value(String line) {
-    String number = line.substring(line.lastIndexOf('}') + 1).trim().split("\\s+")[0];
+    String number = line.substring(line.lastIndexOf('}') + 1).trim().split("\\s+", 2)[0];
     return Math.round(Double.parseDouble(number));
   }
 }

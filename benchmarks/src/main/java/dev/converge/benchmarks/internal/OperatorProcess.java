@@ -87,10 +87,10 @@ public final class OperatorProcess implements AutoCloseable {
     return get(metricsUrl).filter(r -> r.statusCode() == 200).map(r -> {
       long sum = 0;
       boolean found = false;
-      for (String line : r.body().split("\n")) {
+      for (String line : r.body().lines().toList()) {
         if (line.startsWith(reconcileMetric + "{") || line.startsWith(reconcileMetric + " ")) {
           String value = line.substring(line.lastIndexOf(line.contains("}") ? '}' : ' ') + 1).trim();
-          sum += Math.round(Double.parseDouble(value.split("\\s+")[0]));
+          sum += Math.round(Double.parseDouble(value.split("\\s+", 2)[0]));
           found = true;
         }
       }
@@ -107,7 +107,7 @@ public final class OperatorProcess implements AutoCloseable {
         continue;
       }
       // fields after the command name, which is in parentheses and may hold spaces
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
       ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
     }
     return ticks / (double) CLOCK_TICKS;
@@ -117,7 +117,7 @@ public final class OperatorProcess implements AutoCloseable {
   public long peakRssBytes() {
     long peak = 0;
     for (long pid : tree()) {
-      for (String line : read(Path.of("/proc", Long.toString(pid), "status")).split("\n")) {
+      for (String line : read(Path.of("/proc", Long.toString(pid), "status")).lines().toList()) {
         if (line.startsWith("VmHWM:")) {
           peak = Math.max(peak, Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024);
         }
@@ -141,7 +141,7 @@ public final class OperatorProcess implements AutoCloseable {
         continue;
       }
       long usedKib = 0;
-      for (String line : run(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_info")).split("\n")) {
+      for (String line : run(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_info")).lines().toList()) {
         if (line.contains("Metaspace") || line.contains("class space")) {
           continue;
         }

@@ -1,6 +1,5 @@
 package dev.converge.testing.conformance;
 
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The machine-readable results of one strategy's run: a JSON {@link ConformanceResults} in {@code
@@ -15,6 +16,8 @@ import java.util.stream.Stream;
  * target/conformance}. {@link ConformanceTable} turns such files into the README tables.
  */
 public final class ConformanceReport {
+
+  private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   /** System property naming the folder reports are written to. */
   public static final String DIR_PROPERTY = "converge.conformance.dir";
@@ -66,8 +69,7 @@ public final class ConformanceReport {
   private void write() {
     try {
       Files.createDirectories(file.getParent());
-      Files.writeString(file, Serialization.jsonMapper().writerWithDefaultPrettyPrinter()
-          .writeValueAsString(new ConformanceResults(scenarios, cases)));
+      Files.writeString(file, JSON.writeValueAsString(new ConformanceResults(scenarios, cases)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write conformance report " + file, e);
     }
@@ -76,7 +78,7 @@ public final class ConformanceReport {
   /** Reads one report file. */
   public static ConformanceResults read(Path file) {
     try {
-      return Serialization.jsonMapper().readValue(Files.readString(file), ConformanceResults.class);
+      return JSON.readValue(Files.readString(file), ConformanceResults.class);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read conformance report " + file, e);
     }

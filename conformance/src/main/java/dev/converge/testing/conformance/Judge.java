@@ -4,7 +4,6 @@ import dev.converge.testing.conformance.internal.JsonValue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -80,7 +79,7 @@ public final class Judge {
       metadata.remove(key);
     }
     tree.remove("status");
-    GenericKubernetesResource object = Serialization.jsonMapper().convertValue(tree, GenericKubernetesResource.class);
+    GenericKubernetesResource object = reader.getKubernetesSerialization().convertValue(tree, GenericKubernetesResource.class);
     GenericKubernetesResource created = reader.genericKubernetesResources(desired.getApiVersion(), desired.getKind())
         .inNamespace(desired.getMetadata().getNamespace()).resource(object).dryRun().create();
     return JsonValue.tree(created);

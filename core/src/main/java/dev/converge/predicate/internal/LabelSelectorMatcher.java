@@ -46,22 +46,25 @@ public final class LabelSelectorMatcher {
           "label selector requirement needs a key and an operator, got " + r);
     }
     switch (op) {
-      case "In":
+      case "In" -> {
         requireValues(r, values, true);
         return labels -> labels.containsKey(key) && values.contains(labels.get(key));
-      case "NotIn":
+      }
+      case "NotIn" -> {
         requireValues(r, values, true);
         return labels -> !labels.containsKey(key) || !values.contains(labels.get(key));
-      case "Exists":
+      }
+      case "Exists" -> {
         requireValues(r, values, false);
         return labels -> labels.containsKey(key);
-      case "DoesNotExist":
+      }
+      case "DoesNotExist" -> {
         requireValues(r, values, false);
         return labels -> !labels.containsKey(key);
-      default:
-        throw new IllegalArgumentException(
-            "label selector operator '" + op + "' for key '" + key
-                + "' is unknown; use In, NotIn, Exists or DoesNotExist");
+      }
+      default -> throw new IllegalArgumentException(
+          "label selector operator '" + op + "' for key '" + key
+              + "' is unknown; use In, NotIn, Exists or DoesNotExist");
     }
   }
 

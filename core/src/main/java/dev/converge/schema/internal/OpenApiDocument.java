@@ -128,7 +128,7 @@ public final class OpenApiDocument {
     Object additional = schema.get("additionalProperties");
     boolean preserveUnknown = Boolean.TRUE.equals(schema.get("x-kubernetes-preserve-unknown-fields"));
     if ("array".equals(type) || (type == null && schema.containsKey("items"))) {
-      return list(schema, name);
+      return list(schema);
     }
     if ("object".equals(type) || properties instanceof Map<?, ?> || additional instanceof Map<?, ?>) {
       return map(schema, name, preserveUnknown);
@@ -178,7 +178,7 @@ public final class OpenApiDocument {
   }
 
   @SuppressWarnings("unchecked")
-  private SchemaNode list(Map<String, Object> schema, String name) {
+  private SchemaNode list(Map<String, Object> schema) {
     Map<String, Object> items = schema.get("items") instanceof Map<?, ?> i ? (Map<String, Object>) i : Map.of();
     Object listType = schema.get("x-kubernetes-list-type");
     List<String> keys = new ArrayList<>();

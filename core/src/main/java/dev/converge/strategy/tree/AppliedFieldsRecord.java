@@ -1,7 +1,7 @@
 package dev.converge.strategy.tree;
 
 import dev.converge.schema.FieldSet;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,6 +22,8 @@ import java.util.zip.GZIPOutputStream;
  * it never pushes an object over the API server's 256 KiB limit on annotations.
  */
 public final class AppliedFieldsRecord {
+
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   /** The annotation both record-keeping strategies use, so switching between them keeps it. */
   public static final String ANNOTATION = "converge.dev/applied-fields";
@@ -81,7 +83,7 @@ public final class AppliedFieldsRecord {
   }
 
   private static String encodeExact(FieldSet fields) {
-    String json = Serialization.jsonMapper().writeValueAsString(fields.toFieldsV1());
+    String json = JSON.asJson(fields.toFieldsV1());
     if (json.length() <= COMPRESS_ABOVE) {
       return json;
     }
@@ -124,7 +126,10 @@ public final class AppliedFieldsRecord {
     }
     Map<?, ?> tree;
     try {
-      tree = Serialization.jsonMapper().readValue(json, Map.class);
+      if (!json.strip().startsWith("{")) {
+        throw new IllegalArgumentException("not a JSON object");
+      }
+      tree = JSON.unmarshal(json, Map.class);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("not a JSON field record: " + e.getMessage(), e);
     }
@@ -134,7 +139,7 @@ public final class AppliedFieldsRecord {
   private static boolean isPathForm(Map<?, ?> tree) {
     return tree.keySet().stream().allMatch(k -> {
       String s = String.valueOf(k);
-      return s.equals(".") || s.equals("*") || s.length() > 1 && s.charAt(1) == ':';
+      return s.equals(".") || s.equals("*") || (s.length() > 1 && s.charAt(1) == ':');
     });
   }
 

@@ -1,7 +1,7 @@
 package dev.converge.strategy.tree;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,28 +12,30 @@ import java.util.TreeMap;
 /** Converts resources to mutable JSON trees and back. */
 public final class ResourceTree {
 
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
   private ResourceTree() {}
 
   /** A deep, mutable JSON tree of {@code resource}. */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> of(HasMetadata resource) {
-    return (Map<String, Object>) copy(Serialization.jsonMapper().convertValue(resource, Map.class));
+    return (Map<String, Object>) copy(JSON.convertValue(resource, Map.class));
   }
 
   /** The tree read back as {@code type}. */
   public static <R> R toResource(Map<String, Object> tree, Class<R> type) {
-    return Serialization.jsonMapper().convertValue(tree, type);
+    return JSON.convertValue(tree, type);
   }
 
   /** Parses a JSON object. */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> parse(String json) {
-    return (Map<String, Object>) copy(Serialization.jsonMapper().readValue(json, Map.class));
+    return (Map<String, Object>) copy(JSON.unmarshal(json, Map.class));
   }
 
   /** JSON with map keys sorted, so equal trees give equal strings. */
   public static String canonicalJson(Object tree) {
-    return Serialization.jsonMapper().writeValueAsString(sorted(tree));
+    return JSON.asJson(sorted(tree));
   }
 
   /** A deep mutable copy of a tree. */

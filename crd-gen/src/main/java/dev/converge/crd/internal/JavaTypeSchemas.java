@@ -39,6 +39,8 @@ public final class JavaTypeSchemas {
   }
 
   /**
+   * The structural schema of a Java type.
+   *
    * @param type the Java type (generic types resolved)
    * @param typeName its simple name, for messages
    * @param path where it sits in the resource, e.g. {@code spec}

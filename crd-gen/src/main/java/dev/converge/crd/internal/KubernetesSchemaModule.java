@@ -528,7 +528,7 @@ public final class KubernetesSchemaModule implements Module {
       return false;
     }
     Class<?> item = parameters.get(0).getErasedType();
-    return item == String.class || item.isEnum() || Number.class.isAssignableFrom(item) && item != Quantity.class
+    return item == String.class || item.isEnum() || (Number.class.isAssignableFrom(item) && item != Quantity.class)
         || item == Boolean.class || item == Character.class;
   }
 
@@ -554,7 +554,7 @@ public final class KubernetesSchemaModule implements Module {
    * built in Java send the default rather than zero.
    */
   private static boolean initialisedToDefault(MemberScope<?, ?> member, JsonNode defaultValue) {
-    return initialValue(member).map(initial -> initial.isNumber() && defaultValue.isNumber()
+    return initialValue(member).map(initial -> (initial.isNumber() && defaultValue.isNumber())
         ? initial.decimalValue().compareTo(defaultValue.decimalValue()) == 0
         : initial.equals(defaultValue)).orElse(false);
   }
@@ -583,7 +583,7 @@ public final class KubernetesSchemaModule implements Module {
    */
   private void requireContentWhenEmptyIsOmitted(ObjectNode node, MemberScope<?, ?> member) {
     Class<?> raw = member.getType().getErasedType();
-    boolean list = java.util.Collection.class.isAssignableFrom(raw) || raw.isArray() && raw != byte[].class;
+    boolean list = java.util.Collection.class.isAssignableFrom(raw) || (raw.isArray() && raw != byte[].class);
     boolean map = Map.class.isAssignableFrom(raw);
     if (member.isFakeContainerItemScope() || !(list || map)
         || !(annotation(member, Required.class) != null || upstreamRequired(member))) {

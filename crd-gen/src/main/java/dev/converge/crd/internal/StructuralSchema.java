@@ -94,6 +94,8 @@ public final class StructuralSchema {
   }
 
   /**
+   * Turns victools' JSON Schema of one Java type into a Kubernetes structural schema.
+   *
    * @param generated the victools output for one Java type
    * @param rootTypeName the Java type's simple name, for messages
    * @param rootPath where the schema sits in the resource, e.g. {@code spec}
@@ -203,14 +205,14 @@ public final class StructuralSchema {
     if (node.has("minimum")) {
       int compared = initial.decimalValue().compareTo(node.get("minimum").decimalValue());
       boolean exclusive = node.path("exclusiveMinimum").asBoolean(false);
-      if (compared < 0 || compared == 0 && exclusive) {
+      if (compared < 0 || (compared == 0 && exclusive)) {
         refused = (exclusive ? "exclusive minimum " : "minimum ") + node.get("minimum");
       }
     }
     if (node.has("maximum")) {
       int compared = initial.decimalValue().compareTo(node.get("maximum").decimalValue());
       boolean exclusive = node.path("exclusiveMaximum").asBoolean(false);
-      if (compared > 0 || compared == 0 && exclusive) {
+      if (compared > 0 || (compared == 0 && exclusive)) {
         refused = (exclusive ? "exclusive maximum " : "maximum ") + node.get("maximum");
       }
     }

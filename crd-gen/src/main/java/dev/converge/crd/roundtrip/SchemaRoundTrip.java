@@ -248,7 +248,7 @@ public final class SchemaRoundTrip {
         JsonNode sent = JSON.readTree(serialization.asJson(resource)).path("spec");
         CustomResource<?, ?> created;
         try {
-          created = client.resources(resourceClass).resource(castResource(resource)).create();
+          created = typed(resourceClass, resource).create();
         } catch (KubernetesClientException e) {
           if (e.getCode() == 422 && onlyRules(e)) {
             redrawn++;
@@ -289,7 +289,7 @@ public final class SchemaRoundTrip {
       withStatus.setStatus(status);
       JsonNode sent = JSON.readTree(serialization.asJson(withStatus)).path("status");
       try {
-        client.resources(resourceClass).resource(castResource(withStatus)).updateStatus();
+        typed(resourceClass, withStatus).updateStatus();
       } catch (KubernetesClientException e) {
         if (e.getCode() == 422 && onlyRules(e)) {
           statuses--;
@@ -408,9 +408,9 @@ public final class SchemaRoundTrip {
       return resource;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private <R extends CustomResource<?, ?>> R castResource(CustomResource<?, ?> resource) {
-      return (R) (CustomResource) resource;
+    private <R extends CustomResource<?, ?>> io.fabric8.kubernetes.client.dsl.Resource<R> typed(
+        Class<R> type, CustomResource<?, ?> resource) {
+      return client.resources(type).resource(type.cast(resource));
     }
 
     private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> generic(

@@ -160,7 +160,7 @@ public final class KubernetesOpenApiCapture {
     }
     int score = 0;
     List<String> segments = Arrays.asList(definition.toLowerCase(Locale.ROOT).split("\\."));
-    for (String part : suffix.split("\\.")) {
+    for (String part : suffix.split("\\.", -1)) {
       if (segments.contains(part)) {
         score += 2;
       }
@@ -231,8 +231,8 @@ public final class KubernetesOpenApiCapture {
       }
       JsonNode defaultValue = schema.get("default");
       if (defaultValue != null && defaultValue.isValueNode() && !defaultValue.isNull()
-          && (!zero(defaultValue) || listMapKeys.contains(name + "#" + property.getKey())
-              && !definition.path("required").valueStream().anyMatch(r -> r.asString().equals(property.getKey())))) {
+          && (!zero(defaultValue) || (listMapKeys.contains(name + "#" + property.getKey())
+              && !definition.path("required").valueStream().anyMatch(r -> r.asString().equals(property.getKey()))))) {
         kept.set("default", defaultValue);
       }
       String format = scalar.path("format").asString("");
@@ -267,8 +267,8 @@ public final class KubernetesOpenApiCapture {
    * real defaults ({@code protocol: TCP}) are kept.
    */
   private static boolean zero(JsonNode value) {
-    return value.isNull() || value.isString() && value.asString().isEmpty()
-        || value.isNumber() && value.decimalValue().signum() == 0 || value.isBoolean() && !value.asBoolean();
+    return value.isNull() || (value.isString() && value.asString().isEmpty())
+        || (value.isNumber() && value.decimalValue().signum() == 0) || (value.isBoolean() && !value.asBoolean());
   }
 
   /** The schema itself, or for {@code allOf: [{$ref}]} / {@code $ref} the referenced definition. */
@@ -309,7 +309,7 @@ public final class KubernetesOpenApiCapture {
         }
       }
     }
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator, -1)) {
       addModelJar(jars, entry);
     }
     Set<String> names = new TreeSet<>();

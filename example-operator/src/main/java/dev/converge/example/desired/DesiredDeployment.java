@@ -30,6 +30,8 @@ public final class DesiredDeployment {
   private DesiredDeployment() {}
 
   /**
+   * The Deployment an AppDeployment asks for.
+   *
    * @param configHash the content hash of the referenced ConfigMap; empty when the
    *     AppDeployment references none
    */

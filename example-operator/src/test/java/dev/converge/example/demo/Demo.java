@@ -1,5 +1,6 @@
 package dev.converge.example.demo;
 
+import com.google.errorprone.annotations.FormatMethod;
 import com.google.inject.Guice;
 import dev.converge.example.AppOperatorModule;
 import dev.converge.example.OperatorSettings;
@@ -8,10 +9,10 @@ import dev.converge.example.api.AppDeploymentCrd;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
-import dev.converge.example.cli.ProbeServer;
 import dev.converge.example.desired.AppLabels;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
+import dev.converge.operator.ProbeServer;
 import dev.converge.status.Conditions;
 import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
@@ -59,7 +60,7 @@ public final class Demo {
   static final String APP = "hello";
   static final String CONFIG = "hello-config";
   static final int REPLICAS = 3;
-  static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
+  static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
 
   private final PrintStream out = System.out;
   private final long started = System.nanoTime();
@@ -98,14 +99,14 @@ public final class Demo {
       }
     };
     KubernetesClient operatorClient = new KubernetesClientBuilder()
-        .withConfig(OperatorSettings.identify(new ConfigBuilder(cluster.config()).build()))
+        .withConfig(new ConfigBuilder(cluster.config()).withUserAgent(OperatorSettings.userAgent()).build())
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count-writes", countWrites))
         .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator = Guice.createInjector(
             new AppOperatorModule(operatorClient, OperatorSettings.defaults(), registry))
         .getInstance(Operator.class);
-    ProbeServer probes = ProbeServer.start(0, operator, registry);
+    ProbeServer probes = ProbeServer.start(0, operator::health, registry::scrape);
     cleanup.add("operator stopped", () -> {
       probes.close();
       operator.stop(Duration.ofSeconds(10));
@@ -327,6 +328,7 @@ public final class Demo {
     out.printf("%n[%5.1fs] ==> %s%n", (System.nanoTime() - started) / 1e9, text);
   }
 
+  @FormatMethod
   private void say(String format, Object... args) {
     out.println(format.isEmpty() ? "" : "          " + String.format(format, args));
   }

@@ -72,7 +72,7 @@ public final class MergePatchStrategy implements ResourceStrategy {
         if (e.getCode() != 409) {
           throw ResourceWriteException.of(desired, "POST", e);
         }
-        current = Optional.ofNullable((R) context.client().resource(desired).get());
+        current = Optional.ofNullable(context.client().resource(desired).get());
         if (current.isEmpty()) {
           throw ResourceWriteException.of(desired, "POST", e);
         }

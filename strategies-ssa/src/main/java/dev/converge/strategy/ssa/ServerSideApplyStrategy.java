@@ -551,7 +551,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       List<String> sent, FieldSet within) {
     FieldSet union = mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine);
     Set<String> from = new LinkedHashSet<>();
-    Map<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
+    java.util.IdentityHashMap<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
     for (Map<String, Object> entry : legacy) {
       FieldSet claim = claimable(entry, context, record, within);
       union = union.union(claim);

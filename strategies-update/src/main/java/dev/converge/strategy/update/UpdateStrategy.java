@@ -214,9 +214,8 @@ public final class UpdateStrategy implements ResourceStrategy {
     }
   }
 
-  @SuppressWarnings("unchecked")
   private static <R extends HasMetadata> Optional<R> fresh(R target, StrategyContext context) {
-    return Optional.ofNullable((R) context.client().resource(target).get());
+    return Optional.ofNullable(context.client().resource(target).get());
   }
 
   private void preserve(ApiKind kind, Map<String, Object> live, Map<String, Object> outgoing) {

@@ -24,7 +24,7 @@ public final class ExistingCluster implements LocalCluster {
     Path path =
         Optional.ofNullable(System.getenv("KUBECONFIG"))
             .filter(v -> !v.isBlank())
-            .map(v -> Path.of(v.split(java.io.File.pathSeparator)[0]))
+            .map(v -> Path.of(v.split(java.io.File.pathSeparator, 2)[0]))
             .orElseGet(() -> Path.of(System.getProperty("user.home"), ".kube", "config"));
     return new ExistingCluster(Config.autoConfigure(null), path);
   }

@@ -87,7 +87,7 @@ public final class CaseRunner {
       v1.put("stringData", new LinkedHashMap<>(Map.of("ratio", "1.1")));
       Map<String, Object> v2 = JsonValue.copy(v1);
       FieldPath.of("stringData.ratio").set(v2, "1.10");
-      return steps(name, List.of(v1, v2), List.of(List.of(equal("data.ratio", base64("1.1"))),
+      return steps(List.of(v1, v2), List.of(List.of(equal("data.ratio", base64("1.1"))),
           List.of(equal("data.ratio", base64("1.10")))));
     }));
     runs.add(run(ConformanceCase.NUMBER_LIKE_STRINGS, "Custom resource", name -> change(name, "Custom resource", t -> {
@@ -135,7 +135,7 @@ public final class CaseRunner {
         Map<String, Object> v2 = JsonValue.copy(v1);
         FieldPath.of("spec.ports[name=http].port").set(v2, 8080);
         List<Expectation> allocated = List.of(presentOtherThan("spec.clusterIP", ""));
-        return steps(name, List.of(v1, v2), List.of(allocated, allocated));
+        return steps(List.of(v1, v2), List.of(allocated, allocated));
       }));
     }
     // update strategy switches
@@ -143,7 +143,7 @@ public final class CaseRunner {
       Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
       Map<String, Object> v2 = JsonValue.copy(v1);
       FieldPath.of("spec.strategy").set(v2, new LinkedHashMap<>(Map.of("type", "Recreate")));
-      return steps(name, List.of(v1, v2, v1), List.of(List.of(equal("spec.strategy.rollingUpdate.maxSurge", "25%")),
+      return steps(List.of(v1, v2, v1), List.of(List.of(equal("spec.strategy.rollingUpdate.maxSurge", "25%")),
           List.of(equal("spec.strategy.type", "Recreate"), absent("spec.strategy.rollingUpdate")),
           List.of(equal("spec.strategy.type", "RollingUpdate"), equal("spec.strategy.rollingUpdate.maxUnavailable", "25%"))));
     }));
@@ -153,7 +153,7 @@ public final class CaseRunner {
           "rollingUpdate", Map.of("maxSurge", 1, "maxUnavailable", 0))));
       Map<String, Object> v2 = JsonValue.copy(v1);
       FieldPath.of("spec.strategy").set(v2, new LinkedHashMap<>(Map.of("type", "Recreate")));
-      return steps(name, List.of(v1, v2), List.of(List.of(equal("spec.strategy.rollingUpdate.maxSurge", 1)),
+      return steps(List.of(v1, v2), List.of(List.of(equal("spec.strategy.rollingUpdate.maxSurge", 1)),
           List.of(equal("spec.strategy.type", "Recreate"), absent("spec.strategy.rollingUpdate"))));
     }));
     runs.add(run(ConformanceCase.UPDATE_STRATEGY_SWITCH, "DaemonSet", name -> change(name, "DaemonSet",
@@ -172,7 +172,7 @@ public final class CaseRunner {
             "valueFrom", Map.of("configMapKeyRef", Map.of("name", "app-config", "key", "level")))));
         Map<String, Object> v3 = JsonValue.copy(v2);
         FieldPath.of(web + ".env[name=LEVEL]").set(v3, JsonValue.copy(Map.of("name", "LEVEL", "value", "debug")));
-        return steps(name, List.of(v1, v2, v3), List.of(List.of(equal(web + ".env[name=LEVEL].value", "info")),
+        return steps(List.of(v1, v2, v3), List.of(List.of(equal(web + ".env[name=LEVEL].value", "info")),
             List.of(absent(web + ".env[name=LEVEL].value"), equal(web + ".env[name=LEVEL].valueFrom.configMapKeyRef.key", "level")),
             List.of(equal(web + ".env[name=LEVEL].value", "debug"), absent(web + ".env[name=LEVEL].valueFrom"))));
       }));
@@ -194,7 +194,7 @@ public final class CaseRunner {
       Map<String, Object> v3 = JsonValue.copy(v2);
       FieldPath.of(WEB + ".livenessProbe.httpGet").remove(v3);
       FieldPath.of(WEB + ".livenessProbe.exec").set(v3, JsonValue.copy(Map.of("command", List.of("/bin/check"))));
-      return steps(name, List.of(v1, v2, v3), List.of(List.of(equal(WEB + ".livenessProbe.tcpSocket.port", 8080)),
+      return steps(List.of(v1, v2, v3), List.of(List.of(equal(WEB + ".livenessProbe.tcpSocket.port", 8080)),
           List.of(absent(WEB + ".livenessProbe.tcpSocket"), equal(WEB + ".livenessProbe.httpGet.path", "/healthz")),
           List.of(absent(WEB + ".livenessProbe.httpGet"), equal(WEB + ".livenessProbe.exec.command", List.of("/bin/check")))));
     }));
@@ -216,7 +216,7 @@ public final class CaseRunner {
       FieldPath.of("spec.template.spec.tolerations").set(v1, JsonValue.copy(List.of(equal, exists)));
       Map<String, Object> v2 = JsonValue.copy(v1);
       FieldPath.of("spec.template.spec.tolerations").set(v2, JsonValue.copy(List.of(exists, equal)));
-      return steps(name, List.of(v1, v2), List.of(List.of(),
+      return steps(List.of(v1, v2), List.of(List.of(),
           List.of(equal("spec.template.spec.tolerations", List.of(exists, equal)))));
     }));
     runs.add(run(ConformanceCase.LARGE_CONFIGMAP, "ConfigMap (6,000 keys)", this::largeConfigMap));
@@ -228,7 +228,7 @@ public final class CaseRunner {
     List<CorpusKind> kinds = corpus.kinds();
     for (int i = 0; i < kinds.size(); i++) {
       CorpusKind kind = kinds.get(i);
-      long seed = 1000 + i;
+      long seed = 1000L + i;
       runs.add(run(ConformanceCase.REALISTIC_ROUND_TRIP, kind.label(), name -> roundTrip(kind, seed, name)));
     }
     return runs;
@@ -250,7 +250,7 @@ public final class CaseRunner {
     Map<String, Object> v1 = corpus.object(kind(kind), namespace, name);
     Map<String, Object> v2 = JsonValue.copy(v1);
     change.accept(v2);
-    return steps(name, List.of(v1, v2), List.of(List.of(), List.of(expected)));
+    return steps(List.of(v1, v2), List.of(List.of(), List.of(expected)));
   }
 
   /**
@@ -258,7 +258,7 @@ public final class CaseRunner {
    * UPDATED, live meets the step's expectations and holds what a fresh create of desired holds, and
    * the same desired applied again sends no write.
    */
-  private String steps(String name, List<Map<String, Object>> desired, List<List<Expectation>> expected) {
+  private String steps(List<Map<String, Object>> desired, List<List<Expectation>> expected) {
     Findings f = new Findings();
     List<String> notes = new ArrayList<>();
     for (int i = 0; i < desired.size(); i++) {
@@ -322,7 +322,7 @@ public final class CaseRunner {
     Map<String, Object> v2 = JsonValue.copy(v1);
     String first = String.format("key-%036d", 0);
     FieldPath.of("data").key(first).set(v2, "changed");
-    return steps(name, List.of(v1, v2), List.of(
+    return steps(List.of(v1, v2), List.of(
         List.of(equal("data[\"" + String.format("key-%036d", 5999) + "\"]", String.format("value-%034d", 5999))),
         List.of(equal("data[\"" + first + "\"]", "changed"))));
   }
@@ -340,7 +340,7 @@ public final class CaseRunner {
     FieldPath.of("spec.selector").remove(externalName);
     List<Expectation> backToClusterIp = List.of(equal("spec.type", "ClusterIP"), absent("spec.ports[name=http].nodePort"),
         absent("spec.healthCheckNodePort"), absent("spec.externalTrafficPolicy"), presentOtherThan("spec.clusterIP", "None"));
-    return steps(name, List.of(clusterIp, nodePort, loadBalancer, clusterIp, externalName, clusterIp), List.of(
+    return steps(List.of(clusterIp, nodePort, loadBalancer, clusterIp, externalName, clusterIp), List.of(
         List.of(presentOtherThan("spec.clusterIP", "None")),
         List.of(equal("spec.type", "NodePort"), presentOtherThan("spec.ports[name=http].nodePort", 0)),
         List.of(equal("spec.type", "LoadBalancer"), presentOtherThan("spec.healthCheckNodePort", 0)),

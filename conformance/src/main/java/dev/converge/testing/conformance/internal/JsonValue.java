@@ -1,6 +1,7 @@
 package dev.converge.testing.conformance.internal;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,12 +18,14 @@ import java.util.Set;
  */
 public final class JsonValue {
 
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
   private JsonValue() {}
 
   /** The JSON form of any model object, as plain maps and lists. */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> tree(Object object) {
-    return Serialization.jsonMapper().convertValue(object, LinkedHashMap.class);
+    return JSON.convertValue(object, LinkedHashMap.class);
   }
 
   /** Deep equality; keys in {@code presenceOnly} are compared only for being present on both sides. */

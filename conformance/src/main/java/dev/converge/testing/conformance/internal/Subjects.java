@@ -121,7 +121,7 @@ public final class Subjects {
           return new ConfigMapBuilder()
               .withMetadata(meta(ns, name, v))
               .withData(data)
-              .withImmutable(v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED ? Boolean.TRUE : null)
+              .withImmutable((v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED) ? Boolean.TRUE : null)
               .build();
         },
         "data.color",
@@ -144,7 +144,7 @@ public final class Subjects {
           return new SecretBuilder()
               .withMetadata(meta(ns, name, v))
               .withStringData(data)
-              .withImmutable(v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED ? Boolean.TRUE : null)
+              .withImmutable((v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED) ? Boolean.TRUE : null)
               .build();
         },
         "data.password",

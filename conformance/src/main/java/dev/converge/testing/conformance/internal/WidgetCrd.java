@@ -121,8 +121,8 @@ public record WidgetCrd(String group, KubernetesClient admin) implements AutoClo
     if (index == null) {
       return true;
     }
-    Object paths = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
-        .readValue(index, java.util.Map.class).get("paths");
+    Object paths = admin.getKubernetesSerialization()
+        .unmarshal(index, java.util.Map.class).get("paths");
     Object entry = paths instanceof java.util.Map<?, ?> p ? p.get("apis/" + group + "/v1") : null;
     if (!(entry instanceof java.util.Map<?, ?> e) || !(e.get("serverRelativeURL") instanceof String url)) {
       return false;

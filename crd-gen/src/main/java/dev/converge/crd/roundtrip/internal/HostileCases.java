@@ -41,6 +41,8 @@ public final class HostileCases {
   }
 
   /**
+   * What a schema offers to break.
+   *
    * @param cases the constraints to break
    * @param unbrokenRules CEL rules by path, as {@code spec.image: self.startsWith('img-')}
    */
@@ -225,7 +227,7 @@ public final class HostileCases {
 
   private static List<Object> steps(String relative) {
     List<Object> steps = new ArrayList<>();
-    for (String part : relative.split("\\.")) {
+    for (String part : relative.split("\\.", -1)) {
       if (part.isEmpty()) {
         continue;
       }

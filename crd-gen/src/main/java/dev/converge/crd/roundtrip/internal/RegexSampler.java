@@ -122,7 +122,7 @@ public final class RegexSampler {
         return characterClass();
       }
       case '\\' -> {
-        return escape(false);
+        return escape();
       }
       case '*', '+', '?', '{' -> throw unsupported("a quantifier '" + c + "' with nothing before it");
       default -> {
@@ -191,7 +191,7 @@ public final class RegexSampler {
       char c = pattern.charAt(position++);
       List<Character> item;
       if (c == '\\') {
-        Node escaped = escape(true);
+        Node escaped = escape();
         item = escaped instanceof CharClass cls ? cls.chars() : chars(((Literal) escaped).text());
       } else if (c == '[') {
         throw unsupported("nested character classes");
@@ -202,7 +202,7 @@ public final class RegexSampler {
         position++;
         char end = pattern.charAt(position++);
         if (end == '\\') {
-          end = ((Literal) escape(true)).text().charAt(0);
+          end = ((Literal) escape()).text().charAt(0);
         }
         for (char x = item.get(0); x <= end; x++) {
           members.add(x);
@@ -216,7 +216,8 @@ public final class RegexSampler {
       return new CharClass(members);
     }
     List<Character> others = new ArrayList<>();
-    for (char x : PRINTABLE.toCharArray()) {
+    for (int i = 0; i < PRINTABLE.length(); i++) {
+      char x = PRINTABLE.charAt(i);
       if (!members.contains(x)) {
         others.add(x);
       }
@@ -224,7 +225,7 @@ public final class RegexSampler {
     return new CharClass(others);
   }
 
-  private Node escape(boolean inClass) {
+  private Node escape() {
     if (position >= pattern.length()) {
       throw unsupported("a trailing backslash");
     }
@@ -264,8 +265,8 @@ public final class RegexSampler {
 
   private static List<Character> chars(String text) {
     List<Character> list = new ArrayList<>();
-    for (char c : text.toCharArray()) {
-      list.add(c);
+    for (int i = 0; i < text.length(); i++) {
+      list.add(text.charAt(i));
     }
     return list;
   }

@@ -120,6 +120,6 @@ public final class FuzzRun {
   }
 
   private String name(CorpusKind kind) {
-    return "fz-" + kind.shortName() + "-" + (names++);
+    return "fz-" + kind.shortName() + "-" + names++;
   }
 }

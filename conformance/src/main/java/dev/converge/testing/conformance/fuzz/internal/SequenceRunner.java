@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +31,8 @@ import java.util.Random;
  * apply of the same desired must send no write.
  */
 public final class SequenceRunner {
+
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   /** The field manager of the other actor. */
   public static final String OTHER_MANAGER = "fuzz-other-actor";
@@ -228,7 +231,7 @@ public final class SequenceRunner {
       for (int i = 0; i < desired.size(); i++) {
         Optional<Failure> failure = step(i, desired, applied);
         if (failure.isPresent()) {
-          return failure.get() == INVALID ? new Outcome(Optional.empty(), true) : new Outcome(failure, false);
+          return failure.get().equals(INVALID) ? new Outcome(Optional.empty(), true) : new Outcome(failure, false);
         }
         if (i == 0) {
           for (ForeignChange f : plan.foreign()) {
@@ -371,12 +374,12 @@ public final class SequenceRunner {
 
   /** The typed object of a tree (a generic resource for custom kinds), as an operator would hand it to a strategy. */
   public static HasMetadata toObject(Map<String, Object> tree) {
-    return Serialization.unmarshal(Serialization.asJson(tree));
+    return JSON.unmarshal(JSON.asJson(tree));
   }
 
   private static FieldPath pathOf(String pointer) {
     List<FieldPath.Step> steps = new ArrayList<>();
-    for (String part : pointer.substring(1).split("/")) {
+    for (String part : pointer.substring(1).split("/", -1)) {
       steps.add(new FieldPath.Key(part.replace("~1", "/").replace("~0", "~")));
     }
     return FieldPath.of(steps);

@@ -1,4 +1,4 @@
-package dev.converge.example.cli;
+package dev.converge.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.converge.example.image;
+package dev.converge.workload;
 
 import java.util.Objects;
 import java.util.Optional;

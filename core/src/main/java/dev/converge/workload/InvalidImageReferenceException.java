@@ -1,4 +1,4 @@
-package dev.converge.example.image;
+package dev.converge.workload;
 
 /** An image reference that no registry would accept; retrying cannot fix it, only a new spec. */
 public final class InvalidImageReferenceException extends IllegalArgumentException {

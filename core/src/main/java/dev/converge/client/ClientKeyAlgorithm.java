@@ -1,4 +1,4 @@
-package dev.converge.example.cli;
+package dev.converge.client;
 
 import io.fabric8.kubernetes.client.Config;
 import java.nio.charset.StandardCharsets;
@@ -14,15 +14,18 @@ import java.util.Optional;
  * Fills in {@code clientKeyAlgo} for a kubeconfig whose client key is an unencrypted PKCS#8 PEM
  * ({@code BEGIN PRIVATE KEY}), which does not name its algorithm in the header: fabric8 then
  * assumes RSA and fails on an EC key ("Invalid DER: object is not integer"), while kubectl reads
- * the same file fine. Other key formats are left to fabric8.
+ * the same file fine. Other key formats are left to fabric8. Call {@link #detect} on a {@code Config}
+ * read from a kubeconfig before building the client; the local control plane of Converge's tests
+ * writes such keys.
  */
-final class ClientKeyAlgorithm {
+public final class ClientKeyAlgorithm {
 
   private static final String PKCS8_HEADER = "-----BEGIN PRIVATE KEY-----";
 
   private ClientKeyAlgorithm() {}
 
-  static void detect(Config config) {
+  /** Sets the client key algorithm of {@code config} when it is unset and the key is PKCS#8 RSA or EC. */
+  public static void detect(Config config) {
     if (config.getClientKeyAlgo() != null && !config.getClientKeyAlgo().isBlank()) {
       return;
     }
@@ -44,7 +47,8 @@ final class ClientKeyAlgorithm {
     return Optional.empty();
   }
 
-  static Optional<String> algorithmOf(String pem) {
+  /** The algorithm of the first unencrypted PKCS#8 key in {@code pem}, when it is RSA or EC. */
+  public static Optional<String> algorithmOf(String pem) {
     int start = pem.indexOf(PKCS8_HEADER);
     if (start < 0) {
       return Optional.empty();

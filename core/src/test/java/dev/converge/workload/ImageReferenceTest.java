@@ -1,4 +1,4 @@
-package dev.converge.example.image;
+package dev.converge.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

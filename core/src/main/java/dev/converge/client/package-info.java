@@ -1,0 +1,5 @@
+/**
+ * Help for building the fabric8 client an operator runs with: {@link
+ * dev.converge.client.ClientKeyAlgorithm} reads client keys that fabric8 would misread.
+ */
+package dev.converge.client;
