@@ -119,6 +119,7 @@ class AppDeploymentWebhooksIT {
       LocalCluster cluster) {
     try (RunningOperator operator = AppOperatorRun.start(cluster,
         OperatorSettings.defaults().withNamespace(namespace))) {
+      assertThat(operator).isNotNull();
       AppDeploymentV2 v2 = new AppDeploymentV2();
       v2.getMetadata().setName("named-ports");
       v2.setSpec(new AppDeploymentV2Spec("nginx:1.27", 1, null,

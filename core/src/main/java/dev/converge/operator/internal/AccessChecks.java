@@ -75,7 +75,7 @@ public final class AccessChecks {
   /** A 403 a reconcile ran into. */
   private static final class Refusal {
     final String message;
-    volatile long count;
+    final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
     volatile String lastWhere;
     volatile Instant last;
 
@@ -277,7 +277,7 @@ public final class AccessChecks {
           access = new Access("", "(unknown)", "(unknown)", Objects.toString(namespace, ""));
         }
         Refusal refusal = refused.computeIfAbsent(access, a -> new Refusal(firstLine(message)));
-        refusal.count++;
+        refusal.count.incrementAndGet();
         refusal.lastWhere = where;
         refusal.last = Instant.now();
         meter(access);
@@ -301,14 +301,14 @@ public final class AccessChecks {
     denied.forEach((access, why) -> {
       Refusal refusal = refused.get(access);
       problems.add("RBAC: may not " + access.describe() + ", needed for " + why
-          + (refusal == null ? "" : "; the API server refused it " + refusal.count
+          + (refusal == null ? "" : "; the API server refused it " + refusal.count.get()
               + " time(s), last at " + refusal.last + " for " + refusal.lastWhere)
           + ". " + fix());
     });
     refused.forEach((access, refusal) -> {
       if (!denied.containsKey(access)) {
         problems.add("RBAC: the API server refused " + access.describe() + " "
-            + refusal.count + " time(s), last at " + refusal.last + " for " + refusal.lastWhere
+            + refusal.count.get() + " time(s), last at " + refusal.last + " for " + refusal.lastWhere
             + ": " + refusal.message + ". " + fix());
       }
     });

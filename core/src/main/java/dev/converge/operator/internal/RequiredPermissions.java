@@ -54,6 +54,8 @@ public final class RequiredPermissions {
   private RequiredPermissions() {}
 
   /**
+   * What an operator of these controllers needs from RBAC.
+   *
    * @param strategies the strategies owned kinds are written with; empty only when no controller
    *     owns a kind
    */

@@ -34,6 +34,8 @@ public final class StrategyKindCheck {
   private StrategyKindCheck() {}
 
   /**
+   * Checks that every kind the strategy selection names is served by the API server.
+   *
    * @param known the kinds the operator's controllers and caches are made of
    * @throws StrategyConfigurationException naming the key, the nearest existing kind and the fix
    */

@@ -56,7 +56,7 @@ public final class AppDeploymentConversion implements Converter<AppDeployment, A
     AppDeploymentV2Spec spec = from.getSpec();
     if (spec != null) {
       List<NamedPort> ports = spec.ports() == null ? List.of() : spec.ports();
-      if (ports.size() > 1 || ports.size() == 1 && !DEFAULT_NAME.equals(ports.get(0).name())) {
+      if (ports.size() > 1 || (ports.size() == 1 && !DEFAULT_NAME.equals(ports.get(0).name()))) {
         Map<String, String> annotations = new HashMap<>();
         if (from.getMetadata().getAnnotations() != null) {
           annotations.putAll(from.getMetadata().getAnnotations());

@@ -1,8 +1,8 @@
 package dev.converge.example.webhook;
 
 import dev.converge.example.api.AppDeployment;
-import dev.converge.example.image.ImageReference;
-import dev.converge.example.image.InvalidImageReferenceException;
+import dev.converge.workload.ImageReference;
+import dev.converge.workload.InvalidImageReferenceException;
 import dev.converge.webhooks.Admission;
 import dev.converge.webhooks.Operation;
 import dev.converge.webhooks.Validator;

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * v2's spec: as v1's, with {@code ports} (the first is the container's and the Service's main
- * port) instead of {@code port}.
+ * port) instead of v1's single port.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AppDeploymentV2Spec(
