@@ -447,4 +447,33 @@ class StrategyProbeIT {
     assertThat(scaleDown.getPolicies()).hasSize(1);
     assertThat(scaleDown.getPolicies().get(0).getValue()).isEqualTo(100);
   }
+
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void metricsDroppedAfterAnotherWriterChangedTheAutoscalerGo(ResourceStrategy strategy, TestNamespace ns) {
+    var metrics = List.of(new io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder().withType("Resource")
+        .withNewResource().withName("memory").withNewTarget().withType("Utilization").withAverageUtilization(60)
+        .endTarget().endResource().build());
+    var first = autoscaler(ns.name(), true);
+    first.getSpec().setMetrics(metrics);
+    applyAndSettle(strategy, first);
+    // kube-apiserver credits another writer's update of an autoscaler with spec.metrics too
+    PatchContext merge = PatchContext.of(PatchType.JSON_MERGE);
+    merge.setFieldManager("scaler-tuner");
+    client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web")
+        .patch(merge, "{\"spec\":{\"minReplicas\":5}}");
+    var second = autoscaler(ns.name(), true);
+    second.getSpec().setMetrics(metrics);
+    second.getSpec().setMinReplicas(null);
+    applyAndSettle(strategy, second);
+    var third = autoscaler(ns.name(), true);
+    third.getSpec().setMinReplicas(null);
+    applyAndSettle(strategy, third);
+    var live = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("web").get()
+        .getSpec().getMetrics();
+    // the server's default when an autoscaler names no metric: 80 percent of cpu
+    assertThat(live).hasSize(1);
+    assertThat(live.get(0).getResource().getName()).isEqualTo("cpu");
+    assertThat(live.get(0).getResource().getTarget().getAverageUtilization()).isEqualTo(80);
+  }
 }
