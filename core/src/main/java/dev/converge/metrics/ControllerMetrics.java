@@ -34,6 +34,12 @@ public interface ControllerMetrics {
    */
   default void informerError(String kind, String reason) {}
 
+  /**
+   * An Event was not written; {@code reason} is {@code rate-limited} (its object used up its
+   * writes), {@code queue-full} or {@code stopped}.
+   */
+  default void eventDropped(String reason) {}
+
   /** Metrics that record nothing. */
   static ControllerMetrics none() {
     return new ControllerMetrics() {

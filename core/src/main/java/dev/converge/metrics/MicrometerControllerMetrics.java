@@ -33,6 +33,9 @@ import java.util.function.IntSupplier;
  *   <li>{@code converge.informer.errors} (counter, tag {@code reason}: forbidden, not-found, gone,
  *       unreadable, other): failed lists and watches.
  * </ul>
+ *
+ * <p>{@code converge.events.dropped} (counter, tag {@code reason}: rate-limited, queue-full,
+ * stopped): Events the recorder did not write.
  */
 public final class MicrometerControllerMetrics implements ControllerMetrics {
 
@@ -44,6 +47,7 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public static final String ALIVE_WORKERS = "converge.workers.alive";
   public static final String OBJECTS_REJECTED = "converge.objects.rejected";
   public static final String INFORMER_ERRORS = "converge.informer.errors";
+  public static final String EVENTS_DROPPED = "converge.events.dropped";
 
   private final MeterRegistry registry;
 
@@ -128,6 +132,15 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
     Counter.builder(INFORMER_ERRORS)
         .description("Failed lists and watches")
         .tag("kind", kind)
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void eventDropped(String reason) {
+    Counter.builder(EVENTS_DROPPED)
+        .description("Events not written: rate-limited per object, queue full, or stopped")
         .tag("reason", reason)
         .register(registry)
         .increment();

@@ -64,6 +64,7 @@ public final class Operator implements AutoCloseable {
   private final Runnable onLeadershipLost;
   private final LeadershipLoss leadershipLoss;
   private final RejectedObjects rejected;
+  private final EventRecorder ownEvents;
   private final AtomicReference<OperatorState> state = new AtomicReference<>(OperatorState.NEW);
   private final AtomicReference<String> leader = new AtomicReference<>();
   private final AtomicReference<String> electionFailure = new AtomicReference<>();
@@ -86,8 +87,9 @@ public final class Operator implements AutoCloseable {
     this.rejected = new RejectedObjects(b.metrics);
     this.informers = new SharedInformers(b.client, b.namespaces, b.informerResync, rejected,
         b.metrics);
-    EventRecorder events =
-        b.events != null ? b.events : EventRecorder.builder(b.client).component(b.name).build();
+    EventRecorder events = b.events != null ? b.events
+        : EventRecorder.builder(b.client).component(b.name).metrics(b.metrics).build();
+    this.ownEvents = b.events == null ? events : null;
     rejected.events(events);
     StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);
     RuntimeServices services = new RuntimeServices(b.client, informers, b.metrics, events, status,
@@ -320,6 +322,9 @@ public final class Operator implements AutoCloseable {
             + " not released and expires after {} s, so that no other instance writes alongside"
             + " them", name, leaderElection.orElseThrow().leaseDuration().toSeconds());
       }
+    }
+    if (ownEvents != null) {
+      ownEvents.close();
     }
     informers.stop();
     rejected.stop();
