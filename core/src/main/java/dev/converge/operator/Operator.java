@@ -100,7 +100,7 @@ public final class Operator implements AutoCloseable {
       runtime.register(informers);
       controllers.add(runtime);
     }
-    b.extraCaches.forEach(informers::require);
+    b.extraCaches.forEach(informers::keepWhole);
   }
 
   /** Starts configuring an operator on {@code client}. */
