@@ -111,6 +111,11 @@ public final class SharedInformers implements Caches {
     whole.add(type);
   }
 
+  /** The kinds cached whole: those strategies write. */
+  public Set<Class<?>> wholeKinds() {
+    return Set.copyOf(whole);
+  }
+
   /** True when objects of {@code type} are cached without managedFields. */
   public boolean trimmed(Class<?> type) {
     return entries.containsKey(type) && !whole.contains(type);
@@ -217,7 +222,7 @@ public final class SharedInformers implements Caches {
 
         @Override
         public Optional<R> copy(HasMetadata stored) {
-          return Optional.of(serialization.clone(type.cast(stored)));
+          return Optional.of(ObjectCopy.of(type.cast(stored), serialization));
         }
       };
     }
