@@ -1,5 +1,11 @@
 package dev.converge.operator;
 
+import io.fabric8.kubernetes.client.CustomResource;
+
+import dev.converge.strategy.ApiKind;
+
+import dev.converge.schema.ResourceSchemas;
+
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.event.EventRecorder;
 import dev.converge.operator.internal.ControllerRuntime;
@@ -118,6 +124,7 @@ public final class Operator implements AutoCloseable {
           + state.get() + "); an operator runs once");
     }
     synced = informers.start();
+    prefetchSchemas();
     synced.whenComplete((v, t) -> {
       if (t == null) {
         log.info("operator {}: caches synced", name);
@@ -135,6 +142,38 @@ public final class Operator implements AutoCloseable {
     LeaderElection le = leaderElection.get();
     electionClient = electionClient(client, le);
     startElection(le);
+  }
+
+  /**
+   * Reads the OpenAPI schemas of the built-in kinds strategies will write while the caches sync,
+   * so that the first reconcile does not wait for them. Custom resources are left to their first
+   * apply: their schema may not be published yet.
+   */
+  private void prefetchSchemas() {
+    List<ApiKind> kinds = informers.wholeKinds().stream()
+        .filter(type -> !CustomResource.class.isAssignableFrom(type))
+        .map(type -> {
+          @SuppressWarnings("unchecked")
+          Class<? extends HasMetadata> kind = (Class<? extends HasMetadata>) type;
+          return new ApiKind(HasMetadata.getApiVersion(kind), HasMetadata.getKind(kind));
+        })
+        .toList();
+    if (kinds.isEmpty()) {
+      return;
+    }
+    Thread prefetch = new Thread(() -> {
+      ResourceSchemas schemas = ResourceSchemas.of(client);
+      for (ApiKind kind : kinds) {
+        try {
+          schemas.forKind(kind);
+        } catch (RuntimeException e) {
+          log.debug("operator {}: schema of {} not read ahead ({}); the first apply reads it",
+              name, kind, e.toString());
+        }
+      }
+    }, "converge-" + name + "-schemas");
+    prefetch.setDaemon(true);
+    prefetch.start();
   }
 
   /**
