@@ -16,12 +16,21 @@ import java.util.Set;
  * @param strategies which strategy writes each kind
  * @param leaderElection the Lease to hold while reconciling; empty to reconcile without one
  * @param clock the clock of condition timestamps
+ * @param workers how many AppDeployments are reconciled at once
  */
 public record OperatorSettings(
     Set<String> namespaces,
     StrategySelection strategies,
     Optional<LeaderElection> leaderElection,
-    Clock clock) {
+    Clock clock,
+    int workers) {
+
+  /**
+   * Reconciles at once by default. A reconcile spends most of its time waiting for the API server
+   * (a write's round trip), so a few workers keep two cores busy where one leaves them idle; more
+   * than this only queue up at the API server of a small cluster.
+   */
+  public static final int DEFAULT_WORKERS = 4;
 
   /** The operator's name: its Event component, its field manager and its Lease name. */
   public static final String OPERATOR_NAME = "app-operator";
@@ -34,10 +43,19 @@ public record OperatorSettings(
       StrategySelection.parse("default=ssa, apps/v1/Deployment=ssa, v1/Service=update");
 
   public OperatorSettings {
+    if (workers < 1) {
+      throw new IllegalArgumentException("workers must be at least 1, was " + workers);
+    }
     namespaces = Set.copyOf(Objects.requireNonNull(namespaces, "namespaces"));
     Objects.requireNonNull(strategies, "strategies");
     Objects.requireNonNull(leaderElection, "leaderElection");
     Objects.requireNonNull(clock, "clock");
+  }
+
+  /** These settings with {@value #DEFAULT_WORKERS} workers. */
+  public OperatorSettings(Set<String> namespaces, StrategySelection strategies,
+      Optional<LeaderElection> leaderElection, Clock clock) {
+    this(namespaces, strategies, leaderElection, clock, DEFAULT_WORKERS);
   }
 
   /** All namespaces, default strategies, no leader election, the system clock. */
@@ -50,15 +68,20 @@ public record OperatorSettings(
   public OperatorSettings withNamespace(String ns) {
     Set<String> more = new java.util.TreeSet<>(namespaces);
     more.add(ns);
-    return new OperatorSettings(more, strategies, leaderElection, clock);
+    return new OperatorSettings(more, strategies, leaderElection, clock, workers);
   }
 
   public OperatorSettings withStrategies(StrategySelection selection) {
-    return new OperatorSettings(namespaces, selection, leaderElection, clock);
+    return new OperatorSettings(namespaces, selection, leaderElection, clock, workers);
   }
 
   public OperatorSettings withLeaderElection(LeaderElection election) {
-    return new OperatorSettings(namespaces, strategies, Optional.of(election), clock);
+    return new OperatorSettings(namespaces, strategies, Optional.of(election), clock, workers);
+  }
+
+  /** These settings reconciling {@code count} AppDeployments at once. */
+  public OperatorSettings withWorkers(int count) {
+    return new OperatorSettings(namespaces, strategies, leaderElection, clock, count);
   }
 
   /**

@@ -72,6 +72,10 @@ public final class AppOperatorCommand implements Callable<Integer> {
       description = "Namespace of the Lease; default: the pod's namespace, else 'default'.")
   String leaseNamespace;
 
+  @Option(names = "--workers", paramLabel = "N", defaultValue = "" + OperatorSettings.DEFAULT_WORKERS,
+      description = "AppDeployments reconciled at once. Default: ${DEFAULT-VALUE}.")
+  int workers;
+
   @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8081",
       description = "Port of /healthz, /readyz and /metrics (0: any free port). Default: ${DEFAULT-VALUE}.")
   int httpPort;
@@ -171,8 +175,11 @@ public final class AppOperatorCommand implements Callable<Integer> {
       selection = merge(selection, StrategySelection.parse(joined),
           strategies.stream().anyMatch(s -> s.trim().startsWith("default=")));
     }
+    if (workers < 1) {
+      throw new IllegalArgumentException("--workers must be at least 1, was " + workers);
+    }
     OperatorSettings settings = new OperatorSettings(java.util.Set.copyOf(namespaces), selection,
-        Optional.empty(), Clock.systemUTC());
+        Optional.empty(), Clock.systemUTC(), workers);
     if (leaderElect) {
       settings = settings.withLeaderElection(
           LeaderElection.onLease(leaseNamespace(), OperatorSettings.OPERATOR_NAME));
