@@ -264,18 +264,14 @@ public final class SharedInformers implements Caches {
       SharedIndexInformer<GenericKubernetesResource> informer = ns.isPresent()
           ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
           : resources.inAnyNamespace().runnableInformer(resync.toMillis());
-      if (!whole.contains(entry.type)) {
-        informer.itemStore(new TrimmingItemStore<>());
-      }
+      informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
       return wire(entry, view, ns, informer);
     }
     var resources = client.resources(entry.type);
     SharedIndexInformer<R> informer = ns.isPresent()
         ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
         : resources.inAnyNamespace().runnableInformer(resync.toMillis());
-    if (!whole.contains(entry.type)) {
-      informer.itemStore(new TrimmingItemStore<>());
-    }
+    informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
     return wire(entry, view, ns, informer);
   }
 
