@@ -83,8 +83,9 @@ public final class BenchmarkRun {
           double converge = running.awaitAll(convergeTimeout(), "Running");
           double cpuConverge = operator.cpuSeconds() - cpuBefore;
           OptionalLong reconcilesAfter = operator.reconciles();
-          Double reconciles = reconcilesBefore.isPresent() && reconcilesAfter.isPresent()
-              ? (reconcilesAfter.getAsLong() - reconcilesBefore.getAsLong()) / (double) w.objects() : null;
+          // No reconcile yet is no sample of the counter yet: zero.
+          Double reconciles = reconcilesAfter.isPresent()
+              ? (reconcilesAfter.getAsLong() - reconcilesBefore.orElse(0)) / (double) w.objects() : null;
           MetricsSnapshot converged = metrics.snapshot().since(before);
           progress.accept(String.format("%d AppDeployments Running in %.2f s; operator wrote %d, read %d",
               w.objects(), converge, converged.clientWrites(), converged.clientReads()));
