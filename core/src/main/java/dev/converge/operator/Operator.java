@@ -162,6 +162,7 @@ public final class Operator implements AutoCloseable {
       return;
     }
     Thread prefetch = new Thread(() -> {
+      warmUpSerialization();
       ResourceSchemas schemas = ResourceSchemas.of(client);
       for (ApiKind kind : kinds) {
         try {
@@ -174,6 +175,24 @@ public final class Operator implements AutoCloseable {
     }, "converge-" + name + "-schemas");
     prefetch.setDaemon(true);
     prefetch.start();
+  }
+
+  /**
+   * Has Jackson build its serializers and deserializers of the cached kinds while the caches sync:
+   * the first reconcile converts objects of these kinds between classes and trees, and building
+   * them on a cold JVM takes longer than the reconcile itself.
+   */
+  private void warmUpSerialization() {
+    var serialization = client.getKubernetesSerialization();
+    for (Class<?> type : informers.wholeKinds()) {
+      try {
+        Object empty = type.getDeclaredConstructor().newInstance();
+        Object tree = serialization.convertValue(empty, java.util.Map.class);
+        serialization.convertValue(tree, type);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        log.debug("operator {}: no warm-up of {} ({})", name, type.getName(), e.toString());
+      }
+    }
   }
 
   /**
