@@ -61,6 +61,12 @@ public final class BenchCommand implements Callable<Integer> {
           + " replaced. Default: the example operator as a JVM with -Xmx512m.")
   String operatorCommand;
 
+  @Option(names = "--controller-manager-qps", paramLabel = "Q", defaultValue = "200",
+      description = "Requests per second the controller manager may send (bursts of twice that);"
+          + " its own default of 20 would make it, not the operator, the bottleneck at thousands"
+          + " of objects. 0 keeps its default. Default: ${DEFAULT-VALUE}.")
+  int controllerManagerQps;
+
   @Option(names = "--profile", defaultValue = "false",
       description = "Record a JDK Flight Recorder profile of the example operator into"
           + " <output>/logs/<size>/operator.jfr and a summary of where its CPU went into"
@@ -109,6 +115,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (!List.of("operator", "floor", "both").contains(mode)) {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--mode must be operator, floor or both, not '" + mode + "'");
+    }
+    if (controllerManagerQps > 0) {
+      System.setProperty("converge.controller-manager.qps", Integer.toString(controllerManagerQps));
     }
     Reports reports = new Reports(output);
     for (int n : objects) {
@@ -160,9 +169,12 @@ public final class BenchCommand implements Callable<Integer> {
         .filter(l -> l.startsWith("MemTotal:")).findFirst()
         .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).orElse(0L);
     String load = Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 2)[0];
-    return String.format("%d cores (%s), %.0f GiB, Java %s, load average %s at %s%s",
+    return String.format("%d cores (%s), %.0f GiB, Java %s, controller manager %s, load average %s"
+            + " at %s%s",
         Runtime.getRuntime().availableProcessors(), cpu, memKib / 1048576.0,
-        System.getProperty("java.version"), load, Instant.now().toString().substring(0, 16) + "Z",
+        System.getProperty("java.version"), controllerManagerQps > 0
+            ? controllerManagerQps + " requests/s" : "at its default rate", load,
+        Instant.now().toString().substring(0, 16) + "Z",
         note.isBlank() ? "" : "; " + note);
   }
 }

@@ -7,15 +7,25 @@ import java.util.Set;
 /**
  * Records core/v1 Events about an object, the way {@code kubectl describe} shows them.
  *
- * <p>Recording never throws into the reconcile: a failure to write an Event is logged and dropped,
- * since an Event is a courtesy to humans and must not turn a successful reconcile into a failed one.
- * Repeats of the same (object, type, reason, message) are folded into one Event whose {@code count}
- * and {@code lastTimestamp} go up, rather than flooding the namespace.
+ * <p>Recording never throws into the reconcile and never makes it wait: the recorder from {@link
+ * #builder} files the Event in a bounded queue and a background thread writes it. A failure to write
+ * an Event is logged and dropped, since an Event is a courtesy to humans and must not turn a
+ * successful reconcile into a failed one. Repeats of the same (object, type, reason, message) are
+ * folded into one Event whose {@code count} and {@code lastTimestamp} go up, each object may cause
+ * only so many writes (a token bucket per object), and a full queue drops new Events, counted in a
+ * metric, rather than flooding the namespace or the API server.
  */
-public interface EventRecorder {
+public interface EventRecorder extends AutoCloseable {
 
   /** Records an Event about {@code involved}. */
   void record(HasMetadata involved, EventType type, String reason, String message);
+
+  /**
+   * Writes what is still waiting, for a few seconds at most, then stops taking Events; the
+   * operator calls it on the recorder it built when it stops.
+   */
+  @Override
+  default void close() {}
 
   default void normal(HasMetadata involved, String reason, String message) {
     record(involved, EventType.NORMAL, reason, message);

@@ -1,8 +1,11 @@
 package dev.converge.event;
 
-import dev.converge.event.internal.AggregatingEventRecorder;
+import dev.converge.event.internal.AggregatingEventWriter;
+import dev.converge.event.internal.AsyncEventRecorder;
+import dev.converge.metrics.ControllerMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -15,11 +18,24 @@ import java.util.regex.Pattern;
  *     .instance(podName)                  // reportingInstance; defaults to the host name
  *     .build();
  * }</pre>
+ *
+ * <p>Defaults, in the spirit of client-go's event broadcaster and correlator: a queue of {@value
+ * #DEFAULT_QUEUE_CAPACITY} waiting Events, and per involved object a burst of {@value
+ * #DEFAULT_BURST} writes refilled by one every 5 minutes.
  */
 public final class EventRecorderBuilder {
 
   /** Default number of distinct (object, type, reason, message) keys remembered for aggregation. */
   public static final int DEFAULT_CACHE_SIZE = 4096;
+
+  /** Default number of Events waiting to be written before new ones are dropped. */
+  public static final int DEFAULT_QUEUE_CAPACITY = 1000;
+
+  /** Default number of writes one involved object may cause at once. */
+  public static final int DEFAULT_BURST = 25;
+
+  /** Default time in which an involved object earns one more write. */
+  public static final Duration DEFAULT_REFILL = Duration.ofMinutes(5);
 
   private static final Pattern QUALIFIED =
       Pattern.compile("^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$");
@@ -29,6 +45,10 @@ public final class EventRecorderBuilder {
   private String instance;
   private int cacheSize = DEFAULT_CACHE_SIZE;
   private Clock clock = Clock.systemUTC();
+  private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
+  private int burst = DEFAULT_BURST;
+  private Duration refill = DEFAULT_REFILL;
+  private ControllerMetrics metrics = ControllerMetrics.none();
 
   EventRecorderBuilder(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
@@ -66,7 +86,39 @@ public final class EventRecorderBuilder {
     return this;
   }
 
-  /** Source of event timestamps; tests pass a fixed clock. */
+  /** How many distinct Events may wait to be written; more are dropped and counted. */
+  public EventRecorderBuilder queueCapacity(int events) {
+    if (events < 1) {
+      throw new IllegalArgumentException("event queue capacity must be at least 1, was " + events);
+    }
+    this.queueCapacity = events;
+    return this;
+  }
+
+  /**
+   * Per involved object, at most {@code writes} Event writes at once, and one more each {@code
+   * every}; Events beyond that are dropped and counted. Repeats folded into a waiting Event cost
+   * nothing.
+   */
+  public EventRecorderBuilder rateLimit(int writes, Duration every) {
+    if (writes < 1) {
+      throw new IllegalArgumentException("event burst must be at least 1, was " + writes);
+    }
+    if (every == null || every.isNegative() || every.isZero()) {
+      throw new IllegalArgumentException("event refill interval must be positive, was " + every);
+    }
+    this.burst = writes;
+    this.refill = every;
+    return this;
+  }
+
+  /** Where dropped Events are counted ({@link ControllerMetrics#eventDropped}). */
+  public EventRecorderBuilder metrics(ControllerMetrics sink) {
+    this.metrics = Objects.requireNonNull(sink, "metrics");
+    return this;
+  }
+
+  /** Source of event timestamps and of the rate limit's time; tests pass a fixed clock. */
   public EventRecorderBuilder clock(Clock eventClock) {
     this.clock = Objects.requireNonNull(eventClock, "clock");
     return this;
@@ -78,7 +130,10 @@ public final class EventRecorderBuilder {
           + " .component(\"your-operator\") before build()");
     }
     String reportingInstance = instance != null ? instance : defaultInstance();
-    return new AggregatingEventRecorder(client, component, reportingInstance, cacheSize, clock);
+    ControllerMetrics sink = metrics;
+    return new AsyncEventRecorder(
+        new AggregatingEventWriter(client, component, reportingInstance, cacheSize), clock,
+        queueCapacity, burst, refill, cacheSize, sink::eventDropped, "converge-events-" + component);
   }
 
   private static String defaultInstance() {

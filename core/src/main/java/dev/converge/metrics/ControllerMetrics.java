@@ -44,6 +44,12 @@ public interface ControllerMetrics {
   /** Counts a request of the operator the API server refused with 403 Forbidden. */
   default void accessRefused(String resource, String verb) {}
 
+  /**
+   * An Event was not written; {@code reason} is {@code rate-limited} (its object used up its
+   * writes), {@code queue-full} or {@code stopped}.
+   */
+  default void eventDropped(String reason) {}
+
   /** Metrics that record nothing. */
   static ControllerMetrics none() {
     return new ControllerMetrics() {

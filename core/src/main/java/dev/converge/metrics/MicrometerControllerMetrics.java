@@ -41,6 +41,9 @@ import java.util.function.IntSupplier;
  *       1 while RBAC does not allow what the operator needs, 0 otherwise;
  *   <li>{@code converge.access.refused} (counter): requests refused with 403 Forbidden.
  * </ul>
+ *
+ * <p>{@code converge.events.dropped} (counter, tag {@code reason}: rate-limited, queue-full,
+ * stopped): Events the recorder did not write.
  */
 public final class MicrometerControllerMetrics implements ControllerMetrics {
 
@@ -54,6 +57,7 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public static final String INFORMER_ERRORS = "converge.informer.errors";
   public static final String ACCESS_DENIED = "converge.access.denied";
   public static final String ACCESS_REFUSED = "converge.access.refused";
+  public static final String EVENTS_DROPPED = "converge.events.dropped";
 
   private final MeterRegistry registry;
 
@@ -160,6 +164,15 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .description("Requests refused with 403 Forbidden")
         .tag("resource", resource)
         .tag("verb", verb)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void eventDropped(String reason) {
+    Counter.builder(EVENTS_DROPPED)
+        .description("Events not written: rate-limited per object, queue full, or stopped")
+        .tag("reason", reason)
         .register(registry)
         .increment();
   }

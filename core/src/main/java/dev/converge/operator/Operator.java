@@ -1,5 +1,11 @@
 package dev.converge.operator;
 
+import io.fabric8.kubernetes.client.CustomResource;
+
+import dev.converge.strategy.ApiKind;
+
+import dev.converge.schema.ResourceSchemas;
+
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.event.EventRecorder;
 import dev.converge.builder.WatchDefinition;
@@ -79,6 +85,7 @@ public final class Operator implements AutoCloseable {
   private final AccessChecks access;
   private final Optional<StrategySelector> strategies;
   private final Set<Class<? extends HasMetadata>> kinds = new LinkedHashSet<>();
+  private final EventRecorder ownEvents;
   private final AtomicReference<OperatorState> state = new AtomicReference<>(OperatorState.NEW);
   private final AtomicReference<String> leader = new AtomicReference<>();
   private final AtomicReference<String> electionFailure = new AtomicReference<>();
@@ -101,8 +108,9 @@ public final class Operator implements AutoCloseable {
     this.rejected = new RejectedObjects(b.metrics);
     this.informers = new SharedInformers(b.client, b.namespaces, b.informerResync, rejected,
         b.metrics);
-    EventRecorder events =
-        b.events != null ? b.events : EventRecorder.builder(b.client).component(b.name).build();
+    EventRecorder events = b.events != null ? b.events
+        : EventRecorder.builder(b.client).component(b.name).metrics(b.metrics).build();
+    this.ownEvents = b.events == null ? events : null;
     rejected.events(events);
     StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);
     this.strategies = strategies(b);
@@ -121,7 +129,7 @@ public final class Operator implements AutoCloseable {
       runtime.register(informers);
       controllers.add(runtime);
     }
-    b.extraCaches.forEach(informers::require);
+    b.extraCaches.forEach(informers::keepWhole);
     kinds.addAll(b.extraCaches);
   }
 
@@ -181,7 +189,9 @@ public final class Operator implements AutoCloseable {
           + state.get() + "); an operator runs once");
     }
     access.start();
-    synced = informers.start().whenComplete((v, t) -> {
+    synced = informers.start();
+    prefetchSchemas();
+    synced = synced.whenComplete((v, t) -> {
       if (t == null) {
         log.info("operator {}: caches synced", name);
       }
@@ -198,6 +208,57 @@ public final class Operator implements AutoCloseable {
     LeaderElection le = leaderElection.get();
     electionClient = electionClient(client, le);
     startElection(le);
+  }
+
+  /**
+   * Reads the OpenAPI schemas of the built-in kinds strategies will write while the caches sync,
+   * so that the first reconcile does not wait for them. Custom resources are left to their first
+   * apply: their schema may not be published yet.
+   */
+  private void prefetchSchemas() {
+    List<ApiKind> kinds = informers.wholeKinds().stream()
+        .filter(type -> !CustomResource.class.isAssignableFrom(type))
+        .map(type -> {
+          @SuppressWarnings("unchecked")
+          Class<? extends HasMetadata> kind = (Class<? extends HasMetadata>) type;
+          return new ApiKind(HasMetadata.getApiVersion(kind), HasMetadata.getKind(kind));
+        })
+        .toList();
+    if (kinds.isEmpty()) {
+      return;
+    }
+    Thread prefetch = new Thread(() -> {
+      warmUpSerialization();
+      ResourceSchemas schemas = ResourceSchemas.of(client);
+      for (ApiKind kind : kinds) {
+        try {
+          schemas.forKind(kind);
+        } catch (RuntimeException e) {
+          log.debug("operator {}: schema of {} not read ahead ({}); the first apply reads it",
+              name, kind, e.toString());
+        }
+      }
+    }, "converge-" + name + "-schemas");
+    prefetch.setDaemon(true);
+    prefetch.start();
+  }
+
+  /**
+   * Has Jackson build its serializers and deserializers of the cached kinds while the caches sync:
+   * the first reconcile converts objects of these kinds between classes and trees, and building
+   * them on a cold JVM takes longer than the reconcile itself.
+   */
+  private void warmUpSerialization() {
+    var serialization = client.getKubernetesSerialization();
+    for (Class<?> type : informers.wholeKinds()) {
+      try {
+        Object empty = type.getDeclaredConstructor().newInstance();
+        Object tree = serialization.convertValue(empty, java.util.Map.class);
+        serialization.convertValue(tree, type);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        log.debug("operator {}: no warm-up of {} ({})", name, type.getName(), e.toString());
+      }
+    }
   }
 
   /**
@@ -394,6 +455,9 @@ public final class Operator implements AutoCloseable {
             + " not released and expires after {} s, so that no other instance writes alongside"
             + " them", name, leaderElection.orElseThrow().leaseDuration().toSeconds());
       }
+    }
+    if (ownEvents != null) {
+      ownEvents.close();
     }
     informers.stop();
     rejected.stop();

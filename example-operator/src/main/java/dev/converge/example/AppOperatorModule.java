@@ -52,6 +52,7 @@ public final class AppOperatorModule extends AbstractModule {
     bind(KubernetesClient.class).toInstance(client);
     bind(MeterRegistry.class).toInstance(registry);
     ConvergeModule.controllers(binder()).addBinding()
-        .toInstance(AppDeploymentController.definition(new Conditions(settings.clock())));
+        .toInstance(AppDeploymentController.definition(new Conditions(settings.clock()),
+            settings.workers()));
   }
 }

@@ -64,8 +64,10 @@ class WidgetOperatorIT {
         assertThat(admin.resources(Widget.class).inNamespace(ns.name()).withName("web").get()).isNull();
         assertThat(admin.apps().deployments().inNamespace(ns.name()).withName("web").get()).isNull();
       });
-      assertThat(admin.v1().events().inNamespace(ns.name()).list().getItems())
-          .anyMatch(e -> "CleanedUp".equals(e.getReason()));
+      // Events are written in the background: wait for it rather than read once.
+      await("CleanedUp event").atMost(CONVERGE).untilAsserted(() ->
+          assertThat(admin.v1().events().inNamespace(ns.name()).list().getItems())
+              .anyMatch(e -> "CleanedUp".equals(e.getReason())));
     }
   }
 

@@ -76,11 +76,16 @@ public final class BenchmarkRun {
 
           MetricsSnapshot before = metrics.snapshot();
           double cpuBefore = operator.cpuSeconds();
+          OptionalLong reconcilesBefore = operator.reconciles();
           running.start();
           Workload.inParallel(w.items(), item -> admin.genericKubernetesResources(APP_DEPLOYMENTS)
               .inNamespace(item.namespace()).resource(w.appDeployment(item)).create());
           double converge = running.awaitAll(convergeTimeout(), "Running");
           double cpuConverge = operator.cpuSeconds() - cpuBefore;
+          OptionalLong reconcilesAfter = operator.reconciles();
+          // No reconcile yet is no sample of the counter yet: zero.
+          Double reconciles = reconcilesAfter.isPresent()
+              ? (reconcilesAfter.getAsLong() - reconcilesBefore.orElse(0)) / (double) w.objects() : null;
           MetricsSnapshot converged = metrics.snapshot().since(before);
           progress.accept(String.format("%d AppDeployments Running in %.2f s; operator wrote %d, read %d",
               w.objects(), converge, converged.clientWrites(), converged.clientReads()));
@@ -122,7 +127,7 @@ public final class BenchmarkRun {
               heap.isPresent() ? heap.getAsLong() / 1048576.0 : null,
               heap.isPresent() ? heap.getAsLong() / 1024.0 / w.objects() : null,
               toReady, restart.toReady(), restart.toFirstReconcile(), restart.toAllReconciled(),
-              restart.writes(), restart.reads());
+              restart.writes(), restart.reads(), reconciles);
         } finally {
           operator.close(); // stopped already unless something failed on the way
         }
@@ -182,7 +187,7 @@ public final class BenchmarkRun {
             converged.otherWrites(), converged.otherReads(),
             converged.clientWrites() / (double) w.objects(), converged.clientReads() / (double) w.objects(),
             byRequest(converged), null, null, w.configMaps(), fanout,
-            null, null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, null);
       } finally {
         deployments.close();
       }

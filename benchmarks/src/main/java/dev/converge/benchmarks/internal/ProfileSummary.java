@@ -22,10 +22,14 @@ public final class ProfileSummary {
 
   private ProfileSummary() {}
 
-  /** A markdown table of the top methods by self samples and by the innermost frame of {@code prefix}. */
+  /**
+   * Markdown tables of the top methods by self samples, by the innermost frame of {@code prefix},
+   * and by every {@code prefix} method on the stack (inclusive: what it and its callees cost).
+   */
   public static String of(Path jfr, String prefix, int top) {
     Map<String, Integer> self = new HashMap<>();
     Map<String, Integer> ours = new HashMap<>();
+    Map<String, Integer> inclusive = new HashMap<>();
     int samples = 0;
     try {
       for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
@@ -41,6 +45,9 @@ public final class ProfileSummary {
         self.merge(name(frames.get(0)), 1, Integer::sum);
         frames.stream().filter(f -> f.getMethod().getType().getName().startsWith(prefix)).findFirst()
             .ifPresent(f -> ours.merge(name(f), 1, Integer::sum));
+        frames.stream().filter(f -> f.getMethod().getType().getName().startsWith(prefix))
+            .map(ProfileSummary::name).distinct()
+            .forEach(method -> inclusive.merge(method, 1, Integer::sum));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the profile " + jfr, e);
@@ -50,6 +57,8 @@ public final class ProfileSummary {
     table(out, "self (method on top of the stack)", self, samples, top);
     out.append('\n');
     table(out, "innermost " + prefix + " frame", ours, samples, top);
+    out.append('\n');
+    table(out, prefix + " method anywhere on the stack (inclusive)", inclusive, samples, top);
     return out.toString();
   }
 

@@ -141,6 +141,7 @@ public final class Reports {
         : r.idleWrites() + " in " + r.idleSeconds() + " s"));
     rows.add(row("ConfigMap fan-out: every pod on the new hash (s)", runs,
         r -> r.fanoutSeconds() == null ? "–" : f2(r.fanoutSeconds()) + " (" + r.fanoutConfigMaps() + ")"));
+    rows.add(row("reconciles per AppDeployment while converging", runs, r -> opt(r.reconcilesPerObject(), 2)));
     rows.add(row("operator CPU while converging (s)", runs, r -> opt(r.cpuSecondsConverge(), 2)));
     rows.add(row("CPU per AppDeployment (ms)", runs, r -> opt(r.cpuMsPerObject(), 1)));
     rows.add(row("operator CPU in all (s)", runs, r -> opt(r.cpuSecondsTotal(), 2)));

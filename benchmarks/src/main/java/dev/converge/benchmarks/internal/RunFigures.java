@@ -11,6 +11,7 @@ import java.util.Map;
  * @param mode {@code operator} or {@code floor}
  * @param runningOverTime seconds from the first create at which each object was done, ascending
  * @param clientRequests the measured client's requests while converging, by {@code verb resource}
+ * @param reconcilesPerObject the operator's reconciles while converging, divided by the objects
  */
 public record RunFigures(
     String mode,
@@ -44,4 +45,5 @@ public record RunFigures(
     Double restartToFirstReconcileSeconds,
     Double restartToAllReconciledSeconds,
     Long restartWrites,
-    Long restartReads) {}
+    Long restartReads,
+    Double reconcilesPerObject) {}

@@ -12,13 +12,13 @@ class ReportsTest {
     return new RunFigures("operator", objects, 0, 1, 5, seconds, objects / seconds, List.of(seconds),
         4L * objects, 0, 0, 100, 2, 4, 0, Map.of("create services", (long) objects), 60, 0L, 10, 1.5,
         cpu, cpu * 1000 / objects, cpu + 3, 250.0, heapMiB, heapMiB * 1024 / objects, 3.0, 3.0, 3.5,
-        4.0, 0L, 4L);
+        4.0, 0L, 4L, 3.0);
   }
 
   private static RunFigures floor(int objects, double seconds) {
     return new RunFigures("floor", objects, 0, 1, 5, seconds, objects / seconds, List.of(seconds),
         2L * objects, 0, 0, 100, 2, 2, 0, Map.of(), null, null, 10, 1.0, null, null, null, null, null,
-        null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null);
   }
 
   @Test

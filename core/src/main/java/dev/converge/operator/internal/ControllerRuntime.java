@@ -3,6 +3,7 @@ package dev.converge.operator.internal;
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.builder.IndexDefinition;
 import dev.converge.builder.WatchDefinition;
+import dev.converge.handler.EnqueueControllerOwner;
 import dev.converge.metrics.ReconcileOutcome;
 import dev.converge.queue.WorkQueue;
 import dev.converge.reconcile.ObjectKey;
@@ -91,6 +92,9 @@ public final class ControllerRuntime<P extends HasMetadata> {
 
   private <T extends HasMetadata> void registerWatch(SharedInformers informers, WatchDefinition<T> watch) {
     String watchedKind = HasMetadata.getKind(watch.type());
+    if (watch.handler() instanceof EnqueueControllerOwner) {
+      informers.keepWhole(watch.type()); // owned: written through strategies, which need it all
+    }
     informers.addHandler(watch.type(), new ResourceEventHandler<T>() {
       @Override
       public void onAdd(T obj) {

@@ -49,6 +49,8 @@ public final class SharedInformers implements Caches {
   private final RejectedObjects rejected;
   private final ControllerMetrics metrics;
   private final Map<Class<?>, Entry<?>> entries = new ConcurrentHashMap<>();
+  /** Kinds cached whole: written by strategies (owned) or asked for explicitly. */
+  private final Set<Class<?>> whole = ConcurrentHashMap.newKeySet();
   private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Set once start() begins: the set of kinds is fixed from then on. */
   private boolean starting;
@@ -97,6 +99,26 @@ public final class SharedInformers implements Caches {
   /** Makes sure {@code type} gets an informer. */
   public synchronized <R extends HasMetadata> void require(Class<R> type) {
     entry(type);
+  }
+
+  /**
+   * Caches {@code type} whole, with {@code metadata.managedFields} and kubectl's last-applied
+   * annotation: strategies read them on the kinds they write. Every other kind is cached without
+   * them ({@link TrimmingItemStore}).
+   */
+  public synchronized <R extends HasMetadata> void keepWhole(Class<R> type) {
+    entry(type);
+    whole.add(type);
+  }
+
+  /** The kinds cached whole: those strategies write. */
+  public Set<Class<?>> wholeKinds() {
+    return Set.copyOf(whole);
+  }
+
+  /** True when objects of {@code type} are cached without managedFields. */
+  public boolean trimmed(Class<?> type) {
+    return entries.containsKey(type) && !whole.contains(type);
   }
 
   public synchronized <R extends HasMetadata> void addIndex(IndexDefinition<R> index) {
@@ -200,7 +222,7 @@ public final class SharedInformers implements Caches {
 
         @Override
         public Optional<R> copy(HasMetadata stored) {
-          return Optional.of(serialization.clone(type.cast(stored)));
+          return Optional.of(ObjectCopy.of(type.cast(stored), serialization));
         }
       };
     }
@@ -242,12 +264,14 @@ public final class SharedInformers implements Caches {
       SharedIndexInformer<GenericKubernetesResource> informer = ns.isPresent()
           ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
           : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+      informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
       return wire(entry, view, ns, informer);
     }
     var resources = client.resources(entry.type);
     SharedIndexInformer<R> informer = ns.isPresent()
         ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
         : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+    informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
     return wire(entry, view, ns, informer);
   }
 

@@ -4,6 +4,7 @@ import dev.converge.retry.internal.ResourceText;
 import dev.converge.status.StatusOutcome;
 import dev.converge.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -108,8 +109,18 @@ public final class MergePatchStatusWriter implements StatusWriter {
   }
 
   private static JsonNode statusOf(KubernetesSerialization serialization, HasMetadata object) {
-    JsonNode tree = serialization.convertValue(object, JsonNode.class);
-    JsonNode status = tree == null ? null : tree.get("status");
+    JsonNode status;
+    if (object instanceof CustomResource<?, ?> resource) {
+      // Only the status, not the whole object: the spec and metadata play no part here.
+      Object pojo = resource.getStatus();
+      status = pojo == null ? null : serialization.convertValue(pojo, JsonNode.class);
+    } else {
+      JsonNode tree = serialization.convertValue(object, JsonNode.class);
+      status = tree == null ? null : tree.get("status");
+    }
+    if (status != null && status.isNull()) {
+      status = null;
+    }
     // An empty status object and no status are the same thing to a reader; treating them alike
     // keeps a freshly constructed, empty status POJO from producing a write on every reconcile.
     if (status != null && status.isObject() && JsonMergePatch.withoutNulls(status).isEmpty()) {

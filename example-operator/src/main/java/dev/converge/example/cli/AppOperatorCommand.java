@@ -53,6 +53,10 @@ public final class AppOperatorCommand implements Callable<Integer> {
       description = "HTTPS port of the webhooks. Default: ${DEFAULT-VALUE}.")
   int webhookPort;
 
+  @Option(names = "--workers", paramLabel = "N", defaultValue = "" + OperatorSettings.DEFAULT_WORKERS,
+      description = "AppDeployments reconciled at once. Default: ${DEFAULT-VALUE}.")
+  int workers;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new AppOperatorCommand()).execute(args));
   }
@@ -126,9 +130,12 @@ public final class AppOperatorCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--access-review-interval must not be negative, got "
           + accessReviewSeconds);
     }
+    if (workers < 1) {
+      throw new IllegalArgumentException("--workers must be at least 1, was " + workers);
+    }
     return new OperatorSettings(options.namespaces(),
         options.strategies(OperatorSettings.DEFAULT_STRATEGIES),
         options.leaderElection(OperatorSettings.OPERATOR_NAME), Clock.systemUTC(),
-        Duration.ofSeconds(accessReviewSeconds));
+        Duration.ofSeconds(accessReviewSeconds), workers);
   }
 }

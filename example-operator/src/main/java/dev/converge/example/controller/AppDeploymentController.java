@@ -25,8 +25,16 @@ public final class AppDeploymentController {
 
   private AppDeploymentController() {}
 
-  /** The controller with a reconciler using {@code conditions} for timestamps. */
+  /** The controller with a reconciler using {@code conditions} for timestamps, one worker. */
   public static ControllerDefinition<AppDeployment> definition(Conditions conditions) {
+    return definition(conditions, 1);
+  }
+
+  /**
+   * The controller with a reconciler using {@code conditions} for timestamps, reconciling up to
+   * {@code workers} AppDeployments at once.
+   */
+  public static ControllerDefinition<AppDeployment> definition(Conditions conditions, int workers) {
     return ControllerBuilder.forPrimary(AppDeployment.class)
         .named(NAME)
         .withPredicate(EventPredicate.generationChanged())
@@ -38,6 +46,7 @@ public final class AppDeploymentController {
                 .onUpdate((before, after) -> !Objects.equals(before.getData(), after.getData())
                     || !Objects.equals(before.getBinaryData(), after.getBinaryData()))
                 .build())
+        .maxConcurrentReconciles(workers)
         .build(new AppDeploymentReconciler(conditions));
   }
 }

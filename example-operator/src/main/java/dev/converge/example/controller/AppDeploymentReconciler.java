@@ -47,7 +47,10 @@ import java.util.Optional;
  * </ol>
  *
  * No periodic requeue while pods start: every status change of the owned Deployment reconciles the
- * AppDeployment again, so the status follows the pods without polling.
+ * AppDeployment again, so the status follows the pods without polling. Until the Deployment
+ * controller has observed the Deployment's latest generation the status is left as it is (a new
+ * AppDeployment has none for those moments): the Deployment's own status write brings the
+ * reconcile that reports it.
  */
 public final class AppDeploymentReconciler implements Reconciler<AppDeployment> {
 
@@ -111,9 +114,11 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     }
     Deployment deployment = context.apply(DesiredDeployment.of(app, hash)).live();
     context.apply(DesiredService.of(app));
-    if (!WorkloadReadiness.hasObservedLatest(deployment) && statusIsCurrent(app)) {
-      // The Deployment controller has not yet looked at the latest generation (an annotation edit
-      // bumps it too), so its status says nothing new; its next status write reconciles again.
+    if (!WorkloadReadiness.hasObservedLatest(deployment)) {
+      // The Deployment controller has not yet looked at the latest generation (a new Deployment,
+      // or an edit of its template), so its status says nothing new; its next status write
+      // reconciles again, within moments. Writing a status now would only be overwritten then:
+      // one status write per new AppDeployment instead of two.
       return Result.done();
     }
     Readiness rollout = WorkloadReadiness.of(deployment);
@@ -138,8 +143,4 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     });
   }
 
-  private static boolean statusIsCurrent(AppDeployment app) {
-    return app.getStatus() != null
-        && Objects.equals(app.getStatus().observedGeneration(), app.getMetadata().getGeneration());
-  }
 }

@@ -154,6 +154,21 @@ class AppDeploymentReconcilerTest {
   }
 
   @Test
+  void aNewAppDeploymentGetsOneStatusWriteOnceTheDeploymentControllerHasReported() throws Exception {
+    TestContext<AppDeployment> context = context("nginx:1.27", 1, null);
+
+    // First pass: Deployment and Service created; their controller has not looked yet.
+    assertThat(reconcile(context)).isEqualTo(Result.done());
+    assertThat(context.statusWrites()).isEmpty();
+
+    deploymentStatus(context, 1, 1, 1);
+    reconcile(context);
+
+    assertThat(context.statusWrites()).hasSize(1);
+    assertThat(context.primary().getStatus().phase()).isEqualTo(Phase.Running);
+  }
+
+  @Test
   void anUnchangedStatusIsNotWrittenAgain() throws Exception {
     TestContext<AppDeployment> context = context("nginx:1.27", 1, null);
     reconcile(context);

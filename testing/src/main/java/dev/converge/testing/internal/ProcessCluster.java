@@ -63,6 +63,32 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
    * picked free just before use, so another process can still take one first: a start that fails
    * with "address already in use" is tried again with new ports, up to three times.
    */
+  /**
+   * The controller manager's request rate to the API server, when raised from its default (20 per
+   * second, bursts of 30) through the system property {@value #KCM_QPS_PROPERTY} or the
+   * environment variable {@value #KCM_QPS_ENV}: benchmarks with thousands of Deployments would
+   * otherwise measure the controller manager's client limit rather than the operator.
+   */
+  static java.util.Optional<Integer> controllerManagerQps() {
+    String value = System.getProperty(KCM_QPS_PROPERTY, System.getenv(KCM_QPS_ENV));
+    if (value == null || value.isBlank()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      int qps = Integer.parseInt(value.trim());
+      if (qps < 1) {
+        throw new NumberFormatException("below 1");
+      }
+      return java.util.Optional.of(qps);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(KCM_QPS_PROPERTY + " / " + KCM_QPS_ENV + " must be a"
+          + " positive number of requests per second, was '" + value + "'");
+    }
+  }
+
+  public static final String KCM_QPS_PROPERTY = "converge.controller-manager.qps";
+  public static final String KCM_QPS_ENV = "CONVERGE_CONTROLLER_MANAGER_QPS";
+
   public static ProcessCluster start(ControlPlaneBinaries binaries) {
     long began = System.nanoTime();
     ProcessCluster cluster = null;
@@ -178,24 +204,23 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
     Path kc = kubeconfig;
     int kcmPort = FreePort.pick();
     int schedulerPort = FreePort.pick();
-    ComponentProcess kcm =
-        launch(
-            "kube-controller-manager",
-            bin.kubeControllerManager(),
-            List.of(
-                "--kubeconfig=" + kc,
-                "--authentication-kubeconfig=" + kc,
-                "--authorization-kubeconfig=" + kc,
-                "--leader-elect=false",
-                "--controllers=*",
-                "--bind-address=127.0.0.1",
-                "--secure-port=" + kcmPort,
-                "--root-ca-file=" + ca,
-                "--service-account-private-key-file=" + saKey,
-                "--cluster-signing-cert-file=" + ca,
-                "--cluster-signing-key-file=" + caKey,
-                "--use-service-account-credentials=false",
-                "--v=0"));
+    List<String> kcmArgs = new ArrayList<>(List.of(
+        "--kubeconfig=" + kc,
+        "--authentication-kubeconfig=" + kc,
+        "--authorization-kubeconfig=" + kc,
+        "--leader-elect=false",
+        "--controllers=*",
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + kcmPort,
+        "--root-ca-file=" + ca,
+        "--service-account-private-key-file=" + saKey,
+        "--cluster-signing-cert-file=" + ca,
+        "--cluster-signing-key-file=" + caKey,
+        "--use-service-account-credentials=false",
+        "--v=0"));
+    controllerManagerQps().ifPresent(qps -> kcmArgs.addAll(List.of(
+        "--kube-api-qps=" + qps, "--kube-api-burst=" + (2 * qps))));
+    ComponentProcess kcm = launch("kube-controller-manager", bin.kubeControllerManager(), kcmArgs);
     ComponentProcess scheduler =
         launch(
             "kube-scheduler",

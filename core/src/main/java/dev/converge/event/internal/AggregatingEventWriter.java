@@ -1,6 +1,5 @@
 package dev.converge.event.internal;
 
-import dev.converge.event.EventRecorder;
 import dev.converge.event.EventType;
 import dev.converge.retry.internal.ResourceText;
 import io.fabric8.kubernetes.api.model.Event;
@@ -14,7 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.HttpURLConnection;
-import java.time.Clock;
+import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -28,22 +27,29 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Writes core/v1 Events and folds repeats of the same (involved object, type, reason, message) into
- * one Event by patching its {@code count} and {@code lastTimestamp}.
+ * one Event by patching its {@code count} and {@code lastTimestamp}. It sends its requests on the
+ * caller's thread; {@link AsyncEventRecorder} puts it behind a queue so that no reconcile waits.
  *
  * <p>The aggregation cache is an LRU map of at most {@code cacheSize} keys, so memory stays bounded
  * however many objects the controller sees; a key that fell out (or an Event the API server has
  * expired, which answers 404) simply starts a new Event. Writes for one key are serialised; writes for
  * different keys proceed in parallel.
  */
-public final class AggregatingEventRecorder implements EventRecorder {
+public final class AggregatingEventWriter {
 
-  private static final Logger LOG = LoggerFactory.getLogger(AggregatingEventRecorder.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AggregatingEventWriter.class);
   static final int MAX_REASON = 128;
   static final int MAX_MESSAGE = 1024;
 
   /** What makes two Events "the same" for aggregation. */
-  record Key(String namespace, String involvedKind, String involvedName, String involvedUid,
-      String type, String reason, String message) {}
+  public record Key(String namespace, String involvedKind, String involvedName, String involvedUid,
+      String type, String reason, String message) {
+
+    /** The involved object alone: what the per-object rate limit counts. */
+    String object() {
+      return namespace + "/" + involvedKind + "/" + involvedName + "/" + involvedUid;
+    }
+  }
 
   /** The Event a key was last written to; guarded by its own monitor. */
   static final class Slot {
@@ -54,16 +60,14 @@ public final class AggregatingEventRecorder implements EventRecorder {
   private final KubernetesClient client;
   private final String component;
   private final String instance;
-  private final Clock clock;
   private final Map<Key, Slot> slots;
   private final AtomicLong sequence;
 
-  public AggregatingEventRecorder(KubernetesClient client, String component, String instance,
-      int cacheSize, Clock clock) {
+  public AggregatingEventWriter(KubernetesClient client, String component, String instance,
+      int cacheSize) {
     this.client = Objects.requireNonNull(client, "client");
     this.component = Objects.requireNonNull(component, "component");
     this.instance = Objects.requireNonNull(instance, "instance");
-    this.clock = Objects.requireNonNull(clock, "clock");
     this.slots = new LinkedHashMap<>(16, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<Key, Slot> eldest) {
@@ -75,17 +79,6 @@ public final class AggregatingEventRecorder implements EventRecorder {
         new AtomicLong(System.currentTimeMillis() * 1_000_000L + System.nanoTime() % 1_000_000L);
   }
 
-  @Override
-  public void record(HasMetadata involved, EventType type, String reason, String message) {
-    try {
-      write(involved, type, reason, message);
-    } catch (RuntimeException e) {
-      LOG.warn("could not record {} event {} for {}: {}", type, reason,
-          ResourceText.describe(involved), e.toString());
-      LOG.debug("event write failure", e);
-    }
-  }
-
   /** Number of keys currently remembered; exposed for tests of the memory bound. */
   public int cachedKeys() {
     synchronized (slots) {
@@ -93,47 +86,65 @@ public final class AggregatingEventRecorder implements EventRecorder {
     }
   }
 
-  private void write(HasMetadata involved, EventType type, String reason, String message) {
+  /**
+   * The aggregation key of an Event, with reason and message cut to the API server's limits.
+   *
+   * @throws IllegalArgumentException when the reason is blank or the object has no metadata
+   */
+  public static Key keyOf(HasMetadata involved, EventType type, String reason, String message) {
     Objects.requireNonNull(involved, "involved object");
     Objects.requireNonNull(type, "type");
     if (reason == null || reason.isBlank()) {
-      throw new IllegalArgumentException("event reason must not be blank");
+      throw new IllegalArgumentException("event reason must not be blank (event about "
+          + ResourceText.describe(involved) + ")");
     }
-    String shortReason = truncate(reason, MAX_REASON);
-    String shortMessage = truncate(message == null ? "" : message, MAX_MESSAGE);
-    ObjectMeta meta = Objects.requireNonNull(involved.getMetadata(), "involved object metadata");
+    ObjectMeta meta = involved.getMetadata();
+    if (meta == null) {
+      throw new IllegalArgumentException("event " + reason + " is about an object without"
+          + " metadata (" + involved.getClass().getSimpleName() + "); pass the object as read");
+    }
     String involvedNamespace = meta.getNamespace();
     String namespace = involvedNamespace == null || involvedNamespace.isBlank()
         ? "default" : involvedNamespace;
-    String kind = ResourceText.kindOf(involved);
-    Key key = new Key(namespace, kind, meta.getName(), meta.getUid(), type.wireValue(),
-        shortReason, shortMessage);
+    return new Key(namespace, ResourceText.kindOf(involved), meta.getName(), meta.getUid(),
+        type.wireValue(), truncate(reason, MAX_REASON),
+        truncate(message == null ? "" : message, MAX_MESSAGE));
+  }
+
+  /**
+   * Records {@code times} occurrences of {@code key}, the first at {@code first} and the last at
+   * {@code last}: a count patch of the Event this key was last written to, or a new Event.
+   */
+  public void write(HasMetadata involved, Key key, int times, Instant first, Instant last) {
     Slot slot;
     synchronized (slots) {
       slot = slots.computeIfAbsent(key, k -> new Slot());
     }
     synchronized (slot) {
-      String now =
-          DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
-      if (slot.eventName != null && increment(namespace, slot, now)) {
+      String lastText = timestamp(last);
+      if (slot.eventName != null && increment(key.namespace(), slot, times, lastText)) {
         return;
       }
-      Event created = create(involved, kind, namespace, key, now);
+      Event created = create(involved, key, times, timestamp(first), lastText);
       slot.eventName = created.getMetadata().getName();
-      slot.count = created.getCount() == null ? 1 : created.getCount();
+      slot.count = created.getCount() == null ? times : created.getCount();
     }
   }
 
+  private static String timestamp(Instant at) {
+    return DateTimeFormatter.ISO_INSTANT.format(at.truncatedTo(ChronoUnit.SECONDS));
+  }
+
   /** Bumps count and lastTimestamp of the slot's Event; false when the Event is gone. */
-  private boolean increment(String namespace, Slot slot, String now) {
+  private boolean increment(String namespace, Slot slot, int times, String now) {
     ObjectNode patch = JsonNodeFactory.instance.objectNode()
-        .put("count", slot.count + 1)
+        .put("count", slot.count + times)
         .put("lastTimestamp", now);
     try {
       Event patched = client.v1().events().inNamespace(namespace).withName(slot.eventName)
           .patch(PatchContext.of(PatchType.JSON_MERGE),
               client.getKubernetesSerialization().asJson(patch));
-      slot.count = patched.getCount() == null ? slot.count + 1 : patched.getCount();
+      slot.count = patched.getCount() == null ? slot.count + times : patched.getCount();
       return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
@@ -144,7 +155,9 @@ public final class AggregatingEventRecorder implements EventRecorder {
     }
   }
 
-  private Event create(HasMetadata involved, String kind, String namespace, Key key, String now) {
+  private Event create(HasMetadata involved, Key key, int times, String first, String lastSeen) {
+    String kind = key.involvedKind();
+    String namespace = key.namespace();
     ObjectReference reference = new ObjectReferenceBuilder()
         .withApiVersion(ResourceText.apiVersionOf(involved))
         .withKind(kind)
@@ -164,9 +177,9 @@ public final class AggregatingEventRecorder implements EventRecorder {
           .withType(key.type())
           .withReason(key.reason())
           .withMessage(key.message())
-          .withCount(1)
-          .withFirstTimestamp(now)
-          .withLastTimestamp(now)
+          .withCount(times)
+          .withFirstTimestamp(first)
+          .withLastTimestamp(lastSeen)
           .withNewSource().withComponent(component).endSource()
           .withReportingComponent(component)
           .withReportingInstance(instance)
