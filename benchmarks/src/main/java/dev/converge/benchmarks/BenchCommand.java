@@ -21,9 +21,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code bin/bench}: drives an operator (the example AppDeployment operator, or any operator given
- * as a command and its CRD) against a local control plane, then the floor (the same Deployments
- * and Services written by a raw client at full concurrency) on a fresh one, and writes JSON, a
- * markdown table and PNG plots.
+ * as a command and its CRD) against a local control plane, then the floor (the same Deployments and
+ * Services written by a raw client at full concurrency) on a fresh one, and writes JSON, a markdown
+ * table and PNG plots.
  */
 @Command(
     name = "bench",
@@ -32,78 +32,137 @@ import picocli.CommandLine.Option;
     sortOptions = false)
 public final class BenchCommand implements Callable<Integer> {
 
-  @Option(names = "--objects", split = ",", paramLabel = "N", defaultValue = "300",
-      description = "AppDeployments per run; several sizes comma-separated. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--objects",
+      split = ",",
+      paramLabel = "N",
+      defaultValue = "300",
+      description =
+          "AppDeployments per run; several sizes comma-separated. Default: ${DEFAULT-VALUE}.")
   List<Integer> objects;
 
-  @Option(names = "--replicas", paramLabel = "R", defaultValue = "1",
-      description = "Pods per AppDeployment; 0 measures the operator without pod work. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--replicas",
+      paramLabel = "R",
+      defaultValue = "1",
+      description =
+          "Pods per AppDeployment; 0 measures the operator without pod work. Default: ${DEFAULT-VALUE}.")
   int replicas;
 
-  @Option(names = "--per-namespace", paramLabel = "K", defaultValue = "100",
+  @Option(
+      names = "--per-namespace",
+      paramLabel = "K",
+      defaultValue = "100",
       description = "AppDeployments per namespace. Default: ${DEFAULT-VALUE}.")
   int perNamespace;
 
-  @Option(names = "--fanout", paramLabel = "F", defaultValue = "100",
-      description = "ConfigMaps changed at once (each referenced by one AppDeployment). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--fanout",
+      paramLabel = "F",
+      defaultValue = "100",
+      description =
+          "ConfigMaps changed at once (each referenced by one AppDeployment). Default: ${DEFAULT-VALUE}.")
   int fanout;
 
-  @Option(names = "--idle-seconds", paramLabel = "S", defaultValue = "60",
-      description = "Seconds of idleness in which the operator's writes are counted. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--idle-seconds",
+      paramLabel = "S",
+      defaultValue = "60",
+      description =
+          "Seconds of idleness in which the operator's writes are counted. Default: ${DEFAULT-VALUE}.")
   int idleSeconds;
 
-  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "both",
+  @Option(
+      names = "--mode",
+      paramLabel = "MODE",
+      defaultValue = "both",
       description = "operator, floor or both. Default: ${DEFAULT-VALUE}.")
   String mode;
 
-  @Option(names = "--operator-command", paramLabel = "CMD",
-      description = "The operator's command line, split at spaces; {kubeconfig} and {port} are"
-          + " replaced. Default: the example operator as a JVM with -Xmx512m.")
+  @Option(
+      names = "--operator-command",
+      paramLabel = "CMD",
+      description =
+          "The operator's command line, split at spaces; {kubeconfig} and {port} are"
+              + " replaced. Default: the example operator as a JVM with -Xmx512m.")
   String operatorCommand;
 
-  @Option(names = "--controller-manager-qps", paramLabel = "Q", defaultValue = "200",
-      description = "Requests per second the controller manager may send (bursts of twice that);"
-          + " its own default of 20 would make it, not the operator, the bottleneck at thousands"
-          + " of objects. 0 keeps its default. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--controller-manager-qps",
+      paramLabel = "Q",
+      defaultValue = "200",
+      description =
+          "Requests per second the controller manager may send (bursts of twice that);"
+              + " its own default of 20 would make it, not the operator, the bottleneck at thousands"
+              + " of objects. 0 keeps its default. Default: ${DEFAULT-VALUE}.")
   int controllerManagerQps;
 
-  @Option(names = "--profile", defaultValue = "false",
-      description = "Record a JDK Flight Recorder profile of the example operator into"
-          + " <output>/logs/<size>/operator.jfr and a summary of where its CPU went into"
-          + " <output>/n<N>-r<R>-profile.md.")
+  @Option(
+      names = "--profile",
+      defaultValue = "false",
+      description =
+          "Record a JDK Flight Recorder profile of the example operator into"
+              + " <output>/logs/<size>/operator.jfr and a summary of where its CPU went into"
+              + " <output>/n<N>-r<R>-profile.md.")
   boolean profile;
 
-  @Option(names = "--crd", paramLabel = "FILE",
-      description = "The operator's CRD for apps.converge.dev/v1 AppDeployment. Default: the example's.")
+  @Option(
+      names = "--crd",
+      paramLabel = "FILE",
+      description =
+          "The operator's CRD for apps.converge.dev/v1 AppDeployment. Default: the example's.")
   Path crd;
 
-  @Option(names = "--ready-url", paramLabel = "URL", defaultValue = "http://127.0.0.1:{port}/readyz",
+  @Option(
+      names = "--ready-url",
+      paramLabel = "URL",
+      defaultValue = "http://127.0.0.1:{port}/readyz",
       description = "200 once the operator's caches are synced. Default: ${DEFAULT-VALUE}.")
   String readyUrl;
 
-  @Option(names = "--metrics-url", paramLabel = "URL", defaultValue = "http://127.0.0.1:{port}/metrics",
+  @Option(
+      names = "--metrics-url",
+      paramLabel = "URL",
+      defaultValue = "http://127.0.0.1:{port}/metrics",
       description = "The operator's Prometheus metrics. Default: ${DEFAULT-VALUE}.")
   String metricsUrl;
 
-  @Option(names = "--reconcile-metric", paramLabel = "NAME", defaultValue = "converge_reconcile_seconds_count",
+  @Option(
+      names = "--reconcile-metric",
+      paramLabel = "NAME",
+      defaultValue = "converge_reconcile_seconds_count",
       description = "Counter of reconciles in those metrics. Default: ${DEFAULT-VALUE}.")
   String reconcileMetric;
 
-  @Option(names = "--image", paramLabel = "IMAGE", defaultValue = "registry.example.com/bench/app:1.0",
-      description = "spec.image of every AppDeployment (kwok runs no container). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--image",
+      paramLabel = "IMAGE",
+      defaultValue = "registry.example.com/bench/app:1.0",
+      description =
+          "spec.image of every AppDeployment (kwok runs no container). Default: ${DEFAULT-VALUE}.")
   String image;
 
-  @Option(names = "--output", paramLabel = "DIR", defaultValue = "benchmarks/results",
+  @Option(
+      names = "--output",
+      paramLabel = "DIR",
+      defaultValue = "benchmarks/results",
       description = "Where JSON, tables and plots go. Default: ${DEFAULT-VALUE}.")
   Path output;
 
-  @Option(names = "--readme", paramLabel = "FILE",
-      description = "A README whose section between <!-- results:start --> and <!-- results:end -->"
-          + " is replaced by the summary of every run in the output folder.")
+  @Option(
+      names = "--readme",
+      paramLabel = "FILE",
+      description =
+          "A README whose section between <!-- results:start --> and <!-- results:end -->"
+              + " is replaced by the summary of every run in the output folder.")
   Path readme;
 
-  @Option(names = "--note", paramLabel = "TEXT", defaultValue = "",
-      description = "Added to the machine line of the results, e.g. whether the machine was otherwise idle.")
+  @Option(
+      names = "--note",
+      paramLabel = "TEXT",
+      defaultValue = "",
+      description =
+          "Added to the machine line of the results, e.g. whether the machine was otherwise idle.")
   String note;
 
   public static void main(String[] args) {
@@ -113,8 +172,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (!List.of("operator", "floor", "both").contains(mode)) {
-      throw new CommandLine.ParameterException(new CommandLine(this),
-          "--mode must be operator, floor or both, not '" + mode + "'");
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--mode must be operator, floor or both, not '" + mode + "'");
     }
     if (controllerManagerQps > 0) {
       System.setProperty("converge.controller-manager.qps", Integer.toString(controllerManagerQps));
@@ -125,14 +184,25 @@ public final class BenchCommand implements Callable<Integer> {
       Workload workload = new Workload(n, namespaces, replicas, Math.min(fanout, n), image);
       Path workDir = output.resolve("logs").resolve(Reports.stem(n, replicas));
       Files.createDirectories(workDir);
-      BenchSettings settings = new BenchSettings(workload, !mode.equals("floor"), !mode.equals("operator"),
-          idleSeconds, operatorCommand == null
-              ? BenchSettings.exampleOperatorCommand(profile ? Optional.of(workDir) : Optional.empty())
-              : Arrays.asList(operatorCommand.trim().split("\\s+")),
-          Optional.ofNullable(crd), readyUrl, metricsUrl, reconcileMetric, workDir);
+      BenchSettings settings =
+          new BenchSettings(
+              workload,
+              !mode.equals("floor"),
+              !mode.equals("operator"),
+              idleSeconds,
+              operatorCommand == null
+                  ? BenchSettings.exampleOperatorCommand(
+                      profile ? Optional.of(workDir) : Optional.empty())
+                  : Arrays.asList(operatorCommand.trim().split("\\s+")),
+              Optional.ofNullable(crd),
+              readyUrl,
+              metricsUrl,
+              reconcileMetric,
+              workDir);
       String machine = machine();
-      System.out.printf("==> %d AppDeployments × %d replicas over %d namespaces; %s%n", n, replicas,
-          namespaces, machine);
+      System.out.printf(
+          "==> %d AppDeployments × %d replicas over %d namespaces; %s%n",
+          n, replicas, namespaces, machine);
       BenchmarkRun run = new BenchmarkRun(settings, line -> System.out.println("    " + line));
       List<RunFigures> figures = new ArrayList<>();
       if (settings.runOperator()) {
@@ -162,18 +232,27 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** The machine a run happened on, with its load when it started. */
   private String machine() throws IOException {
-    String cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-        .filter(l -> l.startsWith("model name")).findFirst()
-        .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
-    long memKib = Files.readAllLines(Path.of("/proc/meminfo")).stream()
-        .filter(l -> l.startsWith("MemTotal:")).findFirst()
-        .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).orElse(0L);
+    String cpu =
+        Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+            .filter(l -> l.startsWith("model name"))
+            .findFirst()
+            .map(l -> l.substring(l.indexOf(':') + 1).trim())
+            .orElse("unknown CPU");
+    long memKib =
+        Files.readAllLines(Path.of("/proc/meminfo")).stream()
+            .filter(l -> l.startsWith("MemTotal:"))
+            .findFirst()
+            .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")))
+            .orElse(0L);
     String load = Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 2)[0];
-    return String.format("%d cores (%s), %.0f GiB, Java %s, controller manager %s, load average %s"
-            + " at %s%s",
-        Runtime.getRuntime().availableProcessors(), cpu, memKib / 1048576.0,
-        System.getProperty("java.version"), controllerManagerQps > 0
-            ? controllerManagerQps + " requests/s" : "at its default rate", load,
+    return String.format(
+        "%d cores (%s), %.0f GiB, Java %s, controller manager %s, load average %s" + " at %s%s",
+        Runtime.getRuntime().availableProcessors(),
+        cpu,
+        memKib / 1048576.0,
+        System.getProperty("java.version"),
+        controllerManagerQps > 0 ? controllerManagerQps + " requests/s" : "at its default rate",
+        load,
         Instant.now().toString().substring(0, 16) + "Z",
         note.isBlank() ? "" : "; " + note);
   }

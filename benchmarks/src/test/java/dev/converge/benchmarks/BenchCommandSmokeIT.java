@@ -24,13 +24,28 @@ class BenchCommandSmokeIT {
   @Test
   void measuresTheExampleOperatorAndTheFloorAndWritesTheResults() throws IOException {
     Path output = Path.of(System.getProperty("converge.bench.output", "target/bench-smoke"));
-    int exit = new CommandLine(new BenchCommand()).execute(
-        "--objects", Integer.toString(OBJECTS), "--per-namespace", "10", "--fanout", "5",
-        "--idle-seconds", "3", "--output", output.toString(), "--note", "smoke size, from the test suite");
+    int exit =
+        new CommandLine(new BenchCommand())
+            .execute(
+                "--objects",
+                Integer.toString(OBJECTS),
+                "--per-namespace",
+                "10",
+                "--fanout",
+                "5",
+                "--idle-seconds",
+                "3",
+                "--output",
+                output.toString(),
+                "--note",
+                "smoke size, from the test suite");
     assertThat(exit).isZero();
 
-    List<RunFigures> runs = JsonMapper.builder().build().readValue(
-        output.resolve("n20-r1.json").toFile(), new TypeReference<List<RunFigures>>() {});
+    List<RunFigures> runs =
+        JsonMapper.builder()
+            .build()
+            .readValue(
+                output.resolve("n20-r1.json").toFile(), new TypeReference<List<RunFigures>>() {});
     assertThat(runs).extracting(RunFigures::mode).containsExactly("operator", "floor");
     RunFigures operator = runs.get(0);
     RunFigures floor = runs.get(1);
@@ -40,7 +55,8 @@ class BenchCommandSmokeIT {
     assertThat(floor.runningOverTime()).hasSize(OBJECTS);
     assertThat(operator.namespaces()).isEqualTo(2);
 
-    // the API server counted the floor's requests exactly: one Deployment and one Service create each
+    // the API server counted the floor's requests exactly: one Deployment and one Service create
+    // each
     assertThat(floor.clientRequests())
         .containsEntry("create deployments", (long) OBJECTS)
         .containsEntry("create services", (long) OBJECTS);
@@ -51,7 +67,9 @@ class BenchCommandSmokeIT {
     assertThat(writes(operator, "services")).isGreaterThanOrEqualTo(OBJECTS);
     assertThat(writes(operator, "appdeployments/status")).isGreaterThanOrEqualTo(OBJECTS);
     assertThat(operator.clientWrites()).isGreaterThanOrEqualTo(3L * OBJECTS);
-    assertThat(operator.otherWrites()).as("the controller manager, scheduler and kwok write too").isPositive();
+    assertThat(operator.otherWrites())
+        .as("the controller manager, scheduler and kwok write too")
+        .isPositive();
 
     // the operator's process was measured
     assertThat(operator.idleWrites()).isNotNull();
@@ -69,10 +87,16 @@ class BenchCommandSmokeIT {
     assertThat(output.resolve("summary.md")).exists();
   }
 
-  /** The client's create, update and patch requests on {@code resource}, as the server counted them. */
+  /**
+   * The client's create, update and patch requests on {@code resource}, as the server counted them.
+   */
   private static long writes(RunFigures run, String resource) {
     return run.clientRequests().entrySet().stream()
-        .filter(e -> List.of("create " + resource, "update " + resource, "patch " + resource).contains(e.getKey()))
-        .mapToLong(java.util.Map.Entry::getValue).sum();
+        .filter(
+            e ->
+                List.of("create " + resource, "update " + resource, "patch " + resource)
+                    .contains(e.getKey()))
+        .mapToLong(java.util.Map.Entry::getValue)
+        .sum();
   }
 }

@@ -58,7 +58,10 @@ public final class ControllerBuilder<P extends HasMetadata> {
     this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
   }
 
-  /** Starts a controller that reconciles objects of {@code primaryType} (controller-runtime's {@code For}). */
+  /**
+   * Starts a controller that reconciles objects of {@code primaryType} (controller-runtime's {@code
+   * For}).
+   */
   public static <P extends HasMetadata> ControllerBuilder<P> forPrimary(Class<P> primaryType) {
     return new ControllerBuilder<>(primaryType);
   }
@@ -87,8 +90,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
   }
 
   /**
-   * Reconciles what {@code mapping} returns whenever an object of {@code type} changes: for
-   * objects the primaries reference but do not own.
+   * Reconciles what {@code mapping} returns whenever an object of {@code type} changes: for objects
+   * the primaries reference but do not own.
    */
   public <T extends HasMetadata> ControllerBuilder<P> watches(
       Class<T> type, MappingFunction<? super T> mapping) {
@@ -107,19 +110,33 @@ public final class ControllerBuilder<P extends HasMetadata> {
    * the names a primary references (nulls and blanks are skipped); they are kept in an index on the
    * primary cache, so an event of {@code type} looks its primaries up instead of scanning them all.
    */
-  public <T extends HasMetadata> ControllerBuilder<P> watchesReferenced(Class<T> type,
+  public <T extends HasMetadata> ControllerBuilder<P> watchesReferenced(
+      Class<T> type,
       Function<? super P, ? extends Collection<String>> references,
       EventPredicate<? super T> predicate) {
     Objects.requireNonNull(references, "references");
     String index = "converge.dev/references-" + HasMetadata.getKind(type).toLowerCase(Locale.ROOT);
-    index(primaryType, index, primary -> references.apply(primary).stream()
-        .filter(name -> name != null && !name.isBlank())
-        .map(name -> Objects.toString(primary.getMetadata().getNamespace(), "") + "/" + name)
-        .toList());
-    MappingFunction<T> referrers = (object, caches) -> caches.of(primaryType)
-        .byIndex(index, Objects.toString(object.getMetadata().getNamespace(), "") + "/"
-            + object.getMetadata().getName())
-        .stream().map(ObjectKey::of).toList();
+    index(
+        primaryType,
+        index,
+        primary ->
+            references.apply(primary).stream()
+                .filter(name -> name != null && !name.isBlank())
+                .map(
+                    name -> Objects.toString(primary.getMetadata().getNamespace(), "") + "/" + name)
+                .toList());
+    MappingFunction<T> referrers =
+        (object, caches) ->
+            caches
+                .of(primaryType)
+                .byIndex(
+                    index,
+                    Objects.toString(object.getMetadata().getNamespace(), "")
+                        + "/"
+                        + object.getMetadata().getName())
+                .stream()
+                .map(ObjectKey::of)
+                .toList();
     return watches(type, referrers, predicate);
   }
 
@@ -157,13 +174,22 @@ public final class ControllerBuilder<P extends HasMetadata> {
    */
   public ControllerBuilder<P> alsoUses(Class<? extends HasMetadata> type, String... verbs) {
     Objects.requireNonNull(type, "type");
-    extraAccess.add(AccessRule.on(type, "", List.of(verbs), "controller "
-        + (name != null ? name : HasMetadata.getKind(primaryType).toLowerCase(Locale.ROOT))
-        + ": declared with alsoUses(" + type.getSimpleName() + ".class, ...)"));
+    extraAccess.add(
+        AccessRule.on(
+            type,
+            "",
+            List.of(verbs),
+            "controller "
+                + (name != null ? name : HasMetadata.getKind(primaryType).toLowerCase(Locale.ROOT))
+                + ": declared with alsoUses("
+                + type.getSimpleName()
+                + ".class, ...)"));
     return this;
   }
 
-  /** The controller's name, for logs, metrics and the work queue; default: the kind in lower case. */
+  /**
+   * The controller's name, for logs, metrics and the work queue; default: the kind in lower case.
+   */
   public ControllerBuilder<P> named(String controllerName) {
     if (controllerName == null || controllerName.isBlank()) {
       throw new IllegalArgumentException("a controller name must not be blank");
@@ -188,7 +214,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
   public ControllerBuilder<P> reconcileEvery(Duration interval) {
     Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException("reconcileEvery needs a positive interval, got " + interval);
+      throw new IllegalArgumentException(
+          "reconcileEvery needs a positive interval, got " + interval);
     }
     this.reconcileEvery = interval;
     return this;

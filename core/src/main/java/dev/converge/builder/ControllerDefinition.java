@@ -41,16 +41,32 @@ public record ControllerDefinition<P extends HasMetadata>(
     extraAccess = List.copyOf(extraAccess);
     if (maxConcurrentReconciles < 1) {
       throw new IllegalArgumentException(
-          "controller " + name + ": maxConcurrentReconciles must be at least 1, got "
+          "controller "
+              + name
+              + ": maxConcurrentReconciles must be at least 1, got "
               + maxConcurrentReconciles);
     }
   }
 
   /** As before extra access existed: a controller that uses nothing beyond its definition. */
-  public ControllerDefinition(String name, Class<P> primaryType, List<WatchDefinition<?>> watches,
-      List<IndexDefinition<?>> indexes, Reconciler<P> reconciler, int maxConcurrentReconciles,
-      Optional<Duration> reconcileEvery, ExponentialBackoff backoff) {
-    this(name, primaryType, watches, indexes, reconciler, maxConcurrentReconciles, reconcileEvery,
-        backoff, List.of());
+  public ControllerDefinition(
+      String name,
+      Class<P> primaryType,
+      List<WatchDefinition<?>> watches,
+      List<IndexDefinition<?>> indexes,
+      Reconciler<P> reconciler,
+      int maxConcurrentReconciles,
+      Optional<Duration> reconcileEvery,
+      ExponentialBackoff backoff) {
+    this(
+        name,
+        primaryType,
+        watches,
+        indexes,
+        reconciler,
+        maxConcurrentReconciles,
+        reconcileEvery,
+        backoff,
+        List.of());
   }
 }

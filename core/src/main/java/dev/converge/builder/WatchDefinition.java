@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
 
 /**
- * One event source of a controller: a kind, the filter its events pass, and how they map to
- * primary keys.
+ * One event source of a controller: a kind, the filter its events pass, and how they map to primary
+ * keys.
  *
  * @param <T> the watched kind
  */

@@ -46,39 +46,64 @@ public final class OperatorOptions {
   private static final Path SERVICE_ACCOUNT_NAMESPACE =
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
-  @Option(names = "--kubeconfig", paramLabel = "FILE",
-      description = "Kubeconfig to use; default: $KUBECONFIG, ~/.kube/config, or the in-cluster"
-          + " service account.")
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description =
+          "Kubeconfig to use; default: $KUBECONFIG, ~/.kube/config, or the in-cluster"
+              + " service account.")
   Path kubeconfig;
 
-  @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context; default: current.")
+  @Option(
+      names = "--context",
+      paramLabel = "NAME",
+      description = "Kubeconfig context; default: current.")
   String context;
 
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", split = ",",
+  @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "NS",
+      split = ",",
       description = "Namespace to watch (repeatable, or comma-separated); default: all namespaces.")
   List<String> namespaces = new ArrayList<>();
 
-  @Option(names = "--strategy", paramLabel = "KIND=STRATEGY",
-      description = "Strategy for a kind, repeatable, e.g. --strategy apps/v1/Deployment=ssa"
-          + " --strategy v1/Service=update; 'default=NAME' sets the rest. Built in: update,"
-          + " merge-patch, ssa.")
+  @Option(
+      names = "--strategy",
+      paramLabel = "KIND=STRATEGY",
+      description =
+          "Strategy for a kind, repeatable, e.g. --strategy apps/v1/Deployment=ssa"
+              + " --strategy v1/Service=update; 'default=NAME' sets the rest. Built in: update,"
+              + " merge-patch, ssa.")
   List<String> strategies = new ArrayList<>();
 
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "Properties file with converge.strategy.default and"
-          + " converge.strategy.kind.<apiVersion>/<Kind> keys; --strategy flags override it.")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "Properties file with converge.strategy.default and"
+              + " converge.strategy.kind.<apiVersion>/<Kind> keys; --strategy flags override it.")
   Path configFile;
 
-  @Option(names = "--leader-elect", negatable = true, defaultValue = "false", fallbackValue = "true",
+  @Option(
+      names = "--leader-elect",
+      negatable = true,
+      defaultValue = "false",
+      fallbackValue = "true",
       description = "Reconcile only while holding a Lease (for several replicas). Default: off.")
   boolean leaderElect;
 
-  @Option(names = "--leader-election-namespace", paramLabel = "NS",
+  @Option(
+      names = "--leader-election-namespace",
+      paramLabel = "NS",
       description = "Namespace of the Lease; default: the pod's namespace, else 'default'.")
   String leaseNamespace;
 
-  @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8081",
-      description = "Port of /healthz, /readyz and /metrics (0: any free port). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--http-port",
+      paramLabel = "PORT",
+      defaultValue = "8081",
+      description =
+          "Port of /healthz, /readyz and /metrics (0: any free port). Default: ${DEFAULT-VALUE}.")
   int httpPort = 8081;
 
   /**
@@ -87,9 +112,10 @@ public final class OperatorOptions {
    * set, so that the API server records this operator's PUT and POST requests under its own name.
    */
   public Config clientConfig(String userAgent) {
-    Config config = kubeconfig != null
-        ? Config.fromKubeconfig(context, kubeconfig.toFile())
-        : Config.autoConfigure(context);
+    Config config =
+        kubeconfig != null
+            ? Config.fromKubeconfig(context, kubeconfig.toFile())
+            : Config.autoConfigure(context);
     ClientKeyAlgorithm.detect(config);
     config.setUserAgent(userAgent);
     return config;
@@ -114,12 +140,18 @@ public final class OperatorOptions {
       try (Reader reader = Files.newBufferedReader(configFile)) {
         properties.load(reader);
       }
-      selection = merge(selection, StrategySelection.fromProperties(properties),
-          properties.containsKey(StrategySelection.DEFAULT_KEY));
+      selection =
+          merge(
+              selection,
+              StrategySelection.fromProperties(properties),
+              properties.containsKey(StrategySelection.DEFAULT_KEY));
     }
     if (!strategies.isEmpty()) {
-      selection = merge(selection, StrategySelection.parse(String.join(",", strategies)),
-          strategies.stream().anyMatch(s -> s.trim().startsWith("default=")));
+      selection =
+          merge(
+              selection,
+              StrategySelection.parse(String.join(",", strategies)),
+              strategies.stream().anyMatch(s -> s.trim().startsWith("default=")));
     }
     return selection;
   }
@@ -130,7 +162,9 @@ public final class OperatorOptions {
    * service account's), else {@code default}.
    */
   public Optional<LeaderElection> leaderElection(String leaseName) throws IOException {
-    return leaderElect ? Optional.of(LeaderElection.onLease(leaseNamespace(), leaseName)) : Optional.empty();
+    return leaderElect
+        ? Optional.of(LeaderElection.onLease(leaseNamespace(), leaseName))
+        : Optional.empty();
   }
 
   /** The port of the probes and metrics; 0 for any free one. */
@@ -139,11 +173,12 @@ public final class OperatorOptions {
   }
 
   /** {@code base} with the entries of {@code overrides}; its default only when it set one. */
-  public static StrategySelection merge(StrategySelection base, StrategySelection overrides,
-      boolean overridesDefault) {
-    StrategySelection merged = overridesDefault
-        ? new StrategySelection(overrides.defaultStrategy(), base.perKind(), base.rules())
-        : base;
+  public static StrategySelection merge(
+      StrategySelection base, StrategySelection overrides, boolean overridesDefault) {
+    StrategySelection merged =
+        overridesDefault
+            ? new StrategySelection(overrides.defaultStrategy(), base.perKind(), base.rules())
+            : base;
     for (Map.Entry<ApiKind, String> entry : overrides.perKind().entrySet()) {
       merged = merged.with(entry.getKey(), entry.getValue());
     }
@@ -153,7 +188,9 @@ public final class OperatorOptions {
     return merged;
   }
 
-  /** One line for a start-up message: {@code apps/v1/Deployment=ssa v1/Service=update default=ssa}. */
+  /**
+   * One line for a start-up message: {@code apps/v1/Deployment=ssa v1/Service=update default=ssa}.
+   */
   public static String describe(StrategySelection selection) {
     StringBuilder text = new StringBuilder();
     selection.perKind().entrySet().stream()

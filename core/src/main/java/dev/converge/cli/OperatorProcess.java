@@ -5,9 +5,9 @@ import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The life of an operator process: start, then run until the JVM is asked to stop (SIGTERM from
- * the kubelet, Ctrl-C), then close what was started, within the JVM's shutdown. A configuration
- * error at start-up is a one-line message and exit code 2, not a stack trace.
+ * The life of an operator process: start, then run until the JVM is asked to stop (SIGTERM from the
+ * kubelet, Ctrl-C), then close what was started, within the JVM's shutdown. A configuration error
+ * at start-up is a one-line message and exit code 2, not a stack trace.
  *
  * <pre>{@code
  * public Integer call() throws Exception {   // a picocli command
@@ -31,14 +31,14 @@ public final class OperatorProcess {
   private OperatorProcess() {}
 
   /**
-   * Starts with {@code starter} and waits until the JVM shuts down, closing what was started from
-   * a shutdown hook.
+   * Starts with {@code starter} and waits until the JVM shuts down, closing what was started from a
+   * shutdown hook.
    *
    * @param name the operator's name, first word of an error message
    * @param errors where a configuration error is printed
    * @return 0 once stopped; {@value #CONFIGURATION_ERROR} when {@code starter} throws a {@link
-   *     StrategyConfigurationException} or an {@link IllegalArgumentException} (bad flags, a port in
-   *     use), whose message is printed as {@code name: message}
+   *     StrategyConfigurationException} or an {@link IllegalArgumentException} (bad flags, a port
+   *     in use), whose message is printed as {@code name: message}
    * @throws Exception any other failure of {@code starter}
    */
   public static int run(String name, Starter starter, PrintStream errors) throws Exception {
@@ -50,15 +50,19 @@ public final class OperatorProcess {
       return CONFIGURATION_ERROR;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        started.close();
-      } catch (Exception e) {
-        errors.println(name + ": stopping failed: " + e);
-      } finally {
-        stopped.countDown();
-      }
-    }, name + "-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    started.close();
+                  } catch (Exception e) {
+                    errors.println(name + ": stopping failed: " + e);
+                  } finally {
+                    stopped.countDown();
+                  }
+                },
+                name + "-shutdown"));
     stopped.await();
     return 0;
   }

@@ -14,9 +14,9 @@ import java.util.Optional;
  * Fills in {@code clientKeyAlgo} for a kubeconfig whose client key is an unencrypted PKCS#8 PEM
  * ({@code BEGIN PRIVATE KEY}), which does not name its algorithm in the header: fabric8 then
  * assumes RSA and fails on an EC key ("Invalid DER: object is not integer"), while kubectl reads
- * the same file fine. Other key formats are left to fabric8. Call {@link #detect} on a {@code Config}
- * read from a kubeconfig before building the client; the local control plane of Converge's tests
- * writes such keys.
+ * the same file fine. Other key formats are left to fabric8. Call {@link #detect} on a {@code
+ * Config} read from a kubeconfig before building the client; the local control plane of Converge's
+ * tests writes such keys.
  */
 public final class ClientKeyAlgorithm {
 
@@ -24,7 +24,10 @@ public final class ClientKeyAlgorithm {
 
   private ClientKeyAlgorithm() {}
 
-  /** Sets the client key algorithm of {@code config} when it is unset and the key is PKCS#8 RSA or EC. */
+  /**
+   * Sets the client key algorithm of {@code config} when it is unset and the key is PKCS#8 RSA or
+   * EC.
+   */
   public static void detect(Config config) {
     if (config.getClientKeyAlgo() != null && !config.getClientKeyAlgo().isBlank()) {
       return;
@@ -35,11 +38,14 @@ public final class ClientKeyAlgorithm {
   private static Optional<String> pem(Config config) {
     try {
       if (config.getClientKeyData() != null) {
-        return Optional.of(new String(Base64.getMimeDecoder().decode(config.getClientKeyData()),
-            StandardCharsets.US_ASCII));
+        return Optional.of(
+            new String(
+                Base64.getMimeDecoder().decode(config.getClientKeyData()),
+                StandardCharsets.US_ASCII));
       }
       if (config.getClientKeyFile() != null) {
-        return Optional.of(Files.readString(Path.of(config.getClientKeyFile()), StandardCharsets.US_ASCII));
+        return Optional.of(
+            Files.readString(Path.of(config.getClientKeyFile()), StandardCharsets.US_ASCII));
       }
     } catch (IllegalArgumentException | java.io.IOException e) {
       // Not readable here; fabric8 reports the real problem when it loads the key itself.

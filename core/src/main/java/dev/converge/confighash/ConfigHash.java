@@ -25,9 +25,9 @@ import java.util.TreeMap;
  * {@code stringData} of an object built in memory) of a Secret, each in sorted key order, so the
  * same content gives the same hash in every process and after every restart. Metadata does not
  * count: mixing in {@code resourceVersion} would roll the pods on every label edit, and after a
- * backup restore for nothing. Keys and values are length-prefixed, so {@code a=bc} and {@code
- * ab=c} differ; base64 values are hashed decoded, so two encodings of the same bytes agree.
- * SHA-256, of which {@value #LENGTH} hex digits are kept.
+ * backup restore for nothing. Keys and values are length-prefixed, so {@code a=bc} and {@code ab=c}
+ * differ; base64 values are hashed decoded, so two encodings of the same bytes agree. SHA-256, of
+ * which {@value #LENGTH} hex digits are kept.
  */
 public final class ConfigHash {
 
@@ -64,9 +64,10 @@ public final class ConfigHash {
    */
   public static String of(Collection<? extends HasMetadata> sources) {
     List<HasMetadata> sorted = new ArrayList<>(sources);
-    sorted.sort(Comparator.comparing((HasMetadata o) -> o.getClass().getSimpleName())
-        .thenComparing(o -> String.valueOf(o.getMetadata().getNamespace()))
-        .thenComparing(o -> o.getMetadata().getName()));
+    sorted.sort(
+        Comparator.comparing((HasMetadata o) -> o.getClass().getSimpleName())
+            .thenComparing(o -> String.valueOf(o.getMetadata().getNamespace()))
+            .thenComparing(o -> o.getMetadata().getName()));
     MessageDigest sha = sha256();
     sha.update((byte) 'm');
     sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(sorted.size()).array());
@@ -79,15 +80,19 @@ public final class ConfigHash {
         sha.update((byte) 'S');
         secretContent(sha, secret);
       } else {
-        throw new IllegalArgumentException("ConfigHash covers ConfigMaps and Secrets; "
-            + source.getKind() + " " + source.getMetadata().getName() + " is neither");
+        throw new IllegalArgumentException(
+            "ConfigHash covers ConfigMaps and Secrets; "
+                + source.getKind()
+                + " "
+                + source.getMetadata().getName()
+                + " is neither");
       }
     }
     return hex(sha);
   }
 
-  private static void configMapContent(MessageDigest sha, Map<String, String> data,
-      Map<String, String> binaryData) {
+  private static void configMapContent(
+      MessageDigest sha, Map<String, String> data, Map<String, String> binaryData) {
     section(sha, 'd', data, false);
     section(sha, 'b', binaryData, true);
   }
@@ -100,27 +105,35 @@ public final class ConfigHash {
       secret.getData().forEach((k, v) -> content.put(k, v == null ? new byte[0] : decode(v)));
     }
     if (secret.getStringData() != null) {
-      secret.getStringData().forEach((k, v) ->
-          content.put(k, v == null ? new byte[0] : v.getBytes(StandardCharsets.UTF_8)));
+      secret
+          .getStringData()
+          .forEach(
+              (k, v) ->
+                  content.put(k, v == null ? new byte[0] : v.getBytes(StandardCharsets.UTF_8)));
     }
     sha.update((byte) 's');
     sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(content.size()).array());
-    content.forEach((key, value) -> {
-      field(sha, key.getBytes(StandardCharsets.UTF_8));
-      field(sha, value);
-    });
+    content.forEach(
+        (key, value) -> {
+          field(sha, key.getBytes(StandardCharsets.UTF_8));
+          field(sha, value);
+        });
   }
 
-  private static void section(MessageDigest sha, char tag, Map<String, String> entries,
-      boolean base64) {
+  private static void section(
+      MessageDigest sha, char tag, Map<String, String> entries, boolean base64) {
     Map<String, String> sorted = entries == null ? Map.of() : new TreeMap<>(entries);
     sha.update((byte) tag);
     sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(sorted.size()).array());
-    sorted.forEach((key, value) -> {
-      field(sha, key.getBytes(StandardCharsets.UTF_8));
-      field(sha, value == null ? new byte[0]
-          : base64 ? decode(value) : value.getBytes(StandardCharsets.UTF_8));
-    });
+    sorted.forEach(
+        (key, value) -> {
+          field(sha, key.getBytes(StandardCharsets.UTF_8));
+          field(
+              sha,
+              value == null
+                  ? new byte[0]
+                  : base64 ? decode(value) : value.getBytes(StandardCharsets.UTF_8));
+        });
   }
 
   private static void field(MessageDigest sha, byte[] bytes) {

@@ -8,8 +8,8 @@ import java.util.Set;
  * Records core/v1 Events about an object, the way {@code kubectl describe} shows them.
  *
  * <p>Recording never throws into the reconcile and never makes it wait: the recorder from {@link
- * #builder} files the Event in a bounded queue and a background thread writes it. A failure to write
- * an Event is logged and dropped, since an Event is a courtesy to humans and must not turn a
+ * #builder} files the Event in a bounded queue and a background thread writes it. A failure to
+ * write an Event is logged and dropped, since an Event is a courtesy to humans and must not turn a
  * successful reconcile into a failed one. Repeats of the same (object, type, reason, message) are
  * folded into one Event whose {@code count} and {@code lastTimestamp} go up, each object may cause
  * only so many writes (a token bucket per object), and a full queue drops new Events, counted in a
@@ -21,8 +21,8 @@ public interface EventRecorder extends AutoCloseable {
   void record(HasMetadata involved, EventType type, String reason, String message);
 
   /**
-   * Writes what is still waiting, for a few seconds at most, then stops taking Events; the
-   * operator calls it on the recorder it built when it stops.
+   * Writes what is still waiting, for a few seconds at most, then stops taking Events; the operator
+   * calls it on the recorder it built when it stops.
    */
   @Override
   default void close() {}

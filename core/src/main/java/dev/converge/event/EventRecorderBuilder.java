@@ -38,7 +38,8 @@ public final class EventRecorderBuilder {
   public static final Duration DEFAULT_REFILL = Duration.ofMinutes(5);
 
   private static final Pattern QUALIFIED =
-      Pattern.compile("^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$");
+      Pattern.compile(
+          "^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$");
 
   private final KubernetesClient client;
   private String component;
@@ -55,13 +56,16 @@ public final class EventRecorderBuilder {
   }
 
   /**
-   * The controller writing the Events, e.g. {@code app-operator} or {@code example.com/app-operator}:
-   * {@code source.component} and {@code reportingComponent}.
+   * The controller writing the Events, e.g. {@code app-operator} or {@code
+   * example.com/app-operator}: {@code source.component} and {@code reportingComponent}.
    */
   public EventRecorderBuilder component(String name) {
     if (name == null || name.length() > 128 || !QUALIFIED.matcher(name).matches()) {
-      throw new IllegalArgumentException("event component \"" + name + "\" must be a qualified name"
-          + " of at most 128 characters such as \"app-operator\" or \"example.com/app-operator\"");
+      throw new IllegalArgumentException(
+          "event component \""
+              + name
+              + "\" must be a qualified name"
+              + " of at most 128 characters such as \"app-operator\" or \"example.com/app-operator\"");
     }
     this.component = name;
     return this;
@@ -70,8 +74,8 @@ public final class EventRecorderBuilder {
   /** This replica of the controller ({@code reportingInstance}), e.g. the pod name. */
   public EventRecorderBuilder instance(String name) {
     if (name == null || name.isBlank() || name.length() > 128) {
-      throw new IllegalArgumentException("event reporting instance must be 1 to 128 characters,"
-          + " was \"" + name + "\"");
+      throw new IllegalArgumentException(
+          "event reporting instance must be 1 to 128 characters," + " was \"" + name + "\"");
     }
     this.instance = name;
     return this;
@@ -126,14 +130,21 @@ public final class EventRecorderBuilder {
 
   public EventRecorder build() {
     if (component == null) {
-      throw new IllegalStateException("EventRecorder needs a component: call"
-          + " .component(\"your-operator\") before build()");
+      throw new IllegalStateException(
+          "EventRecorder needs a component: call"
+              + " .component(\"your-operator\") before build()");
     }
     String reportingInstance = instance != null ? instance : defaultInstance();
     ControllerMetrics sink = metrics;
     return new AsyncEventRecorder(
-        new AggregatingEventWriter(client, component, reportingInstance, cacheSize), clock,
-        queueCapacity, burst, refill, cacheSize, sink::eventDropped, "converge-events-" + component);
+        new AggregatingEventWriter(client, component, reportingInstance, cacheSize),
+        clock,
+        queueCapacity,
+        burst,
+        refill,
+        cacheSize,
+        sink::eventDropped,
+        "converge-events-" + component);
   }
 
   private static String defaultInstance() {

@@ -29,8 +29,10 @@ public sealed interface CleanupResult {
     public RetryAfter {
       Objects.requireNonNull(delay, "delay");
       if (delay.isNegative() || delay.isZero()) {
-        throw new IllegalArgumentException("cleanup retry delay must be positive, was " + delay
-            + "; return done() when cleanup finished, or throw to retry with backoff");
+        throw new IllegalArgumentException(
+            "cleanup retry delay must be positive, was "
+                + delay
+                + "; return done() when cleanup finished, or throw to retry with backoff");
       }
     }
   }

@@ -11,11 +11,11 @@ import org.slf4j.LoggerFactory;
  * The finalizer protocol for one primary kind, run at the start of every reconcile:
  *
  * <ol>
- *   <li>not being deleted: make sure the finalizer is on the primary, then reconcile as usual;</li>
- *   <li>being deleted ({@code deletionTimestamp} set) with our finalizer: run the cleanup hook; only
- *       when it reports done, remove the finalizer so the API server can finish the deletion;
- *       a failing hook keeps the finalizer and throws, so the reconcile is retried with backoff;</li>
- *   <li>being deleted without our finalizer: nothing to do.</li>
+ *   <li>not being deleted: make sure the finalizer is on the primary, then reconcile as usual;
+ *   <li>being deleted ({@code deletionTimestamp} set) with our finalizer: run the cleanup hook;
+ *       only when it reports done, remove the finalizer so the API server can finish the deletion;
+ *       a failing hook keeps the finalizer and throws, so the reconcile is retried with backoff;
+ *   <li>being deleted without our finalizer: nothing to do.
  * </ol>
  */
 public final class Finalization<P extends HasMetadata> {
@@ -37,8 +37,8 @@ public final class Finalization<P extends HasMetadata> {
   }
 
   /**
-   * Runs the protocol for {@code primary} (which is not modified); {@code context} is handed to
-   * the hook.
+   * Runs the protocol for {@code primary} (which is not modified); {@code context} is handed to the
+   * hook.
    *
    * @throws FinalizerCleanupException when the hook throws; the finalizer is kept
    */
@@ -46,8 +46,8 @@ public final class Finalization<P extends HasMetadata> {
     Objects.requireNonNull(primary, "primary");
     Objects.requireNonNull(context, "context");
     String resource = ResourceText.describe(primary);
-    boolean deleting = primary.getMetadata() != null
-        && primary.getMetadata().getDeletionTimestamp() != null;
+    boolean deleting =
+        primary.getMetadata() != null && primary.getMetadata().getDeletionTimestamp() != null;
     if (!deleting) {
       return new FinalizationOutcome.Proceed<>(finalizers.add(primary, finalizer));
     }
@@ -59,14 +59,29 @@ public final class Finalization<P extends HasMetadata> {
       result = hook.cleanup(primary, context);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new FinalizerCleanupException("cleanup of " + resource + " for finalizer " + finalizer
-          + " was interrupted; the finalizer stays and cleanup will be retried", e);
+      throw new FinalizerCleanupException(
+          "cleanup of "
+              + resource
+              + " for finalizer "
+              + finalizer
+              + " was interrupted; the finalizer stays and cleanup will be retried",
+          e);
     } catch (Exception e) {
-      throw new FinalizerCleanupException("cleanup of " + resource + " for finalizer " + finalizer
-          + " failed: " + e.getMessage() + "; the finalizer stays and cleanup will be retried", e);
+      throw new FinalizerCleanupException(
+          "cleanup of "
+              + resource
+              + " for finalizer "
+              + finalizer
+              + " failed: "
+              + e.getMessage()
+              + "; the finalizer stays and cleanup will be retried",
+          e);
     }
     if (result instanceof CleanupResult.RetryAfter retryAfter) {
-      LOG.debug("{}: cleanup for {} still in progress, again in {}", resource, finalizer,
+      LOG.debug(
+          "{}: cleanup for {} still in progress, again in {}",
+          resource,
+          finalizer,
           retryAfter.delay());
       return new FinalizationOutcome.CleanupPending<>(retryAfter.delay());
     }

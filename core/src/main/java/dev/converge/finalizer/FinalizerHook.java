@@ -4,9 +4,9 @@ import dev.converge.reconcile.Context;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
- * Cleans up what the garbage collector cannot: resources outside the cluster (a cloud database, a DNS
- * record) that belong to a primary being deleted. Runs while the primary still exists, because its
- * finalizer holds the deletion until the hook reports {@link CleanupResult#done()}.
+ * Cleans up what the garbage collector cannot: resources outside the cluster (a cloud database, a
+ * DNS record) that belong to a primary being deleted. Runs while the primary still exists, because
+ * its finalizer holds the deletion until the hook reports {@link CleanupResult#done()}.
  *
  * <p>Must be idempotent: it runs again after a failure, after a restart, and possibly for an object
  * whose external resources are already gone. Throwing keeps the finalizer and the reconcile is
@@ -22,8 +22,8 @@ public interface FinalizerHook<P extends HasMetadata> {
   /**
    * Cleans up after {@code primary}, which is being deleted and still carries the finalizer.
    *
-   * @return {@link CleanupResult#done()} when nothing is left, or {@link
-   *     CleanupResult#retryAfter} while an external deletion is still under way
+   * @return {@link CleanupResult#done()} when nothing is left, or {@link CleanupResult#retryAfter}
+   *     while an external deletion is still under way
    */
   CleanupResult cleanup(P primary, Context<P> context) throws Exception;
 }

@@ -39,7 +39,8 @@ public final class Finalizers {
   }
 
   public static boolean contains(HasMetadata object, String finalizer) {
-    return object != null && object.getMetadata() != null
+    return object != null
+        && object.getMetadata() != null
         && object.getMetadata().getFinalizers() != null
         && object.getMetadata().getFinalizers().contains(finalizer);
   }
@@ -48,8 +49,8 @@ public final class Finalizers {
    * Adds {@code finalizer} to {@code object} on the API server.
    *
    * @return the object as stored, or {@code object} itself when the finalizer was already there
-   * @throws IllegalArgumentException when {@code finalizer} is not a qualified name such as
-   *     {@code example.com/cleanup}
+   * @throws IllegalArgumentException when {@code finalizer} is not a qualified name such as {@code
+   *     example.com/cleanup}
    * @throws IllegalStateException when the object is already being deleted (the API server accepts
    *     no new finalizers then)
    */
@@ -59,19 +60,25 @@ public final class Finalizers {
       return object;
     }
     String resource = ResourceText.describe(object);
-    return retry.call(resource, attempt -> {
-      T current = attempt == 1 ? object : client.resource(object).require();
-      if (contains(current, finalizer)) {
-        return current;
-      }
-      if (current.getMetadata().getDeletionTimestamp() != null) {
-        throw new IllegalStateException("cannot add finalizer " + finalizer + " to " + resource
-            + ": it is being deleted, and the API server accepts no new finalizers then");
-      }
-      List<String> finalizers = new ArrayList<>(listOf(current));
-      finalizers.add(finalizer);
-      return patch(current, finalizers);
-    });
+    return retry.call(
+        resource,
+        attempt -> {
+          T current = attempt == 1 ? object : client.resource(object).require();
+          if (contains(current, finalizer)) {
+            return current;
+          }
+          if (current.getMetadata().getDeletionTimestamp() != null) {
+            throw new IllegalStateException(
+                "cannot add finalizer "
+                    + finalizer
+                    + " to "
+                    + resource
+                    + ": it is being deleted, and the API server accepts no new finalizers then");
+          }
+          List<String> finalizers = new ArrayList<>(listOf(current));
+          finalizers.add(finalizer);
+          return patch(current, finalizers);
+        });
   }
 
   /**
@@ -87,30 +94,34 @@ public final class Finalizers {
       return object;
     }
     String resource = ResourceText.describe(object);
-    return retry.call(resource, attempt -> {
-      T current = attempt == 1 ? object : client.resource(object).get();
-      if (current == null || !contains(current, finalizer)) {
-        return current == null ? object : current;
-      }
-      List<String> finalizers = new ArrayList<>(listOf(current));
-      finalizers.removeIf(finalizer::equals);
-      try {
-        return patch(current, finalizers);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() == 404) {
-          // Gone already (the copy came from a cache a moment behind): nothing left to release.
-          return object;
-        }
-        throw e;
-      }
-    });
+    return retry.call(
+        resource,
+        attempt -> {
+          T current = attempt == 1 ? object : client.resource(object).get();
+          if (current == null || !contains(current, finalizer)) {
+            return current == null ? object : current;
+          }
+          List<String> finalizers = new ArrayList<>(listOf(current));
+          finalizers.removeIf(finalizer::equals);
+          try {
+            return patch(current, finalizers);
+          } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) {
+              // Gone already (the copy came from a cache a moment behind): nothing left to release.
+              return object;
+            }
+            throw e;
+          }
+        });
   }
 
   private <T extends HasMetadata> T patch(T current, List<String> finalizers) {
     String resourceVersion = current.getMetadata().getResourceVersion();
     if (resourceVersion == null || resourceVersion.isBlank()) {
-      throw new IllegalArgumentException(ResourceText.describe(current) + " has no"
-          + " metadata.resourceVersion; pass the object as read from the API server or a cache");
+      throw new IllegalArgumentException(
+          ResourceText.describe(current)
+              + " has no"
+              + " metadata.resourceVersion; pass the object as read from the API server or a cache");
     }
     JsonNodeFactory json = JsonNodeFactory.instance;
     ArrayNode list = json.arrayNode();
@@ -119,8 +130,10 @@ public final class Finalizers {
     metadata.set("finalizers", list);
     ObjectNode body = json.objectNode();
     body.set("metadata", metadata);
-    return client.resource(current)
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
+    return client
+        .resource(current)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
             client.getKubernetesSerialization().asJson(body));
   }
 
@@ -134,10 +147,16 @@ public final class Finalizers {
     if (object.getMetadata() == null) {
       throw new IllegalArgumentException("object has no metadata: " + object);
     }
-    if (finalizer == null || !HasMetadata.validateFinalizer(finalizer) || !finalizer.contains("/")) {
-      throw new IllegalArgumentException("finalizer \"" + finalizer + "\" for "
-          + ResourceText.describe(object) + " must be a domain-qualified name such as"
-          + " \"example.com/cleanup\"");
+    if (finalizer == null
+        || !HasMetadata.validateFinalizer(finalizer)
+        || !finalizer.contains("/")) {
+      throw new IllegalArgumentException(
+          "finalizer \""
+              + finalizer
+              + "\" for "
+              + ResourceText.describe(object)
+              + " must be a domain-qualified name such as"
+              + " \"example.com/cleanup\"");
     }
   }
 }

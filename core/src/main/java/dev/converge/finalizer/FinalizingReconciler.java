@@ -1,10 +1,10 @@
 package dev.converge.finalizer;
 
-import dev.converge.retry.ConflictRetry;
-import dev.converge.retry.Pause;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
+import dev.converge.retry.ConflictRetry;
+import dev.converge.retry.Pause;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
 
@@ -15,7 +15,7 @@ import java.util.Objects;
  * <pre>{@code
  * Reconciler<Database> reconciler = FinalizingReconciler.wrap(
  *     "example.com/drop-database",
-    (db, context) -> { cloud.drop(db.getSpec().getName()); return CleanupResult.done(); },
+ * (db, context) -> { cloud.drop(db.getSpec().getName()); return CleanupResult.done(); },
  *     new DatabaseReconciler());
  * }</pre>
  *
@@ -36,8 +36,8 @@ public final class FinalizingReconciler<P extends HasMetadata> implements Reconc
     this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
-  public static <P extends HasMetadata> Reconciler<P> wrap(String finalizer, FinalizerHook<P> hook,
-      Reconciler<P> delegate) {
+  public static <P extends HasMetadata> Reconciler<P> wrap(
+      String finalizer, FinalizerHook<P> hook, Reconciler<P> delegate) {
     return new FinalizingReconciler<>(finalizer, hook, delegate);
   }
 
@@ -46,7 +46,8 @@ public final class FinalizingReconciler<P extends HasMetadata> implements Reconc
     Finalization<P> finalization =
         new Finalization<>(
             new Finalizers(context.client(), ConflictRetry.defaults().withPause(Pause.none())),
-            finalizer, hook);
+            finalizer,
+            hook);
     FinalizationOutcome<P> outcome = finalization.apply(primary, context);
     if (outcome instanceof FinalizationOutcome.Proceed<P> proceed) {
       return delegate.reconcile(proceed.primary(), context);

@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Enqueues the controller owner of the object, when that owner is of the given kind. An update
- * that moves the object to another owner enqueues both, so the old owner notices the loss.
+ * Enqueues the controller owner of the object, when that owner is of the given kind. An update that
+ * moves the object to another owner enqueues both, so the old owner notices the loss.
  *
  * <p>The owner kind matches on API group and kind; the version is ignored because an owner
  * reference written with one served version stays valid when another becomes the preferred one.
@@ -49,8 +49,9 @@ public final class EnqueueControllerOwner<T extends HasMetadata> implements Even
       if (Boolean.TRUE.equals(ref.getController())
           && ownerKind.equals(ref.getKind())
           && ownerGroup.equals(groupOf(ref.getApiVersion()))) {
-        keys.add(new ObjectKey(ownerNamespaced ? object.getMetadata().getNamespace() : "",
-            ref.getName()));
+        keys.add(
+            new ObjectKey(
+                ownerNamespaced ? object.getMetadata().getNamespace() : "", ref.getName()));
       }
     }
   }
@@ -65,7 +66,9 @@ public final class EnqueueControllerOwner<T extends HasMetadata> implements Even
 
   @Override
   public String toString() {
-    return "EnqueueControllerOwner[" + (ownerGroup.isEmpty() ? "" : ownerGroup + "/") + ownerKind
+    return "EnqueueControllerOwner["
+        + (ownerGroup.isEmpty() ? "" : ownerGroup + "/")
+        + ownerKind
         + "]";
   }
 }

@@ -8,9 +8,9 @@ import java.util.Collection;
 
 /**
  * Turns an event of a watched kind into the keys of the primaries to reconcile. The three usual
- * shapes are {@link EnqueueSelf} (the primary's own events), {@link EnqueueControllerOwner}
- * (owned objects wake their owner) and {@link EnqueueMapped} (a mapping function, for objects that
- * are referenced rather than owned).
+ * shapes are {@link EnqueueSelf} (the primary's own events), {@link EnqueueControllerOwner} (owned
+ * objects wake their owner) and {@link EnqueueMapped} (a mapping function, for objects that are
+ * referenced rather than owned).
  *
  * <p>Handlers run on the informer's thread: they must be quick and read only from {@code caches}.
  * An exception thrown here is logged with the object's name and the event is dropped.

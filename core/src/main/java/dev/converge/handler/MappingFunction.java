@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 
 /**
- * Maps a changed object to the primaries that depend on it, e.g. a ConfigMap to the
- * AppDeployments that reference it. Look the primaries up through an index on {@code caches}
- * ({@code caches.of(AppDeployment.class).byIndex("by-configmap", ns + "/" + name)}) rather than
- * scanning every object. {@code object} belongs to the informer's cache: read it, never change it.
+ * Maps a changed object to the primaries that depend on it, e.g. a ConfigMap to the AppDeployments
+ * that reference it. Look the primaries up through an index on {@code caches} ({@code
+ * caches.of(AppDeployment.class).byIndex("by-configmap", ns + "/" + name)}) rather than scanning
+ * every object. {@code object} belongs to the informer's cache: read it, never change it.
  *
  * @param <T> the watched kind
  */

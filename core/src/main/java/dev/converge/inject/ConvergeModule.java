@@ -44,8 +44,7 @@ import java.util.function.Consumer;
  */
 public final class ConvergeModule extends AbstractModule {
 
-  private static final TypeLiteral<ControllerDefinition<?>> DEFINITION =
-      new TypeLiteral<>() {};
+  private static final TypeLiteral<ControllerDefinition<?>> DEFINITION = new TypeLiteral<>() {};
 
   private final Consumer<OperatorBuilder> settings;
 
@@ -89,11 +88,15 @@ public final class ConvergeModule extends AbstractModule {
 
   @Provides
   @Singleton
-  Operator operator(KubernetesClient client, Set<ControllerDefinition<?>> controllers,
-      Optional<StrategySelector> strategies, Optional<MeterRegistry> registry) {
+  Operator operator(
+      KubernetesClient client,
+      Set<ControllerDefinition<?>> controllers,
+      Optional<StrategySelector> strategies,
+      Optional<MeterRegistry> registry) {
     OperatorBuilder builder = Operator.builder(client);
     // A stable order, so that logs and worker start-up do not depend on hash order.
-    controllers.stream().sorted(Comparator.comparing(ControllerDefinition::name))
+    controllers.stream()
+        .sorted(Comparator.comparing(ControllerDefinition::name))
         .forEach(builder::controller);
     strategies.ifPresent(builder::strategies);
     registry.ifPresent(builder::meterRegistry);

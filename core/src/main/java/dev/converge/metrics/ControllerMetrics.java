@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.function.IntSupplier;
 
 /**
- * What the runtime reports about each controller. {@link MicrometerControllerMetrics} records it
- * in a Micrometer registry; {@link #none()} drops it.
+ * What the runtime reports about each controller. {@link MicrometerControllerMetrics} records it in
+ * a Micrometer registry; {@link #none()} drops it.
  */
 public interface ControllerMetrics {
 
@@ -23,14 +23,14 @@ public interface ControllerMetrics {
   default void workersAlive(String controller, IntSupplier alive) {}
 
   /**
-   * An object of {@code kind} was left out of {@code place} ({@code index}, {@code watch})
-   * because a user function failed on it.
+   * An object of {@code kind} was left out of {@code place} ({@code index}, {@code watch}) because
+   * a user function failed on it.
    */
   default void objectRejected(String kind, String place) {}
 
   /**
-   * A list or watch of {@code kind} failed; {@code reason} is the HTTP status class
-   * ({@code forbidden}, {@code not-found}, {@code gone}, {@code unreadable}, {@code other}).
+   * A list or watch of {@code kind} failed; {@code reason} is the HTTP status class ({@code
+   * forbidden}, {@code not-found}, {@code gone}, {@code unreadable}, {@code other}).
    */
   default void informerError(String kind, String reason) {}
 

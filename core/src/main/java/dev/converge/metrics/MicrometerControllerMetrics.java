@@ -21,8 +21,8 @@ import java.util.function.IntSupplier;
  *   <li>{@code converge.queue.wait} (timer): how long keys waited between ready and taken;
  *   <li>{@code converge.queue.retries} (counter): backoff retries scheduled;
  *   <li>{@code converge.workers.active} (gauge): reconciles running now;
- *   <li>{@code converge.workers.alive} (gauge): worker loops alive (below
- *       {@code maxConcurrentReconciles} only while one is being replaced).
+ *   <li>{@code converge.workers.alive} (gauge): worker loops alive (below {@code
+ *       maxConcurrentReconciles} only while one is being replaced).
  * </ul>
  *
  * Per kind (tag {@code kind}):
@@ -82,14 +82,16 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .description("Keys ready for a worker")
         .tag("controller", controller)
         .register(registry);
-    Timer wait = Timer.builder(QUEUE_WAIT)
-        .description("Time a key waited in the queue before a worker took it")
-        .tag("controller", controller)
-        .register(registry);
-    Counter retries = Counter.builder(QUEUE_RETRIES)
-        .description("Retries scheduled with backoff")
-        .tag("controller", controller)
-        .register(registry);
+    Timer wait =
+        Timer.builder(QUEUE_WAIT)
+            .description("Time a key waited in the queue before a worker took it")
+            .tag("controller", controller)
+            .register(registry);
+    Counter retries =
+        Counter.builder(QUEUE_RETRIES)
+            .description("Retries scheduled with backoff")
+            .tag("controller", controller)
+            .register(registry);
     return new QueueListener() {
       @Override
       public void added(int newDepth) {

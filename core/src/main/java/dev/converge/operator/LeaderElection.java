@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * Leader election on a {@code coordination.k8s.io/v1} Lease: only the holder reconciles, the
- * others keep their caches warm and take over when the holder stops renewing.
+ * Leader election on a {@code coordination.k8s.io/v1} Lease: only the holder reconciles, the others
+ * keep their caches warm and take over when the holder stops renewing.
  *
  * @param leaseNamespace namespace of the Lease
  * @param leaseName name of the Lease, shared by every replica of the operator
@@ -35,12 +35,20 @@ public record LeaderElection(
     Objects.requireNonNull(renewDeadline, "renewDeadline");
     Objects.requireNonNull(retryPeriod, "retryPeriod");
     if (renewDeadline.compareTo(leaseDuration) >= 0) {
-      throw new IllegalArgumentException("leader election: renewDeadline (" + renewDeadline
-          + ") must be shorter than leaseDuration (" + leaseDuration + ")");
+      throw new IllegalArgumentException(
+          "leader election: renewDeadline ("
+              + renewDeadline
+              + ") must be shorter than leaseDuration ("
+              + leaseDuration
+              + ")");
     }
     if (retryPeriod.compareTo(renewDeadline) >= 0) {
-      throw new IllegalArgumentException("leader election: retryPeriod (" + retryPeriod
-          + ") must be shorter than renewDeadline (" + renewDeadline + ")");
+      throw new IllegalArgumentException(
+          "leader election: retryPeriod ("
+              + retryPeriod
+              + ") must be shorter than renewDeadline ("
+              + renewDeadline
+              + ")");
     }
   }
 
@@ -49,13 +57,18 @@ public record LeaderElection(
    * deadline, 2 s retry) and an identity made of the host name and a random suffix.
    */
   public static LeaderElection onLease(String namespace, String name) {
-    return new LeaderElection(namespace, name, defaultIdentity(), DEFAULT_LEASE_DURATION,
-        DEFAULT_RENEW_DEADLINE, DEFAULT_RETRY_PERIOD);
+    return new LeaderElection(
+        namespace,
+        name,
+        defaultIdentity(),
+        DEFAULT_LEASE_DURATION,
+        DEFAULT_RENEW_DEADLINE,
+        DEFAULT_RETRY_PERIOD);
   }
 
   public LeaderElection withIdentity(String newIdentity) {
-    return new LeaderElection(leaseNamespace, leaseName, newIdentity, leaseDuration, renewDeadline,
-        retryPeriod);
+    return new LeaderElection(
+        leaseNamespace, leaseName, newIdentity, leaseDuration, renewDeadline, retryPeriod);
   }
 
   public LeaderElection withTimings(Duration lease, Duration renew, Duration retry) {

@@ -4,8 +4,8 @@ package dev.converge.operator;
 public enum LeadershipLoss {
   /**
    * Stay stopped: the state becomes {@link OperatorState#LEADERSHIP_LOST}, {@code health().live()}
-   * turns false and {@code onLeadershipLost} runs, so that the program (or the kubelet, through
-   * the liveness probe) restarts the process. The default, as in controller-runtime.
+   * turns false and {@code onLeadershipLost} runs, so that the program (or the kubelet, through the
+   * liveness probe) restarts the process. The default, as in controller-runtime.
    */
   STOP,
   /**

@@ -1,31 +1,28 @@
 package dev.converge.operator;
 
-import io.fabric8.kubernetes.client.CustomResource;
-
-import dev.converge.strategy.ApiKind;
-
-import dev.converge.schema.ResourceSchemas;
-
 import dev.converge.builder.ControllerDefinition;
-import dev.converge.event.EventRecorder;
 import dev.converge.builder.WatchDefinition;
+import dev.converge.event.EventRecorder;
 import dev.converge.handler.EnqueueControllerOwner;
 import dev.converge.operator.internal.AccessChecks;
 import dev.converge.operator.internal.ControllerRuntime;
 import dev.converge.operator.internal.RejectedObjects;
 import dev.converge.operator.internal.RequiredPermissions;
-import dev.converge.operator.internal.StrategyKindCheck;
-import dev.converge.rbac.OperatorPermissions;
 import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.SharedInformers;
+import dev.converge.operator.internal.StrategyKindCheck;
+import dev.converge.rbac.OperatorPermissions;
+import dev.converge.schema.ResourceSchemas;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
+import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -35,9 +32,9 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +65,7 @@ import org.slf4j.LoggerFactory;
 public final class Operator implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Operator.class);
+
   /** How long stop() waits for interrupted reconciles to end before leaving the Lease to expire. */
   private static final Duration INTERRUPTED_GRACE = Duration.ofSeconds(5);
 
@@ -106,21 +104,35 @@ public final class Operator implements AutoCloseable {
     this.leadershipLoss = b.leadershipLoss;
     this.cacheSyncTimeout = b.cacheSyncTimeout;
     this.rejected = new RejectedObjects(b.metrics);
-    this.informers = new SharedInformers(b.client, b.namespaces, b.informerResync, rejected,
-        b.metrics);
-    EventRecorder events = b.events != null ? b.events
-        : EventRecorder.builder(b.client).component(b.name).metrics(b.metrics).build();
+    this.informers =
+        new SharedInformers(b.client, b.namespaces, b.informerResync, rejected, b.metrics);
+    EventRecorder events =
+        b.events != null
+            ? b.events
+            : EventRecorder.builder(b.client).component(b.name).metrics(b.metrics).build();
     this.ownEvents = b.events == null ? events : null;
     rejected.events(events);
     StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);
     this.strategies = strategies(b);
-    this.permissions = RequiredPermissions.of(b.controllers, b.extraCaches, strategies,
-        b.leaderElection, events.verbs(), b.name);
-    this.access = new AccessChecks(b.client, b.name, permissions, b.namespaces, b.metrics,
-        b.accessReviewInterval);
-    RuntimeServices services = new RuntimeServices(b.client, informers, b.metrics, events, status,
-        strategies, b.fieldManager != null ? b.fieldManager : b.name, b.ticker, b.rateLimit,
-        rejected, access);
+    this.permissions =
+        RequiredPermissions.of(
+            b.controllers, b.extraCaches, strategies, b.leaderElection, events.verbs(), b.name);
+    this.access =
+        new AccessChecks(
+            b.client, b.name, permissions, b.namespaces, b.metrics, b.accessReviewInterval);
+    RuntimeServices services =
+        new RuntimeServices(
+            b.client,
+            informers,
+            b.metrics,
+            events,
+            status,
+            strategies,
+            b.fieldManager != null ? b.fieldManager : b.name,
+            b.ticker,
+            b.rateLimit,
+            rejected,
+            access);
     for (ControllerDefinition<?> definition : b.controllers) {
       kinds.add(definition.primaryType());
       definition.watches().forEach(w -> kinds.add(w.type()));
@@ -149,19 +161,22 @@ public final class Operator implements AutoCloseable {
       for (ControllerDefinition<?> definition : b.controllers) {
         for (WatchDefinition<?> watch : definition.watches()) {
           if (watch.handler() instanceof EnqueueControllerOwner<?>) {
-            owners.add("controller " + definition.name() + " owns "
-                + HasMetadata.getKind(watch.type()));
+            owners.add(
+                "controller " + definition.name() + " owns " + HasMetadata.getKind(watch.type()));
           }
         }
       }
       if (owners.isEmpty()) {
         return Optional.empty();
       }
-      throw new StrategyConfigurationException(String.join(", ", owners) + " and writes what it"
-          + " owns with Context.apply, but no strategy is configured and none can be found: "
-          + e.getMessage() + " Add a strategy jar (converge-strategies-ssa, -update or -patch) to"
-          + " the classpath, or configure one with OperatorBuilder.strategies(...) or Guice's"
-          + " StrategiesModule.");
+      throw new StrategyConfigurationException(
+          String.join(", ", owners)
+              + " and writes what it"
+              + " owns with Context.apply, but no strategy is configured and none can be found: "
+              + e.getMessage()
+              + " Add a strategy jar (converge-strategies-ssa, -update or -patch) to"
+              + " the classpath, or configure one with OperatorBuilder.strategies(...) or Guice's"
+              + " StrategiesModule.");
     }
   }
 
@@ -180,22 +195,32 @@ public final class Operator implements AutoCloseable {
    */
   public synchronized void start() {
     if (state.get() != OperatorState.NEW) {
-      throw new IllegalStateException("operator " + name + " was already started (state "
-          + state.get() + "); an operator runs once");
+      throw new IllegalStateException(
+          "operator "
+              + name
+              + " was already started (state "
+              + state.get()
+              + "); an operator runs once");
     }
     strategies.ifPresent(s -> StrategyKindCheck.check(client, s.selection(), kinds));
     if (!state.compareAndSet(OperatorState.NEW, OperatorState.STANDBY)) {
-      throw new IllegalStateException("operator " + name + " was already started (state "
-          + state.get() + "); an operator runs once");
+      throw new IllegalStateException(
+          "operator "
+              + name
+              + " was already started (state "
+              + state.get()
+              + "); an operator runs once");
     }
     access.start();
     synced = informers.start();
     prefetchSchemas();
-    synced = synced.whenComplete((v, t) -> {
-      if (t == null) {
-        log.info("operator {}: caches synced", name);
-      }
-    });
+    synced =
+        synced.whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                log.info("operator {}: caches synced", name);
+              }
+            });
     if (!cacheSyncTimeout.isZero()) {
       CompletableFuture.delayedExecutor(cacheSyncTimeout.toMillis(), TimeUnit.MILLISECONDS)
           .execute(this::checkSynced);
@@ -211,34 +236,42 @@ public final class Operator implements AutoCloseable {
   }
 
   /**
-   * Reads the OpenAPI schemas of the built-in kinds strategies will write while the caches sync,
-   * so that the first reconcile does not wait for them. Custom resources are left to their first
+   * Reads the OpenAPI schemas of the built-in kinds strategies will write while the caches sync, so
+   * that the first reconcile does not wait for them. Custom resources are left to their first
    * apply: their schema may not be published yet.
    */
   private void prefetchSchemas() {
-    List<ApiKind> kinds = informers.wholeKinds().stream()
-        .filter(type -> !CustomResource.class.isAssignableFrom(type))
-        .map(type -> {
-          @SuppressWarnings("unchecked")
-          Class<? extends HasMetadata> kind = (Class<? extends HasMetadata>) type;
-          return new ApiKind(HasMetadata.getApiVersion(kind), HasMetadata.getKind(kind));
-        })
-        .toList();
+    List<ApiKind> kinds =
+        informers.wholeKinds().stream()
+            .filter(type -> !CustomResource.class.isAssignableFrom(type))
+            .map(
+                type -> {
+                  @SuppressWarnings("unchecked")
+                  Class<? extends HasMetadata> kind = (Class<? extends HasMetadata>) type;
+                  return new ApiKind(HasMetadata.getApiVersion(kind), HasMetadata.getKind(kind));
+                })
+            .toList();
     if (kinds.isEmpty()) {
       return;
     }
-    Thread prefetch = new Thread(() -> {
-      warmUpSerialization();
-      ResourceSchemas schemas = ResourceSchemas.of(client);
-      for (ApiKind kind : kinds) {
-        try {
-          schemas.forKind(kind);
-        } catch (RuntimeException e) {
-          log.debug("operator {}: schema of {} not read ahead ({}); the first apply reads it",
-              name, kind, e.toString());
-        }
-      }
-    }, "converge-" + name + "-schemas");
+    Thread prefetch =
+        new Thread(
+            () -> {
+              warmUpSerialization();
+              ResourceSchemas schemas = ResourceSchemas.of(client);
+              for (ApiKind kind : kinds) {
+                try {
+                  schemas.forKind(kind);
+                } catch (RuntimeException e) {
+                  log.debug(
+                      "operator {}: schema of {} not read ahead ({}); the first apply reads it",
+                      name,
+                      kind,
+                      e.toString());
+                }
+              }
+            },
+            "converge-" + name + "-schemas");
     prefetch.setDaemon(true);
     prefetch.start();
   }
@@ -263,57 +296,75 @@ public final class Operator implements AutoCloseable {
 
   /**
    * The Lease is renewed through a client of its own that never retries and gives up on a request
-   * after half the retry period: fabric8's retries would hold one renewal for up to about 19 s,
-   * far past the renew deadline, and a standby could take the Lease while this instance still
-   * believes it leads. Bounded this way, a leader that cannot renew notices within renewDeadline
-   * plus one retry period, before the lease duration runs out for the others.
+   * after half the retry period: fabric8's retries would hold one renewal for up to about 19 s, far
+   * past the renew deadline, and a standby could take the Lease while this instance still believes
+   * it leads. Bounded this way, a leader that cannot renew notices within renewDeadline plus one
+   * retry period, before the lease duration runs out for the others.
    */
   private static KubernetesClient electionClient(KubernetesClient client, LeaderElection le) {
     int timeout = (int) Math.max(200, le.retryPeriod().toMillis() / 2);
-    Config bounded = new ConfigBuilder(client.getConfiguration())
-        .withRequestRetryBackoffLimit(0)
-        .withRequestTimeout(timeout)
-        .withConnectionTimeout(timeout)
-        .build();
+    Config bounded =
+        new ConfigBuilder(client.getConfiguration())
+            .withRequestRetryBackoffLimit(0)
+            .withRequestTimeout(timeout)
+            .withConnectionTimeout(timeout)
+            .build();
     return new KubernetesClientBuilder().withConfig(bounded).build();
   }
 
   private void startElection(LeaderElection le) {
-    log.info("operator {}: standing by for Lease {}/{} as {}", name, le.leaseNamespace(),
-        le.leaseName(), le.identity());
-    LeaderElector started = electionClient.leaderElector()
-        .withConfig(new LeaderElectionConfigBuilder()
-            .withName(name)
-            .withLock(new LeaseLock(le.leaseNamespace(), le.leaseName(), le.identity()))
-            .withLeaseDuration(le.leaseDuration())
-            .withRenewDeadline(le.renewDeadline())
-            .withRetryPeriod(le.retryPeriod())
-            // released by stop() itself, only once no reconcile of this instance runs any more
-            .withLeaderCallbacks(new LeaderCallbacks(
-                this::startedLeading, this::stoppedLeading, leader::set))
-            .build())
-        .build();
+    log.info(
+        "operator {}: standing by for Lease {}/{} as {}",
+        name,
+        le.leaseNamespace(),
+        le.leaseName(),
+        le.identity());
+    LeaderElector started =
+        electionClient
+            .leaderElector()
+            .withConfig(
+                new LeaderElectionConfigBuilder()
+                    .withName(name)
+                    .withLock(new LeaseLock(le.leaseNamespace(), le.leaseName(), le.identity()))
+                    .withLeaseDuration(le.leaseDuration())
+                    .withRenewDeadline(le.renewDeadline())
+                    .withRetryPeriod(le.retryPeriod())
+                    // released by stop() itself, only once no reconcile of this instance runs any
+                    // more
+                    .withLeaderCallbacks(
+                        new LeaderCallbacks(
+                            this::startedLeading, this::stoppedLeading, leader::set))
+                    .build())
+            .build();
     elector = started;
     CompletableFuture<?> running = started.start();
     election = running;
-    running.exceptionally(t -> {
-      if (!(t instanceof java.util.concurrent.CancellationException)
-          && state.get() != OperatorState.STOPPED) {
-        electionFailure.set("leader election ended with an error: " + t);
-        log.error("operator {}: leader election for Lease {}/{} ended with an error", name,
-            le.leaseNamespace(), le.leaseName(), t);
-      }
-      return null;
-    });
+    running.exceptionally(
+        t -> {
+          if (!(t instanceof java.util.concurrent.CancellationException)
+              && state.get() != OperatorState.STOPPED) {
+            electionFailure.set("leader election ended with an error: " + t);
+            log.error(
+                "operator {}: leader election for Lease {}/{} ended with an error",
+                name,
+                le.leaseNamespace(),
+                le.leaseName(),
+                t);
+          }
+          return null;
+        });
   }
 
   private void checkSynced() {
     if (synced.isDone() || state.get() == OperatorState.STOPPED) {
       return;
     }
-    String message = "informer caches did not sync within " + cacheSyncTimeout.toSeconds()
-        + " s: " + String.join("; ", informers.unsynced())
-        + ". No controller reconciles until they do";
+    String message =
+        "informer caches did not sync within "
+            + cacheSyncTimeout.toSeconds()
+            + " s: "
+            + String.join("; ", informers.unsynced())
+            + ". No controller reconciles until they do";
     syncTimeout.set(message);
     log.error("operator {}: {}", name, message);
   }
@@ -325,18 +376,26 @@ public final class Operator implements AutoCloseable {
     }
   }
 
-  /** Starts the workers when the caches have synced; a failure to start them is logged, not lost. */
+  /**
+   * Starts the workers when the caches have synced; a failure to start them is logged, not lost.
+   */
   private void startWorkersOnceSynced() {
-    synced.thenRun(this::startWorkers).exceptionally(t -> {
-      log.error("operator {}: starting the workers failed", name, t);
-      return null;
-    });
+    synced
+        .thenRun(this::startWorkers)
+        .exceptionally(
+            t -> {
+              log.error("operator {}: starting the workers failed", name, t);
+              return null;
+            });
   }
 
   private void stoppedLeading() {
     if (state.compareAndSet(OperatorState.RUNNING, OperatorState.LEADERSHIP_LOST)) {
-      log.error("operator {}: lost the leader lease; stopped reconciling{}", name,
-          leadershipLoss == LeadershipLoss.REJOIN ? " and rejoining the election"
+      log.error(
+          "operator {}: lost the leader lease; stopped reconciling{}",
+          name,
+          leadershipLoss == LeadershipLoss.REJOIN
+              ? " and rejoining the election"
               : ". Restart the process to rejoin the election");
       // Another instance may hold the lease within seconds: running reconciles are interrupted
       // at once instead of being given the graceful shutdown timeout, so two leaders do not
@@ -360,8 +419,10 @@ public final class Operator implements AutoCloseable {
     Duration grace = leaderElection.map(LeaderElection::leaseDuration).orElse(Duration.ZERO);
     for (ControllerRuntime<?> controller : controllers) {
       if (!controller.awaitWorkersEnded(grace)) {
-        log.warn("operator {}: a reconcile of controller {} ignores interruption and still runs",
-            name, controller.name());
+        log.warn(
+            "operator {}: a reconcile of controller {} ignores interruption and still runs",
+            name,
+            controller.name());
       }
     }
     if (leadershipLoss == LeadershipLoss.REJOIN
@@ -413,7 +474,8 @@ public final class Operator implements AutoCloseable {
       Thread.currentThread().interrupt();
       return false;
     } catch (ExecutionException e) {
-      throw new IllegalStateException("operator " + name + ": informers failed to start", e.getCause());
+      throw new IllegalStateException(
+          "operator " + name + ": informers failed to start", e.getCause());
     }
   }
 
@@ -451,9 +513,12 @@ public final class Operator implements AutoCloseable {
       if (ended) {
         releaseLease(current); // a standby takes over at once instead of after the lease duration
       } else {
-        log.warn("operator {}: some reconciles still run after being interrupted; the Lease is"
-            + " not released and expires after {} s, so that no other instance writes alongside"
-            + " them", name, leaderElection.orElseThrow().leaseDuration().toSeconds());
+        log.warn(
+            "operator {}: some reconciles still run after being interrupted; the Lease is"
+                + " not released and expires after {} s, so that no other instance writes alongside"
+                + " them",
+            name,
+            leaderElection.orElseThrow().leaseDuration().toSeconds());
       }
     }
     if (ownEvents != null) {
@@ -476,8 +541,11 @@ public final class Operator implements AutoCloseable {
         log.info("operator {}: released the leader Lease", name);
       }
     } catch (RuntimeException e) {
-      log.warn("operator {}: could not release the leader Lease ({}); it expires after its"
-          + " duration", name, e.toString());
+      log.warn(
+          "operator {}: could not release the leader Lease ({}); it expires after its"
+              + " duration",
+          name,
+          e.toString());
     }
   }
 
@@ -504,8 +572,8 @@ public final class Operator implements AutoCloseable {
   }
 
   /**
-   * What this operator needs from RBAC, computed from its controllers, strategies and settings:
-   * the rules of its ClusterRole and, with leader election, of its Role for the Lease. Available
+   * What this operator needs from RBAC, computed from its controllers, strategies and settings: the
+   * rules of its ClusterRole and, with leader election, of its Role for the Lease. Available
    * without starting it; {@code dev.converge.rbac.build.GenerateRbac} writes them as manifests.
    */
   public OperatorPermissions permissions() {
@@ -556,8 +624,14 @@ public final class Operator implements AutoCloseable {
         int alive = controller.workersAlive();
         if (alive < wanted) {
           workersOk = false;
-          problems.add("controller " + controller.name() + ": " + alive + " of " + wanted
-              + " workers alive");
+          problems.add(
+              "controller "
+                  + controller.name()
+                  + ": "
+                  + alive
+                  + " of "
+                  + wanted
+                  + " workers alive");
         }
       }
     }
@@ -567,18 +641,26 @@ public final class Operator implements AutoCloseable {
     if (now == OperatorState.NEW || now == OperatorState.STOPPED) {
       problems.add("operator is " + now.name().toLowerCase(java.util.Locale.ROOT));
     }
-    boolean live = now != OperatorState.LEADERSHIP_LOST && informers.failures().isEmpty()
-        && electionProblem == null && timedOut == null && workersOk;
-    boolean ready = live && cachesSynced && blind.isEmpty() && refusedAccess.isEmpty()
-        && (now == OperatorState.RUNNING || now == OperatorState.STANDBY);
-    return new OperatorHealth(live, ready, now, cachesSynced, Optional.ofNullable(leader.get()),
-        problems);
+    boolean live =
+        now != OperatorState.LEADERSHIP_LOST
+            && informers.failures().isEmpty()
+            && electionProblem == null
+            && timedOut == null
+            && workersOk;
+    boolean ready =
+        live
+            && cachesSynced
+            && blind.isEmpty()
+            && refusedAccess.isEmpty()
+            && (now == OperatorState.RUNNING || now == OperatorState.STANDBY);
+    return new OperatorHealth(
+        live, ready, now, cachesSynced, Optional.ofNullable(leader.get()), problems);
   }
 
   /**
    * Delivers a generic event for {@code object} to every controller that watches its kind: for
-   * triggers from outside the cluster (a webhook from an external system, a timer of your own).
-   * It passes through the watches' predicates ({@code onGeneric}) and handlers like any event.
+   * triggers from outside the cluster (a webhook from an external system, a timer of your own). It
+   * passes through the watches' predicates ({@code onGeneric}) and handlers like any event.
    *
    * @throws IllegalArgumentException when no controller watches the object's kind
    */
@@ -588,8 +670,12 @@ public final class Operator implements AutoCloseable {
       delivered |= controller.dispatchGeneric(object);
     }
     if (!delivered) {
-      throw new IllegalArgumentException("no controller of operator " + name + " watches "
-          + object.getKind() + "; generic events go to controllers that watch the kind");
+      throw new IllegalArgumentException(
+          "no controller of operator "
+              + name
+              + " watches "
+              + object.getKind()
+              + "; generic events go to controllers that watch the kind");
     }
   }
 

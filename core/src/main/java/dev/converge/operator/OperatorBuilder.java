@@ -30,10 +30,13 @@ public final class OperatorBuilder {
 
   /** Default time graceful shutdown waits for running reconciles. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
   /** Default time the caches have to sync before health reports the operator not live. */
   public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
+
   /** Default interval of the operator's reviews of its own RBAC access. */
   public static final Duration DEFAULT_ACCESS_REVIEW_INTERVAL = Duration.ofMinutes(5);
+
   /** Default operator name (event component and field manager). */
   public static final String DEFAULT_NAME = "converge-operator";
 
@@ -66,8 +69,10 @@ public final class OperatorBuilder {
   /** The operator's name: the component of its Events and its field manager unless set apart. */
   public OperatorBuilder name(String operatorName) {
     if (operatorName == null || !NAME.matcher(operatorName).matches()) {
-      throw new IllegalArgumentException("operator name \"" + operatorName
-          + "\" must be a lower-case DNS label such as \"app-operator\"");
+      throw new IllegalArgumentException(
+          "operator name \""
+              + operatorName
+              + "\" must be a lower-case DNS label such as \"app-operator\"");
     }
     this.name = operatorName;
     return this;
@@ -77,8 +82,10 @@ public final class OperatorBuilder {
     Objects.requireNonNull(definition, "definition");
     for (ControllerDefinition<?> existing : controllers) {
       if (existing.name().equals(definition.name())) {
-        throw new IllegalArgumentException("two controllers are named \"" + definition.name()
-            + "\"; give one another name with ControllerBuilder.named(...)");
+        throw new IllegalArgumentException(
+            "two controllers are named \""
+                + definition.name()
+                + "\"; give one another name with ControllerBuilder.named(...)");
       }
     }
     controllers.add(definition);
@@ -162,8 +169,8 @@ public final class OperatorBuilder {
   /**
    * The strategies found on the classpath ({@code META-INF/services} entries, no injector needed),
    * chosen per object by {@code selection}, e.g. {@code
-   * StrategySelection.parse("apps/v1/Deployment=ssa, v1/Service=update")}. Without this call
-   * or {@link #strategies(StrategySelector)}, the strategies found are used with {@link
+   * StrategySelection.parse("apps/v1/Deployment=ssa, v1/Service=update")}. Without this call or
+   * {@link #strategies(StrategySelector)}, the strategies found are used with {@link
    * StrategySelection#defaults()}.
    *
    * @throws dev.converge.strategy.StrategyConfigurationException when the selection names a
@@ -212,8 +219,8 @@ public final class OperatorBuilder {
 
   /**
    * What to do after losing the leader Lease: {@link LeadershipLoss#STOP} (default; live turns
-   * false and {@link #onLeadershipLost} runs) or {@link LeadershipLoss#REJOIN} (stand by and
-   * rejoin the election).
+   * false and {@link #onLeadershipLost} runs) or {@link LeadershipLoss#REJOIN} (stand by and rejoin
+   * the election).
    */
   public OperatorBuilder afterLeadershipLoss(LeadershipLoss policy) {
     this.leadershipLoss = Objects.requireNonNull(policy, "policy");
@@ -221,8 +228,8 @@ public final class OperatorBuilder {
   }
 
   /**
-   * The overall limit on retries of each controller's queue, on top of the per-key backoff;
-   * default {@link RateLimit#DEFAULT} (10 per second, bursts of 100).
+   * The overall limit on retries of each controller's queue, on top of the per-key backoff; default
+   * {@link RateLimit#DEFAULT} (10 per second, bursts of 100).
    */
   public OperatorBuilder rateLimit(RateLimit limit) {
     this.rateLimit = Objects.requireNonNull(limit, "limit");
@@ -231,8 +238,8 @@ public final class OperatorBuilder {
 
   /**
    * How long informers have to deliver their initial lists (a missing CRD or a refused list keeps
-   * them from it); after that, {@code health()} reports the operator not live, naming each kind
-   * and its last error. Default 2 minutes; zero waits forever.
+   * them from it); after that, {@code health()} reports the operator not live, naming each kind and
+   * its last error. Default 2 minutes; zero waits forever.
    */
   public OperatorBuilder cacheSyncTimeout(Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
@@ -253,8 +260,8 @@ public final class OperatorBuilder {
   public OperatorBuilder accessReviewInterval(Duration interval) {
     Objects.requireNonNull(interval, "interval");
     if (interval.isNegative()) {
-      throw new IllegalArgumentException("access review interval must not be negative, got "
-          + interval);
+      throw new IllegalArgumentException(
+          "access review interval must not be negative, got " + interval);
     }
     this.accessReviewInterval = interval;
     return this;

@@ -3,8 +3,8 @@ package dev.converge.operator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
- * Builds an operator, not started, on a given client: how build-time tools see an operator as it
- * is assembled for production. {@code dev.converge.rbac.build.GenerateRbac} calls it with a client
+ * Builds an operator, not started, on a given client: how build-time tools see an operator as it is
+ * assembled for production. {@code dev.converge.rbac.build.GenerateRbac} calls it with a client
  * that is never connected (building an operator sends no request) and writes the RBAC manifests
  * {@link Operator#permissions()} describes. Implementations need a public no-argument constructor.
  */

@@ -9,8 +9,8 @@ import java.util.Optional;
  * @param live false when the operator cannot do its job any more and should be restarted: it lost
  *     leadership, or an informer stopped for good
  * @param ready true when every cache has synced and watches, RBAC allows everything the operator
- *     needs (its access reviews and the requests it was refused say so), and the operator is
- *     leader or a healthy standby
+ *     needs (its access reviews and the requests it was refused say so), and the operator is leader
+ *     or a healthy standby
  * @param state the life-cycle state
  * @param cachesSynced whether every informer delivered its initial list
  * @param leader the identity of the current leader, when leader election is on and one is known

@@ -9,8 +9,8 @@ public enum OperatorState {
   /** Reconciling (the leader, or running without leader election). */
   RUNNING,
   /**
-   * Was the leader and lost the lease: reconciling stopped. The process should exit so that a
-   * fresh instance joins the election; liveness reports false.
+   * Was the leader and lost the lease: reconciling stopped. The process should exit so that a fresh
+   * instance joins the election; liveness reports false.
    */
   LEADERSHIP_LOST,
   /** Shutting down or shut down. */

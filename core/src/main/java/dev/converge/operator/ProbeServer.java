@@ -15,8 +15,8 @@ import java.util.function.Supplier;
  * An operator's HTTP endpoints on one port: {@code /healthz} (liveness: {@link
  * OperatorHealth#live()}), {@code /readyz} (readiness: {@link OperatorHealth#ready()}), each 200 or
  * 503 with the health as plain text, and {@code /metrics} with whatever text the metrics supplier
- * gives (for a Micrometer {@code PrometheusMeterRegistry}, its {@code scrape()}). Built on the JDK's
- * HTTP server, so an operator carries no web framework.
+ * gives (for a Micrometer {@code PrometheusMeterRegistry}, its {@code scrape()}). Built on the
+ * JDK's HTTP server, so an operator carries no web framework.
  *
  * <pre>{@code
  * ProbeServer probes = ProbeServer.start(8081, operator::health, registry::scrape);
@@ -41,32 +41,43 @@ public final class ProbeServer implements AutoCloseable {
    * @throws IllegalArgumentException when the port is taken, naming it
    * @throws IOException when the server cannot be started for another reason
    */
-  public static ProbeServer start(int port, Supplier<OperatorHealth> health, Supplier<String> metrics)
-      throws IOException {
+  public static ProbeServer start(
+      int port, Supplier<OperatorHealth> health, Supplier<String> metrics) throws IOException {
     Objects.requireNonNull(health, "health");
     Objects.requireNonNull(metrics, "metrics");
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(port), 0);
     } catch (java.net.BindException e) {
-      throw new IllegalArgumentException("HTTP port " + port + " for probes and metrics: "
-          + e.getMessage() + "; choose a free port, or 0 for any", e);
+      throw new IllegalArgumentException(
+          "HTTP port "
+              + port
+              + " for probes and metrics: "
+              + e.getMessage()
+              + "; choose a free port, or 0 for any",
+          e);
     }
-    server.createContext("/healthz", exchange -> {
-      OperatorHealth now = health.get();
-      respond(exchange, now.live() ? 200 : 503, "text/plain", describe(now, now.live()));
-    });
-    server.createContext("/readyz", exchange -> {
-      OperatorHealth now = health.get();
-      respond(exchange, now.ready() ? 200 : 503, "text/plain", describe(now, now.ready()));
-    });
-    server.createContext("/metrics", exchange ->
-        respond(exchange, 200, METRICS_CONTENT_TYPE, metrics.get()));
-    ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "probe-server");
-      t.setDaemon(true);
-      return t;
-    });
+    server.createContext(
+        "/healthz",
+        exchange -> {
+          OperatorHealth now = health.get();
+          respond(exchange, now.live() ? 200 : 503, "text/plain", describe(now, now.live()));
+        });
+    server.createContext(
+        "/readyz",
+        exchange -> {
+          OperatorHealth now = health.get();
+          respond(exchange, now.ready() ? 200 : 503, "text/plain", describe(now, now.ready()));
+        });
+    server.createContext(
+        "/metrics", exchange -> respond(exchange, 200, METRICS_CONTENT_TYPE, metrics.get()));
+    ExecutorService executor =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "probe-server");
+              t.setDaemon(true);
+              return t;
+            });
     server.setExecutor(executor);
     server.start();
     return new ProbeServer(server, executor);
@@ -85,9 +96,15 @@ public final class ProbeServer implements AutoCloseable {
   }
 
   private static String describe(OperatorHealth health, boolean ok) {
-    StringBuilder text = new StringBuilder(ok ? "ok" : "not ok").append('\n')
-        .append("state: ").append(health.state()).append('\n')
-        .append("caches synced: ").append(health.cachesSynced()).append('\n');
+    StringBuilder text =
+        new StringBuilder(ok ? "ok" : "not ok")
+            .append('\n')
+            .append("state: ")
+            .append(health.state())
+            .append('\n')
+            .append("caches synced: ")
+            .append(health.cachesSynced())
+            .append('\n');
     health.leader().ifPresent(leader -> text.append("leader: ").append(leader).append('\n'));
     health.problems().forEach(problem -> text.append("problem: ").append(problem).append('\n'));
     return text.toString();

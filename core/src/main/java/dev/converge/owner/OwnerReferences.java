@@ -14,21 +14,21 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Owner references on a dependent object, with the rules of the API server's garbage collector:
- * a namespaced owner may only own objects in its own namespace, a cluster-scoped owner may own
+ * Owner references on a dependent object, with the rules of the API server's garbage collector: a
+ * namespaced owner may only own objects in its own namespace, a cluster-scoped owner may own
  * anything, and an object has at most one controller.
  *
- * <p>The mutating methods change the dependent <em>in memory</em>, the way one builds a desired object
- * before creating or writing it; never call them on an object taken from an informer cache.
+ * <p>The mutating methods change the dependent <em>in memory</em>, the way one builds a desired
+ * object before creating or writing it; never call them on an object taken from an informer cache.
  */
 public final class OwnerReferences {
 
   private OwnerReferences() {}
 
   /**
-   * Makes {@code owner} the controller of {@code dependent} ({@code controller: true},
-   * {@code blockOwnerDeletion: true}), so that deleting the owner garbage-collects the dependent
-   * and events of the dependent can be routed to the owner. Idempotent.
+   * Makes {@code owner} the controller of {@code dependent} ({@code controller: true}, {@code
+   * blockOwnerDeletion: true}), so that deleting the owner garbage-collects the dependent and
+   * events of the dependent can be routed to the owner. Idempotent.
    *
    * @return true when the dependent's references changed
    * @throws AlreadyControlledException when a different object already controls the dependent
@@ -41,9 +41,16 @@ public final class OwnerReferences {
     if (existing.isPresent() && !sameObject(existing.get(), wanted)) {
       OwnerReference other = existing.get();
       throw new AlreadyControlledException(
-          ResourceText.describe(dependent) + " is already controlled by " + other.getKind() + " "
-              + other.getName() + " (uid " + other.getUid() + "), so "
-              + ResourceText.describe(owner) + " cannot become its controller; an object has at most"
+          ResourceText.describe(dependent)
+              + " is already controlled by "
+              + other.getKind()
+              + " "
+              + other.getName()
+              + " (uid "
+              + other.getUid()
+              + "), so "
+              + ResourceText.describe(owner)
+              + " cannot become its controller; an object has at most"
               + " one controller. Remove the existing controller reference first, or use"
               + " OwnerReferences.addOwner for a non-controller reference.",
           other);
@@ -90,12 +97,13 @@ public final class OwnerReferences {
     if (meta == null || meta.getOwnerReferences() == null) {
       return false;
     }
-    OwnerReference target = new OwnerReferenceBuilder()
-        .withApiVersion(ResourceText.apiVersionOf(owner))
-        .withKind(ResourceText.kindOf(owner))
-        .withName(owner.getMetadata() == null ? null : owner.getMetadata().getName())
-        .withUid(owner.getMetadata() == null ? null : owner.getMetadata().getUid())
-        .build();
+    OwnerReference target =
+        new OwnerReferenceBuilder()
+            .withApiVersion(ResourceText.apiVersionOf(owner))
+            .withKind(ResourceText.kindOf(owner))
+            .withName(owner.getMetadata() == null ? null : owner.getMetadata().getName())
+            .withUid(owner.getMetadata() == null ? null : owner.getMetadata().getUid())
+            .build();
     List<OwnerReference> kept = new ArrayList<>();
     for (OwnerReference ref : meta.getOwnerReferences()) {
       if (!sameObject(ref, target)) {
@@ -111,7 +119,8 @@ public final class OwnerReferences {
 
   /** The reference with {@code controller: true}, if any. */
   public static Optional<OwnerReference> controllerOf(HasMetadata object) {
-    if (object == null || object.getMetadata() == null
+    if (object == null
+        || object.getMetadata() == null
         || object.getMetadata().getOwnerReferences() == null) {
       return Optional.empty();
     }
@@ -132,21 +141,25 @@ public final class OwnerReferences {
     return !blank(uid) && refsOf(object).stream().anyMatch(ref -> uid.equals(ref.getUid()));
   }
 
-  private static OwnerReference referenceTo(HasMetadata owner, HasMetadata dependent,
-      boolean controller) {
+  private static OwnerReference referenceTo(
+      HasMetadata owner, HasMetadata dependent, boolean controller) {
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(dependent, "dependent");
     String ownerText = ResourceText.describe(owner);
     String dependentText = ResourceText.describe(dependent);
     ObjectMeta ownerMeta = owner.getMetadata();
     if (ownerMeta == null || blank(ownerMeta.getName())) {
-      throw new InvalidOwnerException("owner " + ownerText + " of " + dependentText
-          + " has no metadata.name");
+      throw new InvalidOwnerException(
+          "owner " + ownerText + " of " + dependentText + " has no metadata.name");
     }
     if (blank(ownerMeta.getUid())) {
-      throw new InvalidOwnerException("owner " + ownerText + " of " + dependentText
-          + " has no metadata.uid: use the object as read from (or returned by) the API server,"
-          + " not a locally built one");
+      throw new InvalidOwnerException(
+          "owner "
+              + ownerText
+              + " of "
+              + dependentText
+              + " has no metadata.uid: use the object as read from (or returned by) the API server,"
+              + " not a locally built one");
     }
     String apiVersion = ResourceText.apiVersionOf(owner);
     String kind = owner.getKind();
@@ -154,38 +167,58 @@ public final class OwnerReferences {
       kind = HasMetadata.getKind(owner.getClass());
     }
     if (blank(apiVersion) || blank(kind)) {
-      throw new InvalidOwnerException("owner " + ownerText + " of " + dependentText
-          + " has no apiVersion or kind; set them on the owner object");
+      throw new InvalidOwnerException(
+          "owner "
+              + ownerText
+              + " of "
+              + dependentText
+              + " has no apiVersion or kind; set them on the owner object");
     }
     String ownerNamespace = ownerMeta.getNamespace();
     String dependentNamespace =
         dependent.getMetadata() == null ? null : dependent.getMetadata().getNamespace();
     if (!blank(ownerNamespace)) {
       if (blank(dependentNamespace)) {
-        throw new InvalidOwnerException("namespaced owner " + ownerText + " cannot own "
-            + dependentText + ", which has no namespace (cluster-scoped objects may only have"
-            + " cluster-scoped owners); if " + dependentText + " is namespaced, set its"
-            + " metadata.namespace to \"" + ownerNamespace + "\"");
+        throw new InvalidOwnerException(
+            "namespaced owner "
+                + ownerText
+                + " cannot own "
+                + dependentText
+                + ", which has no namespace (cluster-scoped objects may only have"
+                + " cluster-scoped owners); if "
+                + dependentText
+                + " is namespaced, set its"
+                + " metadata.namespace to \""
+                + ownerNamespace
+                + "\"");
       }
       if (!ownerNamespace.equals(dependentNamespace)) {
-        throw new InvalidOwnerException("cross-namespace owner references are not allowed: owner "
-            + ownerText + " is in namespace \"" + ownerNamespace + "\" but " + dependentText
-            + " is in namespace \"" + dependentNamespace + "\"");
+        throw new InvalidOwnerException(
+            "cross-namespace owner references are not allowed: owner "
+                + ownerText
+                + " is in namespace \""
+                + ownerNamespace
+                + "\" but "
+                + dependentText
+                + " is in namespace \""
+                + dependentNamespace
+                + "\"");
       }
     }
-    OwnerReferenceBuilder builder = new OwnerReferenceBuilder()
-        .withApiVersion(apiVersion)
-        .withKind(kind)
-        .withName(ownerMeta.getName())
-        .withUid(ownerMeta.getUid());
+    OwnerReferenceBuilder builder =
+        new OwnerReferenceBuilder()
+            .withApiVersion(apiVersion)
+            .withKind(kind)
+            .withName(ownerMeta.getName())
+            .withUid(ownerMeta.getUid());
     if (controller) {
       builder.withController(true).withBlockOwnerDeletion(true);
     }
     return builder.build();
   }
 
-  private static boolean upsert(HasMetadata dependent, List<OwnerReference> refs,
-      OwnerReference wanted, boolean controller) {
+  private static boolean upsert(
+      HasMetadata dependent, List<OwnerReference> refs, OwnerReference wanted, boolean controller) {
     List<OwnerReference> updated = new ArrayList<>(refs.size() + 1);
     boolean found = false;
     boolean changed = false;
@@ -221,7 +254,9 @@ public final class OwnerReferences {
 
   private static List<OwnerReference> refsOf(HasMetadata object) {
     ObjectMeta meta = object == null ? null : object.getMetadata();
-    return meta == null || meta.getOwnerReferences() == null ? List.of() : meta.getOwnerReferences();
+    return meta == null || meta.getOwnerReferences() == null
+        ? List.of()
+        : meta.getOwnerReferences();
   }
 
   /** Same object as the garbage collector sees it: same API group, kind and name (any version). */

@@ -11,10 +11,9 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Decides whether an event should reach the work queue at all. Filtering early is the cheapest
- * way to keep a controller quiet: a status-only update of the primary, for instance, need not
- * cause a reconcile when the reconciler only reacts to spec changes ({@link
- * #generationChanged()}).
+ * Decides whether an event should reach the work queue at all. Filtering early is the cheapest way
+ * to keep a controller quiet: a status-only update of the primary, for instance, need not cause a
+ * reconcile when the reconciler only reacts to spec changes ({@link #generationChanged()}).
  *
  * <p>Compose with {@link #and}, {@link #or}, {@link #not}; write per-event-type logic with {@link
  * #custom()}.
@@ -101,14 +100,12 @@ public interface EventPredicate<T extends HasMetadata> {
 
   /** Updates pass only when the labels changed (absent and empty are the same). */
   static <T extends HasMetadata> EventPredicate<T> labelsChanged() {
-    return onUpdateOnly(
-        (oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getLabels));
+    return onUpdateOnly((oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getLabels));
   }
 
   /** Updates pass only when the annotations changed (absent and empty are the same). */
   static <T extends HasMetadata> EventPredicate<T> annotationsChanged() {
-    return onUpdateOnly(
-        (oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getAnnotations));
+    return onUpdateOnly((oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getAnnotations));
   }
 
   /**
@@ -147,7 +144,6 @@ public interface EventPredicate<T extends HasMetadata> {
       HasMetadata a, HasMetadata b, Function<ObjectMeta, Map<String, String>> field) {
     Map<String, String> left = field.apply(a.getMetadata());
     Map<String, String> right = field.apply(b.getMetadata());
-    return Objects.equals(
-        left == null ? Map.of() : left, right == null ? Map.of() : right);
+    return Objects.equals(left == null ? Map.of() : left, right == null ? Map.of() : right);
   }
 }

@@ -1,4 +1,5 @@
 /**
- * Filters that decide which events reach the work queue: generation, resourceVersion, labels, annotations, label selectors, their combinations, and per-event-type rules.
+ * Filters that decide which events reach the work queue: generation, resourceVersion, labels,
+ * annotations, label selectors, their combinations, and per-event-type rules.
  */
 package dev.converge.predicate;

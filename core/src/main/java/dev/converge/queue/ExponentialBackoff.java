@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Per-key retry delay: {@code initial * 2^(failures-1)}, capped at {@code max}. The defaults
- * (5 ms doubling to 1000 s) are the ones controller-based operators are known for: fast retries
- * for a blip, minutes for something that stays broken.
+ * Per-key retry delay: {@code initial * 2^(failures-1)}, capped at {@code max}. The defaults (5 ms
+ * doubling to 1000 s) are the ones controller-based operators are known for: fast retries for a
+ * blip, minutes for something that stays broken.
  *
  * @param initial delay after the first failure
  * @param max upper bound for any delay
@@ -29,9 +29,7 @@ public record ExponentialBackoff(Duration initial, Duration max) {
     }
   }
 
-  /**
-   * The delay before the next attempt after {@code failures} consecutive failures (1 = first).
-   */
+  /** The delay before the next attempt after {@code failures} consecutive failures (1 = first). */
   public Duration delayAfter(int failures) {
     if (failures < 1) {
       throw new IllegalArgumentException("failures must be >= 1, got " + failures);

@@ -5,8 +5,8 @@ package dev.converge.queue;
  * token bucket that refills at {@code perSecond} and holds at most {@code burst} tokens. Each retry
  * ({@link WorkQueue#addRateLimited}) takes a token and waits for the later of its own backoff and
  * the bucket. After an outage, when every key fails at once, the per-key backoff alone would send
- * thousands of retries within milliseconds; the bucket spreads them out. Fresh events
- * ({@link WorkQueue#add}) are never limited.
+ * thousands of retries within milliseconds; the bucket spreads them out. Fresh events ({@link
+ * WorkQueue#add}) are never limited.
  *
  * @param perSecond tokens added per second; must be positive
  * @param burst tokens the bucket holds when full; at least 1
@@ -19,7 +19,8 @@ public record RateLimit(double perSecond, int burst) {
   public RateLimit {
     if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
       throw new IllegalArgumentException(
-          "rate limit: perSecond must be a positive finite number, got " + perSecond
+          "rate limit: perSecond must be a positive finite number, got "
+              + perSecond
               + "; use RateLimit.unlimited() for no overall limit");
     }
     if (burst < 1) {
@@ -28,8 +29,8 @@ public record RateLimit(double perSecond, int burst) {
   }
 
   /**
-   * No overall limit: only the per-key backoff spaces retries. Use it only where retries are
-   * cheap for the API server.
+   * No overall limit: only the per-key backoff spaces retries. Use it only where retries are cheap
+   * for the API server.
    */
   public static RateLimit unlimited() {
     return new RateLimit(Double.MAX_VALUE, Integer.MAX_VALUE);

@@ -10,9 +10,9 @@ public interface Ticker {
   long nanoTime();
 
   /**
-   * Registers a callback run whenever time jumps forward by other means than its natural flow
-   * (a manual ticker being advanced). Waiting consumers use it to re-examine delayed items. The
-   * system ticker never calls it: timed waits cover the natural flow of time.
+   * Registers a callback run whenever time jumps forward by other means than its natural flow (a
+   * manual ticker being advanced). Waiting consumers use it to re-examine delayed items. The system
+   * ticker never calls it: timed waits cover the natural flow of time.
    */
   default void onAdvance(Runnable listener) {}
 

@@ -4,9 +4,9 @@ import java.time.Duration;
 
 /**
  * A token bucket on a {@link Ticker}: {@link #reserve()} takes one token now and says how long the
- * caller must wait for it. Tokens may go into debt, so a burst of reservations is spread evenly
- * at the configured rate instead of being refused. Not thread-safe: the work queue calls it under
- * its lock.
+ * caller must wait for it. Tokens may go into debt, so a burst of reservations is spread evenly at
+ * the configured rate instead of being refused. Not thread-safe: the work queue calls it under its
+ * lock.
  */
 final class TokenBucket {
 

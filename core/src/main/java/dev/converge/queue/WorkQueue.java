@@ -18,11 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>a key is in the queue at most once, however many times it is added while waiting;
  *   <li>a key handed to one worker is not handed to another until that worker calls {@link #done};
- *   <li>a key added while it is being processed is marked dirty and becomes ready exactly once
- *       more when {@link #done} is called, so no event is lost and none is processed twice;
- *   <li>{@link #addAfter} delays a key (the earliest pending delay wins) and
- *       {@link #addRateLimited} delays it by a per-key exponential backoff that {@link #forget}
- *       resets.
+ *   <li>a key added while it is being processed is marked dirty and becomes ready exactly once more
+ *       when {@link #done} is called, so no event is lost and none is processed twice;
+ *   <li>{@link #addAfter} delays a key (the earliest pending delay wins) and {@link
+ *       #addRateLimited} delays it by a per-key exponential backoff that {@link #forget} resets.
  * </ul>
  *
  * Time comes from a {@link Ticker}, so tests drive delays with a {@link ManualTicker}.
@@ -64,8 +63,8 @@ public final class WorkQueue<K> {
    * @param rateLimit the overall limit on retries, shared by every key
    * @param listener observes the queue, for metrics
    */
-  public WorkQueue(Ticker ticker, ExponentialBackoff backoff, RateLimit rateLimit,
-      QueueListener listener) {
+  public WorkQueue(
+      Ticker ticker, ExponentialBackoff backoff, RateLimit rateLimit, QueueListener listener) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.bucket = new TokenBucket(Objects.requireNonNull(rateLimit, "rateLimit"), ticker);
@@ -167,8 +166,8 @@ public final class WorkQueue<K> {
 
   /**
    * Blocks until a key is ready and hands it to the caller, who must call {@link #done} with it.
-   * Returns empty once the queue is shut down (or, after {@link #drainAndShutDown}, once nothing
-   * is left). Interruption also returns empty, with the interrupt flag restored.
+   * Returns empty once the queue is shut down (or, after {@link #drainAndShutDown}, once nothing is
+   * left). Interruption also returns empty, with the interrupt flag restored.
    */
   public Optional<K> take() {
     lock.lock();
@@ -366,11 +365,16 @@ public final class WorkQueue<K> {
   public String toString() {
     lock.lock();
     try {
-      return "WorkQueue[ready=" + ready.size() + ", inFlight=" + processing.size() + ", delayed="
-          + delayedDue.size() + (shutDown ? ", shut down" : "") + "]";
+      return "WorkQueue[ready="
+          + ready.size()
+          + ", inFlight="
+          + processing.size()
+          + ", delayed="
+          + delayedDue.size()
+          + (shutDown ? ", shut down" : "")
+          + "]";
     } finally {
       lock.unlock();
     }
   }
-
 }

@@ -21,13 +21,29 @@ import java.util.TreeSet;
  * @param reasons what in the operator uses them, one line each, sorted
  */
 public record AccessRule(
-    String group, String resource, boolean namespaced, SortedSet<String> verbs,
+    String group,
+    String resource,
+    boolean namespaced,
+    SortedSet<String> verbs,
     SortedSet<String> reasons) {
 
   /** The verbs an RBAC rule may name for a resource, the special ones included. */
-  public static final Set<String> KNOWN_VERBS = Set.of("get", "list", "watch", "create", "update",
-      "patch", "delete", "deletecollection", "bind", "escalate", "impersonate", "use", "approve",
-      "sign");
+  public static final Set<String> KNOWN_VERBS =
+      Set.of(
+          "get",
+          "list",
+          "watch",
+          "create",
+          "update",
+          "patch",
+          "delete",
+          "deletecollection",
+          "bind",
+          "escalate",
+          "impersonate",
+          "use",
+          "approve",
+          "sign");
 
   public AccessRule {
     Objects.requireNonNull(group, "group");
@@ -42,22 +58,37 @@ public record AccessRule(
     }
     for (String verb : verbs) {
       if (!KNOWN_VERBS.contains(verb)) {
-        throw new IllegalArgumentException("'" + verb + "' is not an RBAC verb for " + resource
-            + "; expected one of " + new TreeSet<>(KNOWN_VERBS));
+        throw new IllegalArgumentException(
+            "'"
+                + verb
+                + "' is not an RBAC verb for "
+                + resource
+                + "; expected one of "
+                + new TreeSet<>(KNOWN_VERBS));
       }
     }
   }
 
   /** {@code verbs} on the resource of {@code type} (or its {@code subresource}, when not empty). */
-  public static AccessRule on(Class<? extends HasMetadata> type, String subresource,
-      Collection<String> verbs, String reason) {
-    String plural = HasMetadata.getPlural(type)
-        + (subresource == null || subresource.isEmpty() ? "" : "/" + subresource);
-    return new AccessRule(Objects.toString(HasMetadata.getGroup(type), ""), plural,
-        Namespaced.class.isAssignableFrom(type), new TreeSet<>(verbs), new TreeSet<>(List.of(reason)));
+  public static AccessRule on(
+      Class<? extends HasMetadata> type,
+      String subresource,
+      Collection<String> verbs,
+      String reason) {
+    String plural =
+        HasMetadata.getPlural(type)
+            + (subresource == null || subresource.isEmpty() ? "" : "/" + subresource);
+    return new AccessRule(
+        Objects.toString(HasMetadata.getGroup(type), ""),
+        plural,
+        Namespaced.class.isAssignableFrom(type),
+        new TreeSet<>(verbs),
+        new TreeSet<>(List.of(reason)));
   }
 
-  /** {@code deployments.apps}, {@code services}, {@code appdeployments.apps.converge.dev/status}. */
+  /**
+   * {@code deployments.apps}, {@code services}, {@code appdeployments.apps.converge.dev/status}.
+   */
   public String qualifiedResource() {
     int slash = resource.indexOf('/');
     String base = slash < 0 ? resource : resource.substring(0, slash);
@@ -68,8 +99,8 @@ public record AccessRule(
   /** This rule with {@code other}'s verbs and reasons added (same group and resource). */
   public AccessRule merge(AccessRule other) {
     if (!group.equals(other.group) || !resource.equals(other.resource)) {
-      throw new IllegalArgumentException("cannot merge rules on " + qualifiedResource() + " and "
-          + other.qualifiedResource());
+      throw new IllegalArgumentException(
+          "cannot merge rules on " + qualifiedResource() + " and " + other.qualifiedResource());
     }
     SortedSet<String> allVerbs = new TreeSet<>(verbs);
     allVerbs.addAll(other.verbs);
@@ -79,6 +110,7 @@ public record AccessRule(
   }
 
   private static SortedSet<String> unmodifiable(SortedSet<String> values) {
-    return java.util.Collections.unmodifiableSortedSet(new TreeSet<>(Objects.requireNonNull(values)));
+    return java.util.Collections.unmodifiableSortedSet(
+        new TreeSet<>(Objects.requireNonNull(values)));
   }
 }

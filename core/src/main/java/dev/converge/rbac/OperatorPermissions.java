@@ -47,7 +47,10 @@ public record OperatorPermissions(
   /** The ClusterRole {@code name} granting exactly {@link #clusterRules()}. */
   public ClusterRole clusterRole(String name) {
     return new ClusterRoleBuilder()
-        .withNewMetadata().withName(name).withLabels(Map.of(NAME_LABEL, name)).endMetadata()
+        .withNewMetadata()
+        .withName(name)
+        .withLabels(Map.of(NAME_LABEL, name))
+        .endMetadata()
         .withRules(clusterRules.stream().map(OperatorPermissions::policyRule).toList())
         .build();
   }
@@ -57,12 +60,16 @@ public record OperatorPermissions(
    * {@code operatorName}.
    */
   public Optional<Role> leaderElectionRole(String name, String operatorName) {
-    return leaseNamespace.map(ns -> new RoleBuilder()
-        .withNewMetadata().withName(name).withNamespace(ns)
-        .withLabels(Map.of(NAME_LABEL, operatorName))
-        .endMetadata()
-        .withRules(leaseRules.stream().map(OperatorPermissions::policyRule).toList())
-        .build());
+    return leaseNamespace.map(
+        ns ->
+            new RoleBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .withLabels(Map.of(NAME_LABEL, operatorName))
+                .endMetadata()
+                .withRules(leaseRules.stream().map(OperatorPermissions::policyRule).toList())
+                .build());
   }
 
   /**
@@ -70,27 +77,43 @@ public record OperatorPermissions(
    * RoleBinding ({@code name + "-leader-election"}), bound to the ServiceAccount {@code
    * serviceAccount} in {@code serviceAccountNamespace}.
    */
-  public List<HasMetadata> manifests(String name, String serviceAccountNamespace,
-      String serviceAccount) {
+  public List<HasMetadata> manifests(
+      String name, String serviceAccountNamespace, String serviceAccount) {
     List<HasMetadata> manifests = new ArrayList<>();
     manifests.add(clusterRole(name));
-    manifests.add(new ClusterRoleBindingBuilder()
-        .withNewMetadata().withName(name).withLabels(Map.of(NAME_LABEL, name)).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
-        .addNewSubject().withKind("ServiceAccount").withName(serviceAccount)
-        .withNamespace(serviceAccountNamespace).endSubject()
-        .build());
+    manifests.add(
+        new ClusterRoleBindingBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withLabels(Map.of(NAME_LABEL, name))
+            .endMetadata()
+            .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
+            .addNewSubject()
+            .withKind("ServiceAccount")
+            .withName(serviceAccount)
+            .withNamespace(serviceAccountNamespace)
+            .endSubject()
+            .build());
     String leaderName = name + "-leader-election";
-    leaderElectionRole(leaderName, name).ifPresent(role -> {
-      manifests.add(role);
-      manifests.add(new RoleBindingBuilder()
-          .withNewMetadata().withName(leaderName).withNamespace(role.getMetadata().getNamespace())
-          .withLabels(Map.of(NAME_LABEL, name)).endMetadata()
-          .withNewRoleRef("rbac.authorization.k8s.io", "Role", leaderName)
-          .addNewSubject().withKind("ServiceAccount").withName(serviceAccount)
-          .withNamespace(serviceAccountNamespace).endSubject()
-          .build());
-    });
+    leaderElectionRole(leaderName, name)
+        .ifPresent(
+            role -> {
+              manifests.add(role);
+              manifests.add(
+                  new RoleBindingBuilder()
+                      .withNewMetadata()
+                      .withName(leaderName)
+                      .withNamespace(role.getMetadata().getNamespace())
+                      .withLabels(Map.of(NAME_LABEL, name))
+                      .endMetadata()
+                      .withNewRoleRef("rbac.authorization.k8s.io", "Role", leaderName)
+                      .addNewSubject()
+                      .withKind("ServiceAccount")
+                      .withName(serviceAccount)
+                      .withNamespace(serviceAccountNamespace)
+                      .endSubject()
+                      .build());
+            });
     return manifests;
   }
 

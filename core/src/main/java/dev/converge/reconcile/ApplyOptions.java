@@ -19,11 +19,12 @@ public record ApplyOptions(boolean controllerReference, Optional<String> strateg
 
   public ApplyOptions {
     Objects.requireNonNull(strategy, "strategy");
-    strategy.ifPresent(name -> {
-      if (name.isBlank()) {
-        throw new IllegalArgumentException("strategy name must not be blank, e.g. \"ssa\"");
-      }
-    });
+    strategy.ifPresent(
+        name -> {
+          if (name.isBlank()) {
+            throw new IllegalArgumentException("strategy name must not be blank, e.g. \"ssa\"");
+          }
+        });
   }
 
   /** A controller owner reference to the primary, the configured strategy. */

@@ -34,8 +34,8 @@ public interface Context<P extends HasMetadata> {
 
   /**
    * How many times in a row this key has failed (thrown) or asked for {@link Result#requeue()}
-   * before this attempt; 0 normally. Handy
-   * for logging or for giving up on something external after a number of attempts.
+   * before this attempt; 0 normally. Handy for logging or for giving up on something external after
+   * a number of attempts.
    */
   int retries();
 
@@ -90,12 +90,12 @@ public interface Context<P extends HasMetadata> {
 
   /**
    * Sets the primary's status to what {@code compute} makes of it, the way a reconciler should:
-   * {@code compute} gets a copy of {@code primary} and sets its status (typically
-   * {@code p -> p.setStatus(wanted(p))}); the difference is written through the status
-   * subresource, and nothing is sent when there is none. The write carries the read's
-   * resourceVersion; when the server has a newer object (409), the primary is read again and
-   * {@code compute} runs again on the fresh copy, a few times at most. A primary deleted meanwhile,
-   * or one whose generation moved on (its own reconcile follows), is not an error.
+   * {@code compute} gets a copy of {@code primary} and sets its status (typically {@code p ->
+   * p.setStatus(wanted(p))}); the difference is written through the status subresource, and nothing
+   * is sent when there is none. The write carries the read's resourceVersion; when the server has a
+   * newer object (409), the primary is read again and {@code compute} runs again on the fresh copy,
+   * a few times at most. A primary deleted meanwhile, or one whose generation moved on (its own
+   * reconcile follows), is not an error.
    *
    * @param primary the primary as this reconcile read it; not modified
    * @return what happened: {@code Unchanged}, {@code Written}, {@code Gone} or {@code Superseded}

@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * Makes the world match one primary object. Called by the runtime with the primary as the informer
- * cache holds it (a private copy: modify it freely) whenever the primary or something related to
- * it changed, and after requested delays.
+ * cache holds it (a private copy: modify it freely) whenever the primary or something related to it
+ * changed, and after requested delays.
  *
  * <p>Write it idempotently: it may run many times for the same state, and it sees only the latest
  * state, never the event that caused the call. A typical body follows five steps: read the primary

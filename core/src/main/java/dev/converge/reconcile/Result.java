@@ -34,8 +34,8 @@ public sealed interface Result {
   /**
    * Reconcile again soon, after this key's backoff delay: for a reconcile that made progress and
    * wants another pass. It is reported as {@code requeue}, not as an error, but it does advance the
-   * key's backoff and so {@link Context#retries()}. Prefer {@link #requeueAfter(Duration)}
-   * with a real delay; a tight requeue loop costs API calls.
+   * key's backoff and so {@link Context#retries()}. Prefer {@link #requeueAfter(Duration)} with a
+   * real delay; a tight requeue loop costs API calls.
    */
   static Result requeue() {
     return Requeue.INSTANCE;
@@ -53,9 +53,9 @@ public sealed interface Result {
    * The primary cannot be reconciled as it stands (an invalid spec). Not retried until the
    * primary's generation changes or its deletion starts, whatever else changes: for a reference to
    * something that does not exist yet, return {@link #requeueAfter(Duration)} instead and let a
-   * watch of that kind bring the reconcile back when it appears. The runtime records a
-   * Warning event with {@code reason} and {@code message} on the primary. Report it in a status
-   * condition too, so that {@code kubectl get} shows it.
+   * watch of that kind bring the reconcile back when it appears. The runtime records a Warning
+   * event with {@code reason} and {@code message} on the primary. Report it in a status condition
+   * too, so that {@code kubectl get} shows it.
    *
    * @param reason a short UpperCamelCase word for machines, e.g. {@code InvalidSpec}
    * @param message a sentence for humans naming the field and the fix
@@ -94,7 +94,8 @@ public sealed interface Result {
       Objects.requireNonNull(delay, "delay");
       if (delay.isNegative() || delay.isZero()) {
         throw new IllegalArgumentException(
-            "requeueAfter needs a positive delay, got " + delay
+            "requeueAfter needs a positive delay, got "
+                + delay
                 + "; return done() or throw to retry with backoff instead");
       }
     }

@@ -10,9 +10,15 @@ public final class ConflictRetriesExhaustedException extends RuntimeException {
   private final int attempts;
 
   public ConflictRetriesExhaustedException(String resource, int attempts, Throwable lastConflict) {
-    super("gave up writing " + resource + " after " + attempts + " attempts: every attempt ended in"
-        + " 409 Conflict (the object keeps changing under us); the reconcile will be retried with"
-        + " backoff", lastConflict);
+    super(
+        "gave up writing "
+            + resource
+            + " after "
+            + attempts
+            + " attempts: every attempt ended in"
+            + " 409 Conflict (the object keeps changing under us); the reconcile will be retried with"
+            + " backoff",
+        lastConflict);
     this.resource = resource;
     this.attempts = attempts;
   }

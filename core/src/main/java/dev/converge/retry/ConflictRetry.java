@@ -15,14 +15,14 @@ import java.util.function.DoubleSupplier;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Retries a write that failed with 409 Conflict: re-read the object, re-apply the change, write again,
- * a bounded number of times with a small jittered exponential backoff between attempts.
+ * Retries a write that failed with 409 Conflict: re-read the object, re-apply the change, write
+ * again, a bounded number of times with a small jittered exponential backoff between attempts.
  *
- * <p>Why bounded and small: this runs on a reconcile worker. A conflict that does not clear within a
- * handful of quick attempts is better handed back to the work queue (by throwing), whose per-key
- * backoff does not hold the worker. With the defaults (5 attempts, 10 ms doubling, capped at 100 ms,
- * jitter between 50 % and 100 % of each step) the total wait never exceeds 150 ms. The waiting itself
- * is a {@link Pause} that can be replaced.
+ * <p>Why bounded and small: this runs on a reconcile worker. A conflict that does not clear within
+ * a handful of quick attempts is better handed back to the work queue (by throwing), whose per-key
+ * backoff does not hold the worker. With the defaults (5 attempts, 10 ms doubling, capped at 100
+ * ms, jitter between 50 % and 100 % of each step) the total wait never exceeds 150 ms. The waiting
+ * itself is a {@link Pause} that can be replaced.
  *
  * <p>Instances are immutable; the {@code with...} methods return modified copies.
  */
@@ -44,7 +44,11 @@ public final class ConflictRetry {
   private final Pause pause;
   private final DoubleSupplier random;
 
-  private ConflictRetry(int maxAttempts, Duration initialDelay, Duration maxDelay, Pause pause,
+  private ConflictRetry(
+      int maxAttempts,
+      Duration initialDelay,
+      Duration maxDelay,
+      Pause pause,
       DoubleSupplier random) {
     this.maxAttempts = maxAttempts;
     this.initialDelay = initialDelay;
@@ -53,10 +57,16 @@ public final class ConflictRetry {
     this.random = random;
   }
 
-  /** 5 attempts, 10 ms doubling to at most 100 ms, jittered, waiting by sleeping (at most 150 ms). */
+  /**
+   * 5 attempts, 10 ms doubling to at most 100 ms, jittered, waiting by sleeping (at most 150 ms).
+   */
   public static ConflictRetry defaults() {
-    return new ConflictRetry(DEFAULT_MAX_ATTEMPTS, DEFAULT_INITIAL_DELAY, DEFAULT_MAX_DELAY,
-        Pause.sleeping(), () -> ThreadLocalRandom.current().nextDouble());
+    return new ConflictRetry(
+        DEFAULT_MAX_ATTEMPTS,
+        DEFAULT_INITIAL_DELAY,
+        DEFAULT_MAX_DELAY,
+        Pause.sleeping(),
+        () -> ThreadLocalRandom.current().nextDouble());
   }
 
   public ConflictRetry withMaxAttempts(int attempts) {
@@ -77,14 +87,14 @@ public final class ConflictRetry {
   }
 
   public ConflictRetry withPause(Pause newPause) {
-    return new ConflictRetry(maxAttempts, initialDelay, maxDelay,
-        Objects.requireNonNull(newPause, "pause"), random);
+    return new ConflictRetry(
+        maxAttempts, initialDelay, maxDelay, Objects.requireNonNull(newPause, "pause"), random);
   }
 
   /** Source of jitter: values in [0, 1). Tests pass a constant. */
   public ConflictRetry withJitter(DoubleSupplier newRandom) {
-    return new ConflictRetry(maxAttempts, initialDelay, maxDelay, pause,
-        Objects.requireNonNull(newRandom, "random"));
+    return new ConflictRetry(
+        maxAttempts, initialDelay, maxDelay, pause, Objects.requireNonNull(newRandom, "random"));
   }
 
   public int maxAttempts() {
@@ -92,8 +102,8 @@ public final class ConflictRetry {
   }
 
   /**
-   * The longest total time a retry with this configuration can wait between its attempts (the sum of
-   * the un-jittered steps).
+   * The longest total time a retry with this configuration can wait between its attempts (the sum
+   * of the un-jittered steps).
    */
   public Duration maxTotalWait() {
     Duration total = Duration.ZERO;
@@ -144,9 +154,9 @@ public final class ConflictRetry {
 
   /**
    * Applies {@code change} to a copy of {@code object} and writes it with a PUT that carries the
-   * object's resourceVersion; on 409 reads the latest version from the API server, applies
-   * {@code change} to it again and retries. {@code object} itself is never modified (it may come
-   * from an informer cache). When {@code change} leaves the object as it was, nothing is sent.
+   * object's resourceVersion; on 409 reads the latest version from the API server, applies {@code
+   * change} to it again and retries. {@code object} itself is never modified (it may come from an
+   * informer cache). When {@code change} leaves the object as it was, nothing is sent.
    *
    * @return the object as the API server stored it
    */
@@ -156,28 +166,35 @@ public final class ConflictRetry {
     Objects.requireNonNull(change, "change");
     String resource = ResourceText.describe(object);
     Object[] base = {object};
-    return call(resource, n -> {
-      @SuppressWarnings("unchecked")
-      T current = (T) base[0];
-      if (n > 1) {
-        T latest = client.resource(object).get();
-        if (latest == null) {
-          throw new KubernetesClientException(resource + " no longer exists; it was deleted while"
-              + " retrying a conflicting update", HttpURLConnection.HTTP_NOT_FOUND, null);
-        }
-        current = latest;
-        base[0] = latest;
-      }
-      KubernetesSerialization serialization = client.getKubernetesSerialization();
-      T copy = serialization.clone(current);
-      change.accept(copy);
-      // Compared as JSON: user status/spec classes often lack equals().
-      if (serialization.convertValue(copy, JsonNode.class)
-          .equals(serialization.convertValue(current, JsonNode.class))) {
-        return current;
-      }
-      return client.resource(copy).update();
-    });
+    return call(
+        resource,
+        n -> {
+          @SuppressWarnings("unchecked")
+          T current = (T) base[0];
+          if (n > 1) {
+            T latest = client.resource(object).get();
+            if (latest == null) {
+              throw new KubernetesClientException(
+                  resource
+                      + " no longer exists; it was deleted while"
+                      + " retrying a conflicting update",
+                  HttpURLConnection.HTTP_NOT_FOUND,
+                  null);
+            }
+            current = latest;
+            base[0] = latest;
+          }
+          KubernetesSerialization serialization = client.getKubernetesSerialization();
+          T copy = serialization.clone(current);
+          change.accept(copy);
+          // Compared as JSON: user status/spec classes often lack equals().
+          if (serialization
+              .convertValue(copy, JsonNode.class)
+              .equals(serialization.convertValue(current, JsonNode.class))) {
+            return current;
+          }
+          return client.resource(copy).update();
+        });
   }
 
   private void waitBefore(int attempt, String resource) {
@@ -189,13 +206,16 @@ public final class ConflictRetry {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       CancellationException cancelled =
-          new CancellationException("interrupted while retrying a conflicting write of " + resource);
+          new CancellationException(
+              "interrupted while retrying a conflicting write of " + resource);
       cancelled.initCause(e);
       throw cancelled;
     }
   }
 
-  /** Un-jittered wait after failed attempt {@code failed} (1-based): initial * 2^(failed-1), capped. */
+  /**
+   * Un-jittered wait after failed attempt {@code failed} (1-based): initial * 2^(failed-1), capped.
+   */
   private Duration step(int failed) {
     long nanos = initialDelay.toNanos();
     for (int i = 1; i < failed && nanos < maxDelay.toNanos(); i++) {

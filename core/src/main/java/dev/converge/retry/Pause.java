@@ -3,8 +3,8 @@ package dev.converge.retry;
 import java.time.Duration;
 
 /**
- * How a retry waits between attempts. The default sleeps the calling thread for the (small, bounded)
- * delay; tests and runtimes that must not hold a worker inject their own.
+ * How a retry waits between attempts. The default sleeps the calling thread for the (small,
+ * bounded) delay; tests and runtimes that must not hold a worker inject their own.
  */
 @FunctionalInterface
 public interface Pause {
@@ -21,7 +21,9 @@ public interface Pause {
     return delay -> {};
   }
 
-  /** Sleeps the calling thread. Only suitable because {@link ConflictRetry} bounds the total wait. */
+  /**
+   * Sleeps the calling thread. Only suitable because {@link ConflictRetry} bounds the total wait.
+   */
   static Pause sleeping() {
     return delay -> Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
   }

@@ -28,13 +28,14 @@ public final class Comparison {
   private Comparison() {}
 
   /** True when live holds every value desired sets. */
-  public static boolean holds(SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {
+  public static boolean holds(
+      SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {
     return firstDifference(schema, live, desired).isEmpty();
   }
 
   /** The path of the first value desired sets that live does not hold; empty when there is none. */
-  public static Optional<String> firstDifference(SchemaNode schema, Map<String, Object> live,
-      Map<String, Object> desired) {
+  public static Optional<String> firstDifference(
+      SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {
     return Optional.ofNullable(diff(schema, live, desired, ""));
   }
 
@@ -45,8 +46,8 @@ public final class Comparison {
    * writer added. Only the server can tell which: strategies then learn its defaults for this
    * desired object (see {@code dev.converge.strategy.tree.ServerDefaults}) before comparing.
    */
-  public static boolean hasUnexplainedFieldsInAtomicValues(SchemaNode schema, Map<String, Object> live,
-      Map<String, Object> desired) {
+  public static boolean hasUnexplainedFieldsInAtomicValues(
+      SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {
     boolean[] extras = new boolean[1];
     diff(schema, live, desired, "", false, extras);
     return extras[0];
@@ -61,7 +62,8 @@ public final class Comparison {
     return diff(schema, live, want, path, false);
   }
 
-  private static String diff(SchemaNode schema, Object live, Object want, String path, boolean exact) {
+  private static String diff(
+      SchemaNode schema, Object live, Object want, String path, boolean exact) {
     return diff(schema, live, want, path, exact, null);
   }
 
@@ -73,8 +75,8 @@ public final class Comparison {
    * @param extras when given, declared fields live holds beyond desired inside atomic values are
    *     noted in it instead of being a difference
    */
-  private static String diff(SchemaNode schema, Object live, Object want, String path, boolean exact,
-      boolean[] extras) {
+  private static String diff(
+      SchemaNode schema, Object live, Object want, String path, boolean exact, boolean[] extras) {
     if (want == null) {
       return null;
     }
@@ -82,7 +84,8 @@ public final class Comparison {
       return diffMap(schema instanceof MapSchema m ? m : null, live, wantMap, path, exact, extras);
     }
     if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
-      return diffList(schema instanceof ListSchema l ? l : null, live, wantList, path, exact, extras);
+      return diffList(
+          schema instanceof ListSchema l ? l : null, live, wantList, path, exact, extras);
     }
     if (live == null) {
       return path;
@@ -90,7 +93,12 @@ public final class Comparison {
     return ScalarEquality.equal(schema, live, want) ? null : path;
   }
 
-  private static String diffMap(MapSchema schema, Object live, Map<?, ?> want, String path, boolean inAtomic,
+  private static String diffMap(
+      MapSchema schema,
+      Object live,
+      Map<?, ?> want,
+      String path,
+      boolean inAtomic,
       boolean[] extras) {
     boolean exact = inAtomic || (schema != null && schema.atomic());
     if (!(live instanceof Map<?, ?> have)) {
@@ -119,9 +127,14 @@ public final class Comparison {
     if (exact) {
       for (Map.Entry<?, ?> e : have.entrySet()) {
         String key = (String) e.getKey();
-        boolean emptyStruct = e.getValue() instanceof Map<?, ?> m && m.isEmpty() && schema != null
-            && schema.child(key) instanceof MapSchema child && !child.fieldNames().isEmpty();
-        if (want.get(key) == null && (!isEmpty(e.getValue()) || emptyStruct)
+        boolean emptyStruct =
+            e.getValue() instanceof Map<?, ?> m
+                && m.isEmpty()
+                && schema != null
+                && schema.child(key) instanceof MapSchema child
+                && !child.fieldNames().isEmpty();
+        if (want.get(key) == null
+            && (!isEmpty(e.getValue()) || emptyStruct)
             && !serverFilled(schema, key, e.getValue())) {
           if (extras != null) {
             extras[0] = true;
@@ -135,27 +148,35 @@ public final class Comparison {
   }
 
   /**
-   * Fields the server fills into a value desired replaces whole: declared defaults, zero values, and
-   * the few defaults of built-in types the OpenAPI does not declare.
+   * Fields the server fills into a value desired replaces whole: declared defaults, zero values,
+   * and the few defaults of built-in types the OpenAPI does not declare.
    */
   private static boolean serverFilled(MapSchema schema, String key, Object value) {
     if (schema == null || !schema.isField(key)) {
       return false;
     }
-    if (schema.defaultOf(key).isPresent() || ScalarEquality.omittableZero(schema.child(key), value)) {
+    if (schema.defaultOf(key).isPresent()
+        || ScalarEquality.omittableZero(schema.child(key), value)) {
       return true;
     }
     return SERVER_DEFAULTS.getOrDefault(schema.typeName(), java.util.Set.of()).contains(key);
   }
 
-  private static final Map<String, java.util.Set<String>> SERVER_DEFAULTS = Map.of(
-      "io.k8s.api.core.v1.ObjectFieldSelector", java.util.Set.of("apiVersion"),
-      "io.k8s.api.core.v1.ResourceFieldSelector", java.util.Set.of("divisor"),
-      "io.k8s.api.core.v1.PersistentVolumeClaim", java.util.Set.of("apiVersion", "kind", "status"),
-      "io.k8s.api.core.v1.PersistentVolumeClaimSpec", java.util.Set.of("volumeMode"),
-      "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", java.util.Set.of("creationTimestamp"));
+  private static final Map<String, java.util.Set<String>> SERVER_DEFAULTS =
+      Map.of(
+          "io.k8s.api.core.v1.ObjectFieldSelector", java.util.Set.of("apiVersion"),
+          "io.k8s.api.core.v1.ResourceFieldSelector", java.util.Set.of("divisor"),
+          "io.k8s.api.core.v1.PersistentVolumeClaim",
+              java.util.Set.of("apiVersion", "kind", "status"),
+          "io.k8s.api.core.v1.PersistentVolumeClaimSpec", java.util.Set.of("volumeMode"),
+          "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", java.util.Set.of("creationTimestamp"));
 
-  private static String diffList(ListSchema schema, Object live, List<?> want, String path, boolean inAtomic,
+  private static String diffList(
+      ListSchema schema,
+      Object live,
+      List<?> want,
+      String path,
+      boolean inAtomic,
       boolean[] extras) {
     if (!(live instanceof List<?> have)) {
       return live == null && want.isEmpty() ? null : path;
@@ -239,8 +260,11 @@ public final class Comparison {
 
   /** The position of the element of {@code list} with these key values, or -1. */
   static int indexOf(ListSchema schema, List<?> list, Map<String, Object> keys) {
-    return indexOf(list, candidate -> candidate instanceof Map<?, ?> c
-        && ListKeys.of(schema, c).map(k -> ListKeys.same(k, keys)).orElse(false));
+    return indexOf(
+        list,
+        candidate ->
+            candidate instanceof Map<?, ?> c
+                && ListKeys.of(schema, c).map(k -> ListKeys.same(k, keys)).orElse(false));
   }
 
   private static int indexOf(List<?> list, java.util.function.Predicate<Object> test) {
@@ -265,7 +289,10 @@ public final class Comparison {
       }
       return absentHolds(child instanceof MapSchema m ? m : null, map);
     }
-    return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.omittableZero(child, value);
+    return parent != null
+        && parent.omitsZeroValues()
+        && parent.isField(key)
+        && ScalarEquality.omittableZero(child, value);
   }
 
   private static boolean absentHolds(MapSchema schema, Map<?, ?> map) {
@@ -284,10 +311,13 @@ public final class Comparison {
 
   /** Whether {@code key} is a member of a one-of group of {@code parent}'s type. */
   static boolean unionMember(MapSchema parent, String key) {
-    return parent != null && Unions.of(parent.typeName()).map(u -> u.members().contains(key)).orElse(false);
+    return parent != null
+        && Unions.of(parent.typeName()).map(u -> u.members().contains(key)).orElse(false);
   }
 
   static boolean isEmpty(Object value) {
-    return value == null || (value instanceof Map<?, ?> m && m.isEmpty()) || (value instanceof List<?> l && l.isEmpty());
+    return value == null
+        || (value instanceof Map<?, ?> m && m.isEmpty())
+        || (value instanceof List<?> l && l.isEmpty());
   }
 }

@@ -12,8 +12,8 @@ import java.util.Set;
 /**
  * A set of field paths in the form the API server records in {@code managedFields[].fieldsV1}:
  * {@code f:<field>} for a map field, {@code k:<json>} for a map-list element by its keys, {@code
- * v:<json>} for a set element, {@code i:<n>} for a list position; a node marked as a member
- * ({@code "."}) stands for the whole value at that path, and a node without children is a leaf.
+ * v:<json>} for a set element, {@code i:<n>} for a list position; a node marked as a member ({@code
+ * "."}) stands for the whole value at that path, and a node without children is a leaf.
  *
  * <p>A node may also be marked as owning all its children ({@code "*"}, never written by the
  * server): a record too large to list every key says "every key of this map was mine" instead.
@@ -67,41 +67,56 @@ public final class FieldSet {
    */
   public static FieldSet of(SchemaNode schema, Map<String, Object> tree) {
     Builder root = new Builder();
-    tree.forEach((key, value) -> {
-      if (value == null || key.equals("apiVersion") || key.equals("kind") || key.equals("status")) {
-        return;
-      }
-      SchemaNode child = schema instanceof MapSchema map ? map.child(key) : UntypedSchema.INSTANCE;
-      if (key.equals("metadata") && value instanceof Map<?, ?> meta) {
-        Builder metadata = new Builder();
-        meta.forEach((k, v) -> {
-          if (v != null && !k.equals("name") && !k.equals("namespace") && !k.equals("generateName")) {
-            SchemaNode field = child instanceof MapSchema m ? m.child((String) k) : UntypedSchema.INSTANCE;
-            metadata.put(field((String) k), collect(field, v));
+    tree.forEach(
+        (key, value) -> {
+          if (value == null
+              || key.equals("apiVersion")
+              || key.equals("kind")
+              || key.equals("status")) {
+            return;
           }
+          SchemaNode child =
+              schema instanceof MapSchema map ? map.child(key) : UntypedSchema.INSTANCE;
+          if (key.equals("metadata") && value instanceof Map<?, ?> meta) {
+            Builder metadata = new Builder();
+            meta.forEach(
+                (k, v) -> {
+                  if (v != null
+                      && !k.equals("name")
+                      && !k.equals("namespace")
+                      && !k.equals("generateName")) {
+                    SchemaNode field =
+                        child instanceof MapSchema m ? m.child((String) k) : UntypedSchema.INSTANCE;
+                    metadata.put(field((String) k), collect(field, v));
+                  }
+                });
+            if (!metadata.children.isEmpty()) {
+              root.put(field(key), metadata);
+            }
+            return;
+          }
+          root.put(field(key), collect(child, value));
         });
-        if (!metadata.children.isEmpty()) {
-          root.put(field(key), metadata);
-        }
-        return;
-      }
-      root.put(field(key), collect(child, value));
-    });
     return root.build();
   }
 
   private static Builder collect(SchemaNode schema, Object value) {
     Builder node = new Builder();
     node.member = true;
-    if (value instanceof Map<?, ?> map && !(schema instanceof MapSchema m && m.atomic())
+    if (value instanceof Map<?, ?> map
+        && !(schema instanceof MapSchema m && m.atomic())
         && !(schema instanceof ScalarSchema)) {
-      map.forEach((k, v) -> {
-        if (v != null) {
-          SchemaNode child = schema instanceof MapSchema m ? m.child((String) k) : UntypedSchema.INSTANCE;
-          node.put(field((String) k), collect(child, v));
-        }
-      });
-    } else if (value instanceof List<?> list && schema instanceof ListSchema ls && ls.type() != ListType.ATOMIC) {
+      map.forEach(
+          (k, v) -> {
+            if (v != null) {
+              SchemaNode child =
+                  schema instanceof MapSchema m ? m.child((String) k) : UntypedSchema.INSTANCE;
+              node.put(field((String) k), collect(child, v));
+            }
+          });
+    } else if (value instanceof List<?> list
+        && schema instanceof ListSchema ls
+        && ls.type() != ListType.ATOMIC) {
       for (Object element : list) {
         if (element == null) {
           continue;
@@ -119,37 +134,42 @@ public final class FieldSet {
     return node;
   }
 
-  /** Reads a managed-fields tree, the server's "fieldsV1" form (or a record written by {@link #toFieldsV1}). */
+  /**
+   * Reads a managed-fields tree, the server's "fieldsV1" form (or a record written by {@link
+   * #toFieldsV1}).
+   */
   public static FieldSet fromFieldsV1(Map<?, ?> fields) {
     if (fields == null || fields.isEmpty()) {
       return EMPTY;
     }
     Builder node = new Builder();
-    fields.forEach((k, v) -> {
-      String key = String.valueOf(k);
-      if (key.equals(".")) {
-        node.member = true;
-      } else if (key.equals("*")) {
-        node.ownsAll = true;
-      } else {
-        FieldSet child = v instanceof Map<?, ?> m ? fromFieldsV1(m) : EMPTY;
-        Builder b = Builder.from(child);
-        if (child.children.isEmpty()) {
-          b.member = true;
-        }
-        node.put(canonical(key), b);
-      }
-    });
+    fields.forEach(
+        (k, v) -> {
+          String key = String.valueOf(k);
+          if (key.equals(".")) {
+            node.member = true;
+          } else if (key.equals("*")) {
+            node.ownsAll = true;
+          } else {
+            FieldSet child = v instanceof Map<?, ?> m ? fromFieldsV1(m) : EMPTY;
+            Builder b = Builder.from(child);
+            if (child.children.isEmpty()) {
+              b.member = true;
+            }
+            node.put(canonical(key), b);
+          }
+        });
     return node.build();
   }
 
-  private static final Map<String, String> CANONICAL = java.util.Collections.synchronizedMap(
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > 8192;
-        }
-      });
+  private static final Map<String, String> CANONICAL =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+              return size() > 8192;
+            }
+          });
 
   /** Path elements written by the server carry key JSON in its field order; ours sort it. */
   private static String canonical(String element) {
@@ -160,7 +180,8 @@ public final class FieldSet {
       }
       String canonical;
       try {
-        canonical = element.substring(0, 2) + CanonicalJson.of(CanonicalJson.parse(element.substring(2)));
+        canonical =
+            element.substring(0, 2) + CanonicalJson.of(CanonicalJson.parse(element.substring(2)));
       } catch (RuntimeException e) {
         canonical = element;
       }
@@ -226,7 +247,8 @@ public final class FieldSet {
     }
     Map<String, FieldSet> merged = new LinkedHashMap<>(children);
     other.children.forEach((k, v) -> merged.merge(k, v, FieldSet::union));
-    return new FieldSet(member || other.member, ownsAll || other.ownsAll, Collections.unmodifiableMap(merged));
+    return new FieldSet(
+        member || other.member, ownsAll || other.ownsAll, Collections.unmodifiableMap(merged));
   }
 
   /**
@@ -241,15 +263,16 @@ public final class FieldSet {
       return this;
     }
     Map<String, FieldSet> common = new LinkedHashMap<>();
-    children.forEach((k, v) -> {
-      FieldSet theirs = other.children.get(k);
-      if (theirs != null) {
-        FieldSet both = v.intersect(theirs);
-        if (!both.isEmpty()) {
-          common.put(k, both);
-        }
-      }
-    });
+    children.forEach(
+        (k, v) -> {
+          FieldSet theirs = other.children.get(k);
+          if (theirs != null) {
+            FieldSet both = v.intersect(theirs);
+            if (!both.isEmpty()) {
+              common.put(k, both);
+            }
+          }
+        });
     boolean both = member && other.member;
     if (!both && !ownsAll && common.isEmpty()) {
       return EMPTY;
@@ -259,8 +282,8 @@ public final class FieldSet {
 
   /**
    * The paths of this set that {@code other} names itself: unlike {@link #intersect}, a member leaf
-   * of {@code other} (an empty map desired sets, say) does not take in what this set holds below it;
-   * only "owns all children" (a bounded record's widest maps) does.
+   * of {@code other} (an empty map desired sets, say) does not take in what this set holds below
+   * it; only "owns all children" (a bounded record's widest maps) does.
    */
   public FieldSet intersectExact(FieldSet other) {
     if (other.isEmpty() || isEmpty()) {
@@ -270,15 +293,16 @@ public final class FieldSet {
       return this;
     }
     Map<String, FieldSet> common = new LinkedHashMap<>();
-    children.forEach((k, v) -> {
-      FieldSet theirs = other.children.get(k);
-      if (theirs != null) {
-        FieldSet both = v.intersectExact(theirs);
-        if (!both.isEmpty()) {
-          common.put(k, both);
-        }
-      }
-    });
+    children.forEach(
+        (k, v) -> {
+          FieldSet theirs = other.children.get(k);
+          if (theirs != null) {
+            FieldSet both = v.intersectExact(theirs);
+            if (!both.isEmpty()) {
+              common.put(k, both);
+            }
+          }
+        });
     boolean both = member && !other.isEmpty();
     if (!both && common.isEmpty()) {
       return EMPTY;
@@ -295,13 +319,14 @@ public final class FieldSet {
       return EMPTY;
     }
     Map<String, FieldSet> rest = new LinkedHashMap<>();
-    children.forEach((k, v) -> {
-      FieldSet theirs = other.children.get(k);
-      FieldSet left = theirs == null ? v : v.minus(theirs);
-      if (!left.isEmpty()) {
-        rest.put(k, left);
-      }
-    });
+    children.forEach(
+        (k, v) -> {
+          FieldSet theirs = other.children.get(k);
+          FieldSet left = theirs == null ? v : v.minus(theirs);
+          if (!left.isEmpty()) {
+            rest.put(k, left);
+          }
+        });
     boolean keep = member && !other.member;
     if (!keep && !ownsAll && rest.isEmpty()) {
       return EMPTY;
@@ -339,11 +364,12 @@ public final class FieldSet {
       }
       return;
     }
-    children.forEach((k, v) -> {
-      prefix.add(k);
-      v.collectLeaves(prefix, out);
-      prefix.remove(prefix.size() - 1);
-    });
+    children.forEach(
+        (k, v) -> {
+          prefix.add(k);
+          v.collectLeaves(prefix, out);
+          prefix.remove(prefix.size() - 1);
+        });
   }
 
   /**
@@ -368,11 +394,12 @@ public final class FieldSet {
       best.clear();
       best.addAll(prefix);
     }
-    children.forEach((k, v) -> {
-      prefix.add(k);
-      v.widest(prefix, best, bestSize);
-      prefix.remove(prefix.size() - 1);
-    });
+    children.forEach(
+        (k, v) -> {
+          prefix.add(k);
+          v.widest(prefix, best, bestSize);
+          prefix.remove(prefix.size() - 1);
+        });
     return best;
   }
 
@@ -387,7 +414,10 @@ public final class FieldSet {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FieldSet f && member == f.member && ownsAll == f.ownsAll && children.equals(f.children);
+    return o instanceof FieldSet f
+        && member == f.member
+        && ownsAll == f.ownsAll
+        && children.equals(f.children);
   }
 
   @Override
@@ -424,12 +454,15 @@ public final class FieldSet {
     }
 
     void put(String element, Builder child) {
-      children.merge(element, child, (a, b) -> {
-        a.member |= b.member;
-        a.ownsAll |= b.ownsAll;
-        b.children.forEach(a::put);
-        return a;
-      });
+      children.merge(
+          element,
+          child,
+          (a, b) -> {
+            a.member |= b.member;
+            a.ownsAll |= b.ownsAll;
+            b.children.forEach(a::put);
+            return a;
+          });
     }
 
     FieldSet build() {

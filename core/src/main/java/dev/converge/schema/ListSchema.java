@@ -15,7 +15,8 @@ public final class ListSchema implements SchemaNode {
   /**
    * @param itemResolver the element type, resolved on first use
    * @param type atomic, set or map
-   * @param keys for a map list, the key fields ({@code x-kubernetes-list-map-keys}); empty otherwise
+   * @param keys for a map list, the key fields ({@code x-kubernetes-list-map-keys}); empty
+   *     otherwise
    */
   public ListSchema(Supplier<SchemaNode> itemResolver, ListType type, List<String> keys) {
     this.itemResolver = Objects.requireNonNull(itemResolver, "itemResolver");

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * A map position: a struct with named fields, a string-keyed map ({@code additionalProperties}),
- * or both. Field types are resolved on first use, so recursive schemas cost nothing until a value
+ * A map position: a struct with named fields, a string-keyed map ({@code additionalProperties}), or
+ * both. Field types are resolved on first use, so recursive schemas cost nothing until a value
  * reaches that deep.
  */
 public final class MapSchema implements SchemaNode {
@@ -24,8 +24,8 @@ public final class MapSchema implements SchemaNode {
   private final Map<String, SchemaNode> resolved = new ConcurrentHashMap<>();
 
   /**
-   * @param typeName the schema definition's name (for example {@code io.k8s.api.core.v1.Volume}), or
-   *     empty for an anonymous schema; it is how one-of fields are recognised
+   * @param typeName the schema definition's name (for example {@code io.k8s.api.core.v1.Volume}),
+   *     or empty for an anonymous schema; it is how one-of fields are recognised
    * @param atomic {@code x-kubernetes-map-type: atomic}: the map is one value, replaced whole
    * @param omitsZeroValues the server drops {@code false}, {@code 0} and {@code ""} fields when it
    *     stores this struct (built-in kinds, serialised with {@code omitempty})
@@ -34,8 +34,14 @@ public final class MapSchema implements SchemaNode {
    * @param elements the type of keys that are not declared fields, or null when there are none
    * @param defaults the declared default value of each field that has one
    */
-  public MapSchema(String typeName, boolean atomic, boolean omitsZeroValues, Set<String> fieldNames,
-      Function<String, SchemaNode> fieldResolver, SchemaNode elements, Map<String, Object> defaults) {
+  public MapSchema(
+      String typeName,
+      boolean atomic,
+      boolean omitsZeroValues,
+      Set<String> fieldNames,
+      Function<String, SchemaNode> fieldResolver,
+      SchemaNode elements,
+      Map<String, Object> defaults) {
     this.typeName = Objects.requireNonNull(typeName, "typeName");
     this.atomic = atomic;
     this.omitsZeroValues = omitsZeroValues;
@@ -81,8 +87,8 @@ public final class MapSchema implements SchemaNode {
   }
 
   /**
-   * The type of the value under {@code key}: the declared field's type, else the element type,
-   * else untyped (a key the schema does not know, which the server would prune or reject).
+   * The type of the value under {@code key}: the declared field's type, else the element type, else
+   * untyped (a key the schema does not know, which the server would prune or reject).
    */
   public SchemaNode child(String key) {
     if (fieldNames.contains(key)) {
@@ -96,11 +102,15 @@ public final class MapSchema implements SchemaNode {
     if (atomic) {
       return this;
     }
-    return new MapSchema(typeName, true, omitsZeroValues, fieldNames, this::child, elements, defaults);
+    return new MapSchema(
+        typeName, true, omitsZeroValues, fieldNames, this::child, elements, defaults);
   }
 
   @Override
   public String toString() {
-    return "MapSchema[" + (typeName.isEmpty() ? "anonymous" : typeName) + (atomic ? ", atomic" : "") + "]";
+    return "MapSchema["
+        + (typeName.isEmpty() ? "anonymous" : typeName)
+        + (atomic ? ", atomic" : "")
+        + "]";
   }
 }

@@ -10,26 +10,28 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Lays a desired object over a live one the way the server merges an apply, for strategies that send
- * the whole result (PUT) or its difference (JSON merge patch):
+ * Lays a desired object over a live one the way the server merges an apply, for strategies that
+ * send the whole result (PUT) or its difference (JSON merge patch):
  *
  * <ul>
  *   <li>maps merge key by key and keep keys desired does not mention — server defaults, other
  *       writers' keys — unless the map is atomic, which desired replaces whole;
  *   <li>map lists merge element by element, matched by their key fields; set lists keep other
  *       writers' elements; atomic lists are replaced;
- *   <li>what this writer set before ({@code previouslyOwned}) and desired no longer sets is removed:
- *       a dropped label, a dropped container, a dropped probe with the values the server defaulted
- *       inside it; a map or list element that another writer ({@code ownedByOthers}) added to keeps
- *       their part;
+ *   <li>what this writer set before ({@code previouslyOwned}) and desired no longer sets is
+ *       removed: a dropped label, a dropped container, a dropped probe with the values the server
+ *       defaulted inside it; a map or list element that another writer ({@code ownedByOthers})
+ *       added to keeps their part;
  *   <li>one-of members desired does not select are cleared ({@link Unions}).
  * </ul>
  */
 public final class Merge {
 
   private static final Object REMOVE = new Object();
+
   /** Marks a removed path as a cleared one-of member while merging. */
   private static final String CLEARED = "!";
+
   /** Marks a removed path another writer owns too. */
   private static final String CONTESTED = "~";
 
@@ -46,8 +48,12 @@ public final class Merge {
    * @param pointers for each removed path, the JSON pointer (RFC 6901) of the value in live — list
    *     elements by their position in live — for a write that removes it there
    */
-  public record Result(Map<String, Object> object, List<String> removed, List<String> cleared,
-      List<String> contested, Map<String, String> pointers) {
+  public record Result(
+      Map<String, Object> object,
+      List<String> removed,
+      List<String> cleared,
+      List<String> contested,
+      Map<String, String> pointers) {
 
     /** The JSON pointer into live of a removed path. */
     public String pointer(String path) {
@@ -64,10 +70,15 @@ public final class Merge {
 
   /** Merges {@code desired} into {@code live}. */
   @SuppressWarnings("unchecked")
-  public static Result apply(SchemaNode schema, Map<String, Object> live, Map<String, Object> desired,
-      FieldSet previouslyOwned, FieldSet ownedByOthers) {
+  public static Result apply(
+      SchemaNode schema,
+      Map<String, Object> live,
+      Map<String, Object> desired,
+      FieldSet previouslyOwned,
+      FieldSet ownedByOthers) {
     List<String> removed = new ArrayList<>();
-    Object merged = merge(schema, live, desired, previouslyOwned, ownedByOthers, Trail.ROOT, removed);
+    Object merged =
+        merge(schema, live, desired, previouslyOwned, ownedByOthers, Trail.ROOT, removed);
     List<String> all = new ArrayList<>();
     List<String> cleared = new ArrayList<>();
     List<String> contested = new ArrayList<>();
@@ -75,7 +86,8 @@ public final class Merge {
     for (String entry : removed) {
       int split = entry.indexOf(POINTER);
       String marked = entry.substring(0, split);
-      String path = marked.startsWith(CLEARED) || marked.startsWith(CONTESTED) ? marked.substring(1) : marked;
+      String path =
+          marked.startsWith(CLEARED) || marked.startsWith(CONTESTED) ? marked.substring(1) : marked;
       all.add(path);
       if (marked.startsWith(CLEARED)) {
         cleared.add(path);
@@ -84,7 +96,11 @@ public final class Merge {
       }
       pointers.put(path, entry.substring(split + 1));
     }
-    return new Result((Map<String, Object>) merged, List.copyOf(all), List.copyOf(cleared), List.copyOf(contested),
+    return new Result(
+        (Map<String, Object>) merged,
+        List.copyOf(all),
+        List.copyOf(cleared),
+        List.copyOf(contested),
         java.util.Collections.unmodifiableMap(pointers));
   }
 
@@ -94,8 +110,10 @@ public final class Merge {
    */
   public static boolean clearsMembers(SchemaNode schema, Object live, Object desired) {
     if (!(desired instanceof Map<?, ?> want) || !(live instanceof Map<?, ?> have)) {
-      if (desired instanceof List<?> wantList && live instanceof List<?> haveList
-          && schema instanceof ListSchema list && list.type() == ListType.MAP) {
+      if (desired instanceof List<?> wantList
+          && live instanceof List<?> haveList
+          && schema instanceof ListSchema list
+          && list.type() == ListType.MAP) {
         for (Object element : wantList) {
           if (element instanceof Map<?, ?> e) {
             Optional<Map<String, Object>> keys = ListKeys.of(list, e);
@@ -130,14 +148,21 @@ public final class Merge {
     return false;
   }
 
-  private static Object merge(SchemaNode schema, Object live, Object want, FieldSet prev, FieldSet others,
-      Trail path, List<String> removed) {
+  private static Object merge(
+      SchemaNode schema,
+      Object live,
+      Object want,
+      FieldSet prev,
+      FieldSet others,
+      Trail path,
+      List<String> removed) {
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
       MapSchema map = schema instanceof MapSchema m ? m : null;
       if (map != null && map.atomic()) {
         return atomic(schema, live, want);
       }
-      return mergeMap(map, live instanceof Map<?, ?> l ? l : null, wantMap, prev, others, path, removed);
+      return mergeMap(
+          map, live instanceof Map<?, ?> l ? l : null, wantMap, prev, others, path, removed);
     }
     if (want instanceof List<?> wantList && !(schema instanceof ScalarSchema)) {
       ListSchema list = schema instanceof ListSchema l ? l : null;
@@ -151,8 +176,14 @@ public final class Merge {
     return ResourceTree.copy(want);
   }
 
-  private static Map<String, Object> mergeMap(MapSchema schema, Map<?, ?> live, Map<?, ?> want, FieldSet prev,
-      FieldSet others, Trail path, List<String> removed) {
+  private static Map<String, Object> mergeMap(
+      MapSchema schema,
+      Map<?, ?> live,
+      Map<?, ?> want,
+      FieldSet prev,
+      FieldSet others,
+      Trail path,
+      List<String> removed) {
     Map<String, Object> out = new LinkedHashMap<>();
     if (live != null) {
       live.forEach((k, v) -> out.put((String) k, v));
@@ -164,8 +195,16 @@ public final class Merge {
       String key = (String) e.getKey();
       SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
       String element = FieldSet.field(key);
-      out.put(key, merge(child, out.get(key), e.getValue(), sub(prev, element), sub(others, element),
-          path.field(key), removed));
+      out.put(
+          key,
+          merge(
+              child,
+              out.get(key),
+              e.getValue(),
+              sub(prev, element),
+              sub(others, element),
+              path.field(key),
+              removed));
     }
     if (live != null) {
       for (Map.Entry<?, ?> e : live.entrySet()) {
@@ -174,7 +213,8 @@ public final class Merge {
           continue;
         }
         SchemaNode child = schema == null ? UntypedSchema.INSTANCE : schema.child(key);
-        Object kept = prune(child, e.getValue(), prev, FieldSet.field(key), others, path.field(key), removed);
+        Object kept =
+            prune(child, e.getValue(), prev, FieldSet.field(key), others, path.field(key), removed);
         if (kept == REMOVE) {
           out.remove(key);
         } else {
@@ -194,8 +234,14 @@ public final class Merge {
     return out;
   }
 
-  private static List<Object> mergeSet(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
-      FieldSet others, Trail path, List<String> removed) {
+  private static List<Object> mergeSet(
+      ListSchema schema,
+      List<?> live,
+      List<?> want,
+      FieldSet prev,
+      FieldSet others,
+      Trail path,
+      List<String> removed) {
     List<Object> desired = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     for (Object element : want) {
@@ -214,13 +260,30 @@ public final class Merge {
         }
       }
     }
-    return ordered(live, desired, match, i -> ResourceTree.copy(desired.get(i)), (element, index) ->
-        prune(schema.items(), element, prev, FieldSet.value(element), others, path.element(element, index),
-            removed));
+    return ordered(
+        live,
+        desired,
+        match,
+        i -> ResourceTree.copy(desired.get(i)),
+        (element, index) ->
+            prune(
+                schema.items(),
+                element,
+                prev,
+                FieldSet.value(element),
+                others,
+                path.element(element, index),
+                removed));
   }
 
-  private static List<Object> mergeKeyed(ListSchema schema, List<?> live, List<?> want, FieldSet prev,
-      FieldSet others, Trail path, List<String> removed) {
+  private static List<Object> mergeKeyed(
+      ListSchema schema,
+      List<?> live,
+      List<?> want,
+      FieldSet prev,
+      FieldSet others,
+      Trail path,
+      List<String> removed) {
     SchemaNode items = schema.items();
     List<Object> desired = new ArrayList<>();
     for (Object element : want) {
@@ -230,26 +293,45 @@ public final class Merge {
     }
     int[] match = new int[desired.size()];
     for (int i = 0; i < desired.size(); i++) {
-      Optional<Map<String, Object>> keys = desired.get(i) instanceof Map<?, ?> e ? ListKeys.of(schema, e) : Optional.empty();
+      Optional<Map<String, Object>> keys =
+          desired.get(i) instanceof Map<?, ?> e ? ListKeys.of(schema, e) : Optional.empty();
       match[i] = keys.map(k -> Comparison.indexOf(schema, live, k)).orElse(-1);
     }
-    return ordered(live, desired, match, i -> {
-      Object element = desired.get(i);
-      if (match[i] < 0 || !(element instanceof Map<?, ?> e)) {
-        return ResourceTree.copy(element);
-      }
-      Map<String, Object> keys = ListKeys.of(schema, e).orElseThrow();
-      String step = FieldSet.key(keys);
-      return merge(items, live.get(match[i]), element, sub(prev, step), sub(others, step),
-          path.element(keys, match[i]), removed);
-    }, (element, index) -> {
-      Optional<Map<String, Object>> keys = element instanceof Map<?, ?> m ? ListKeys.of(schema, m) : Optional.empty();
-      if (keys.isEmpty()) {
-        return element;
-      }
-      return prune(items, element, prev, FieldSet.key(keys.get()), others, path.element(keys.get(), index),
-          removed);
-    });
+    return ordered(
+        live,
+        desired,
+        match,
+        i -> {
+          Object element = desired.get(i);
+          if (match[i] < 0 || !(element instanceof Map<?, ?> e)) {
+            return ResourceTree.copy(element);
+          }
+          Map<String, Object> keys = ListKeys.of(schema, e).orElseThrow();
+          String step = FieldSet.key(keys);
+          return merge(
+              items,
+              live.get(match[i]),
+              element,
+              sub(prev, step),
+              sub(others, step),
+              path.element(keys, match[i]),
+              removed);
+        },
+        (element, index) -> {
+          Optional<Map<String, Object>> keys =
+              element instanceof Map<?, ?> m ? ListKeys.of(schema, m) : Optional.empty();
+          if (keys.isEmpty()) {
+            return element;
+          }
+          return prune(
+              items,
+              element,
+              prev,
+              FieldSet.key(keys.get()),
+              others,
+              path.element(keys.get(), index),
+              removed);
+        });
   }
 
   /**
@@ -259,8 +341,12 @@ public final class Merge {
    *
    * @param match for each desired element, its position in live or -1
    */
-  private static List<Object> ordered(List<?> live, List<Object> desired, int[] match,
-      java.util.function.IntFunction<Object> merged, java.util.function.BiFunction<Object, Integer, Object> unmatched) {
+  private static List<Object> ordered(
+      List<?> live,
+      List<Object> desired,
+      int[] match,
+      java.util.function.IntFunction<Object> merged,
+      java.util.function.BiFunction<Object, Integer, Object> unmatched) {
     boolean inOrder = true;
     int last = -1;
     Set<Integer> matched = new java.util.HashSet<>();
@@ -298,8 +384,12 @@ public final class Merge {
     return out;
   }
 
-  private static void keepUnmatched(Object element, int index, boolean matched,
-      java.util.function.BiFunction<Object, Integer, Object> unmatched, List<Object> out) {
+  private static void keepUnmatched(
+      Object element,
+      int index,
+      boolean matched,
+      java.util.function.BiFunction<Object, Integer, Object> unmatched,
+      List<Object> out) {
     if (matched || element == null) {
       return;
     }
@@ -313,8 +403,14 @@ public final class Merge {
    * A live value desired does not set: removed when this writer owned it (and nobody else does),
    * trimmed of what this writer owned below it, else kept as it is.
    */
-  private static Object prune(SchemaNode schema, Object live, FieldSet parentPrev, String element,
-      FieldSet parentOthers, Trail path, List<String> removed) {
+  private static Object prune(
+      SchemaNode schema,
+      Object live,
+      FieldSet parentPrev,
+      String element,
+      FieldSet parentOthers,
+      Trail path,
+      List<String> removed) {
     FieldSet others = sub(parentOthers, element);
     FieldSet prev = parentPrev.ownsAllChildren() ? FieldSet.everything() : sub(parentPrev, element);
     boolean owned = prev.member();
@@ -337,16 +433,27 @@ public final class Merge {
     if (live instanceof Map<?, ?> map && !(schema instanceof MapSchema m && m.atomic())) {
       MapSchema ms = schema instanceof MapSchema m ? m : null;
       Map<String, Object> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> {
-        SchemaNode child = ms == null ? UntypedSchema.INSTANCE : ms.child((String) k);
-        Object kept = prune(child, v, prev, FieldSet.field((String) k), others, path.field((String) k), removed);
-        if (kept != REMOVE) {
-          out.put((String) k, kept);
-        }
-      });
+      map.forEach(
+          (k, v) -> {
+            SchemaNode child = ms == null ? UntypedSchema.INSTANCE : ms.child((String) k);
+            Object kept =
+                prune(
+                    child,
+                    v,
+                    prev,
+                    FieldSet.field((String) k),
+                    others,
+                    path.field((String) k),
+                    removed);
+            if (kept != REMOVE) {
+              out.put((String) k, kept);
+            }
+          });
       return out;
     }
-    if (live instanceof List<?> list && schema instanceof ListSchema ls && ls.type() != ListType.ATOMIC) {
+    if (live instanceof List<?> list
+        && schema instanceof ListSchema ls
+        && ls.type() != ListType.ATOMIC) {
       List<Object> out = new ArrayList<>();
       int index = -1;
       for (Object e : list) {
@@ -355,7 +462,8 @@ public final class Merge {
         if (ls.type() == ListType.SET) {
           child = FieldSet.value(e);
         } else {
-          Optional<Map<String, Object>> keys = e instanceof Map<?, ?> m ? ListKeys.of(ls, m) : Optional.empty();
+          Optional<Map<String, Object>> keys =
+              e instanceof Map<?, ?> m ? ListKeys.of(ls, m) : Optional.empty();
           if (keys.isEmpty()) {
             out.add(e);
             continue;
@@ -399,7 +507,11 @@ public final class Merge {
         } else if (ls.type() == ListType.MAP && element instanceof Map<?, ?> e) {
           want = ListKeys.of(ls, e).map(k -> Comparison.find(ls, wantList, k)).orElse(null);
         } else if (ls.type() == ListType.SET) {
-          want = wantList.stream().filter(w -> ScalarEquality.equal(ls.items(), element, w)).findFirst().orElse(null);
+          want =
+              wantList.stream()
+                  .filter(w -> ScalarEquality.equal(ls.items(), element, w))
+                  .findFirst()
+                  .orElse(null);
         } else {
           want = null;
         }
@@ -415,10 +527,10 @@ public final class Merge {
   }
 
   /**
-   * What a JSON patch should {@code test} before it writes at {@code pointer} in live, so that a list
-   * position still names the same element: for each list step, the element's key fields (map lists)
-   * or its value (sets), by pointer. Atomic lists and untyped lists have no identity to test; their
-   * positions are tested by the element value.
+   * What a JSON patch should {@code test} before it writes at {@code pointer} in live, so that a
+   * list position still names the same element: for each list step, the element's key fields (map
+   * lists) or its value (sets), by pointer. Atomic lists and untyped lists have no identity to
+   * test; their positions are tested by the element value.
    */
   public static Map<String, Object> positionTests(SchemaNode schema, Object live, String pointer) {
     Map<String, Object> tests = new LinkedHashMap<>();
@@ -438,8 +550,10 @@ public final class Merge {
         int index = Integer.parseInt(step);
         have = index < list.size() ? list.get(index) : null;
         ListSchema ls = node instanceof ListSchema l ? l : null;
-        Optional<Map<String, Object>> keys = ls != null && ls.type() == ListType.MAP && have instanceof Map<?, ?> e
-            ? ListKeys.of(ls, e) : Optional.empty();
+        Optional<Map<String, Object>> keys =
+            ls != null && ls.type() == ListType.MAP && have instanceof Map<?, ?> e
+                ? ListKeys.of(ls, e)
+                : Optional.empty();
         if (keys.isPresent() && have instanceof Map<?, ?> e) {
           for (String field : ls.keys()) {
             if (e.get(field) != null) {
@@ -458,9 +572,9 @@ public final class Merge {
   }
 
   /**
-   * Where the merge is, rendered only when something is removed there: the readable path
-   * ({@code .spec.containers[{name=web}].image}) and the JSON pointer into live
-   * ({@code /spec/containers/0/image}).
+   * Where the merge is, rendered only when something is removed there: the readable path ({@code
+   * .spec.containers[{name=web}].image}) and the JSON pointer into live ({@code
+   * /spec/containers/0/image}).
    *
    * @param key the map key of this step, or null for a list element
    * @param label the element's keys or value, for the readable path
@@ -510,12 +624,13 @@ public final class Merge {
   }
 
   /**
-   * An atomic value: desired replaces it whole, unless live already holds it — then live stays as it
-   * is, with what the server defaulted inside it (a claim template's {@code volumeMode}), or the
+   * An atomic value: desired replaces it whole, unless live already holds it — then live stays as
+   * it is, with what the server defaulted inside it (a claim template's {@code volumeMode}), or the
    * write would repeat forever.
    */
   private static Object atomic(SchemaNode schema, Object live, Object want) {
-    return live != null && Comparison.holdsValue(schema, live, want) ? live : ResourceTree.copy(want);
+    return live != null && Comparison.holdsValue(schema, live, want)
+        ? live
+        : ResourceTree.copy(want);
   }
-
 }

@@ -18,7 +18,8 @@ public final class MergePatch {
   private MergePatch() {}
 
   /** The patch; empty when the server would store the same object. */
-  public static Map<String, Object> between(SchemaNode schema, Map<String, Object> live, Map<String, Object> target) {
+  public static Map<String, Object> between(
+      SchemaNode schema, Map<String, Object> live, Map<String, Object> target) {
     Map<String, Object> patch = diff(schema instanceof MapSchema m ? m : null, live, target);
     patch.remove("status");
     return patch;
@@ -39,7 +40,9 @@ public final class MergePatch {
         if (!omitted(schema, key, child, want)) {
           patch.put(key, ResourceTree.copy(want));
         }
-      } else if (want instanceof Map<?, ?> w && have instanceof Map<?, ?> h && !(child instanceof ScalarSchema)) {
+      } else if (want instanceof Map<?, ?> w
+          && have instanceof Map<?, ?> h
+          && !(child instanceof ScalarSchema)) {
         Map<String, Object> sub = diff(child instanceof MapSchema m ? m : null, h, w);
         if (!sub.isEmpty()) {
           patch.put(key, sub);
@@ -64,7 +67,10 @@ public final class MergePatch {
     if (value instanceof Map<?, ?> m) {
       return m.isEmpty() && !Comparison.unionMember(parent, key);
     }
-    return parent != null && parent.omitsZeroValues() && parent.isField(key) && ScalarEquality.omittableZero(child, value);
+    return parent != null
+        && parent.omitsZeroValues()
+        && parent.isField(key)
+        && ScalarEquality.omittableZero(child, value);
   }
 
   /**
@@ -72,7 +78,8 @@ public final class MergePatch {
    * struct live holds is kept by the server (an empty label selector selects everything), so it is
    * a difference.
    */
-  private static boolean omittedFromLive(MapSchema parent, String key, SchemaNode child, Object value) {
+  private static boolean omittedFromLive(
+      MapSchema parent, String key, SchemaNode child, Object value) {
     if (value instanceof Map<?, ?> m && m.isEmpty()) {
       return !(child instanceof MapSchema ms && !ms.fieldNames().isEmpty());
     }
@@ -89,7 +96,8 @@ public final class MergePatch {
       for (Map.Entry<?, ?> e : x.entrySet()) {
         SchemaNode child = ms == null ? UntypedSchema.INSTANCE : ms.child((String) e.getKey());
         Object other = y.get(e.getKey());
-        if (other == null ? !omittedFromLive(ms, (String) e.getKey(), child, e.getValue()) && e.getValue() != null
+        if (other == null
+            ? !omittedFromLive(ms, (String) e.getKey(), child, e.getValue()) && e.getValue() != null
             : !same(child, e.getValue(), other)) {
           return false;
         }
@@ -116,7 +124,10 @@ public final class MergePatch {
       }
       return true;
     }
-    if (a instanceof Map<?, ?> || a instanceof List<?> || b instanceof Map<?, ?> || b instanceof List<?>) {
+    if (a instanceof Map<?, ?>
+        || a instanceof List<?>
+        || b instanceof Map<?, ?>
+        || b instanceof List<?>) {
       return Objects.equals(a, b);
     }
     return ScalarEquality.equal(schema, a, b);

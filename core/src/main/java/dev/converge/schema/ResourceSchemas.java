@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * ({@code /openapi/v3}, one document per group-version) and kept in memory: a group-version is
  * fetched once, and again only when a kind is missing from it (a CRD installed since), at once the
  * first time and then at growing intervals up to {@link #MAX_REFRESH_INTERVAL}, so a kind the
- * server never describes costs a request now and then, not on every apply. Looking a schema up is
- * a map read, so a steady-state reconcile sends no request for it. A CRD whose schema changes under
- * a running operator is read again after {@link #invalidate()}.
+ * server never describes costs a request now and then, not on every apply. Looking a schema up is a
+ * map read, so a steady-state reconcile sends no request for it. A CRD whose schema changes under a
+ * running operator is read again after {@link #invalidate()}.
  *
  * <p>A kind the server publishes no schema for (an aggregated API without OpenAPI, a 404 or 403 on
  * the document) is {@link UntypedSchema}: maps merge key by key, lists are atomic, scalars compare
@@ -68,14 +68,17 @@ public final class ResourceSchemas {
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);
     String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
     String path = group.isEmpty() ? "api/" + version : "apis/" + group + "/" + version;
-    Optional<SchemaNode> found = document(path, false).flatMap(d -> d.kind(group, version, kind.kind()));
+    Optional<SchemaNode> found =
+        document(path, false).flatMap(d -> d.kind(group, version, kind.kind()));
     if (found.isEmpty()) {
       found = document(path, true).flatMap(d -> d.kind(group, version, kind.kind()));
     }
     if (found.isEmpty()) {
       if (warned.putIfAbsent(kind.toString(), Boolean.TRUE) == null) {
-        log.warn("the API server publishes no OpenAPI v3 schema for {}; its objects are compared"
-            + " without one (maps merged by key, lists whole, scalars exactly)", kind);
+        log.warn(
+            "the API server publishes no OpenAPI v3 schema for {}; its objects are compared"
+                + " without one (maps merged by key, lists whole, scalars exactly)",
+            kind);
       }
       return UntypedSchema.INSTANCE;
     }
@@ -120,10 +123,15 @@ public final class ResourceSchemas {
     Loaded current = index;
     if (current == null || (refresh && current.staleAt(clock.instant()))) {
       String body = read("/openapi/v3");
-      current = new Loaded(null, clock.instant(), body == null
-          ? Map.of()
-          : (Map<String, Object>) JSON.unmarshal(body, Map.class).getOrDefault("paths", Map.of()),
-          current == null ? 0 : current.refreshes() + 1);
+      current =
+          new Loaded(
+              null,
+              clock.instant(),
+              body == null
+                  ? Map.of()
+                  : (Map<String, Object>)
+                      JSON.unmarshal(body, Map.class).getOrDefault("paths", Map.of()),
+              current == null ? 0 : current.refreshes() + 1);
       index = current;
     }
     Object entry = current.paths.get(path);
@@ -139,25 +147,34 @@ public final class ResourceSchemas {
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404 || e.getCode() == 403) {
         if (warned.putIfAbsent(path, Boolean.TRUE) == null) {
-          log.warn("reading {} from the API server: {} {}; kinds of it are compared without a schema",
-              path, e.getCode(), e.getMessage());
+          log.warn(
+              "reading {} from the API server: {} {}; kinds of it are compared without a schema",
+              path,
+              e.getCode(),
+              e.getMessage());
         }
         return null;
       }
-      throw new SchemaUnavailableException("reading the API server's OpenAPI schema " + path
-          + " failed: " + e.getMessage(), e);
+      throw new SchemaUnavailableException(
+          "reading the API server's OpenAPI schema " + path + " failed: " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      throw new SchemaUnavailableException("reading the API server's OpenAPI schema " + path
-          + " failed: " + e, e);
+      throw new SchemaUnavailableException(
+          "reading the API server's OpenAPI schema " + path + " failed: " + e, e);
     }
   }
 
-  private record Loaded(OpenApiDocument document, Instant at, Map<String, Object> paths, int refreshes) {
+  private record Loaded(
+      OpenApiDocument document, Instant at, Map<String, Object> paths, int refreshes) {
     /** A miss may read again after 0 s, then 1 s, 2 s, 4 s ... up to the maximum. */
     boolean staleAt(Instant now) {
-      Duration wait = refreshes == 0 ? Duration.ZERO
-          : Duration.ofSeconds(1L << Math.min(refreshes - 1, 20)).compareTo(MAX_REFRESH_INTERVAL) > 0
-              ? MAX_REFRESH_INTERVAL : Duration.ofSeconds(1L << Math.min(refreshes - 1, 20));
+      Duration wait =
+          refreshes == 0
+              ? Duration.ZERO
+              : Duration.ofSeconds(1L << Math.min(refreshes - 1, 20))
+                          .compareTo(MAX_REFRESH_INTERVAL)
+                      > 0
+                  ? MAX_REFRESH_INTERVAL
+                  : Duration.ofSeconds(1L << Math.min(refreshes - 1, 20));
       return Duration.between(at, now).compareTo(wait) >= 0;
     }
   }

@@ -28,7 +28,8 @@ public final class ScalarEquality {
   }
 
   private static boolean numbersEqual(Number x, Number y) {
-    if ((x instanceof Integer || x instanceof Long) && (y instanceof Integer || y instanceof Long)) {
+    if ((x instanceof Integer || x instanceof Long)
+        && (y instanceof Integer || y instanceof Long)) {
       return x.longValue() == y.longValue();
     }
     try {
@@ -45,7 +46,9 @@ public final class ScalarEquality {
       return true;
     }
     try {
-      return Quantity.getAmountInBytes(new Quantity(x)).compareTo(Quantity.getAmountInBytes(new Quantity(y))) == 0;
+      return Quantity.getAmountInBytes(new Quantity(x))
+              .compareTo(Quantity.getAmountInBytes(new Quantity(y)))
+          == 0;
     } catch (RuntimeException e) {
       return false;
     }
@@ -57,7 +60,8 @@ public final class ScalarEquality {
    * hold by pointer, so {@code maxUnavailable: 0} is stored.
    */
   static boolean omittableZero(SchemaNode schema, Object value) {
-    if (schema instanceof ScalarSchema s && (s.type() == ScalarType.INT_OR_STRING || s.type() == ScalarType.QUANTITY)) {
+    if (schema instanceof ScalarSchema s
+        && (s.type() == ScalarType.INT_OR_STRING || s.type() == ScalarType.QUANTITY)) {
       return false;
     }
     return isZero(value);

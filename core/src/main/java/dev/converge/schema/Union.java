@@ -12,13 +12,17 @@ import java.util.Set;
  * discriminator, the members it does not select must be cleared, or the server refuses the object
  * (a Deployment switched to {@code Recreate} keeping its defaulted {@code rollingUpdate}).
  *
- * @param typeName the schema definition of the struct, e.g. {@code io.k8s.api.apps.v1.DeploymentStrategy}
+ * @param typeName the schema definition of the struct, e.g. {@code
+ *     io.k8s.api.apps.v1.DeploymentStrategy}
  * @param discriminator the field whose value selects the member, or empty
  * @param memberByValue for a discriminated union, the member each discriminator value selects
  *     (values without a member select none)
  * @param members every member field
  */
-public record Union(String typeName, Optional<String> discriminator, Map<String, String> memberByValue,
+public record Union(
+    String typeName,
+    Optional<String> discriminator,
+    Map<String, String> memberByValue,
     Set<String> members) {
 
   public Union {
@@ -34,8 +38,10 @@ public record Union(String typeName, Optional<String> discriminator, Map<String,
   }
 
   /** A union with a discriminator field and the member each of its values selects. */
-  public static Union discriminated(String typeName, String discriminator, Map<String, String> memberByValue) {
-    return new Union(typeName, Optional.of(discriminator), memberByValue, Set.copyOf(memberByValue.values()));
+  public static Union discriminated(
+      String typeName, String discriminator, Map<String, String> memberByValue) {
+    return new Union(
+        typeName, Optional.of(discriminator), memberByValue, Set.copyOf(memberByValue.values()));
   }
 
   /**

@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * Computes the index keys of one object, e.g. "the ConfigMaps an AppDeployment references" as
  * {@code namespace/configMapName}. Keys are plain strings; include the namespace when the index
- * spans namespaces. Must be fast and free of side effects: it runs on the informer thread for
- * every change of every object of the kind.
+ * spans namespaces. Must be fast and free of side effects: it runs on the informer thread for every
+ * change of every object of the kind.
  *
  * @param <R> the kind
  */

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Read access to the informer cache of one kind. Every read is served from memory; none reaches
- * the API server. Returned objects are copies, so callers may modify them freely.
+ * Read access to the informer cache of one kind. Every read is served from memory; none reaches the
+ * API server. Returned objects are copies, so callers may modify them freely.
  *
  * @param <R> the kind
  */

@@ -9,8 +9,8 @@ import java.util.Objects;
  * predicate.
  *
  * <p>The objects are the informer's own cache entries, handed over without a copy because every
- * event passes through predicates and handlers: treat them as read-only. Changing one corrupts
- * the cache that later reads and predicates see.
+ * event passes through predicates and handlers: treat them as read-only. Changing one corrupts the
+ * cache that later reads and predicates see.
  *
  * @param <T> the kind
  */

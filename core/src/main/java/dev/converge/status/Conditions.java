@@ -15,19 +15,20 @@ import java.util.regex.Pattern;
 
 /**
  * Maintains a status' list of conditions ({@link io.fabric8.kubernetes.api.model.Condition}, the
- * wire type of {@code metav1.Condition}) with the API conventions' semantics:
- * {@code lastTransitionTime} is set when a condition appears and when its {@code status} flips, and is
- * kept when only reason, message or observedGeneration change. That is what makes "Ready since 10:02"
- * meaningful and what keeps an unchanged status from being rewritten every reconcile.
+ * wire type of {@code metav1.Condition}) with the API conventions' semantics: {@code
+ * lastTransitionTime} is set when a condition appears and when its {@code status} flips, and is
+ * kept when only reason, message or observedGeneration change. That is what makes "Ready since
+ * 10:02" meaningful and what keeps an unchanged status from being rewritten every reconcile.
  *
- * <p>Lists are never modified in place: {@link #set} returns a new list, because the list may belong
- * to an object from an informer cache. Time comes from the injected {@link Clock}, truncated to
- * seconds (the API server stores RFC 3339 seconds).
+ * <p>Lists are never modified in place: {@link #set} returns a new list, because the list may
+ * belong to an object from an informer cache. Time comes from the injected {@link Clock}, truncated
+ * to seconds (the API server stores RFC 3339 seconds).
  */
 public final class Conditions {
 
   /** metav1.Condition's validation of {@code reason}: CamelCase, starts with a letter. */
   private static final Pattern REASON = Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+
   private static final int MAX_MESSAGE = 32768;
   private static final int MAX_REASON = 1024;
 
@@ -43,31 +44,46 @@ public final class Conditions {
   }
 
   /**
-   * Returns {@code current} with the condition of {@code type} set to the given values and
-   * {@code observedGeneration} taken from {@code primary}'s {@code metadata.generation}.
+   * Returns {@code current} with the condition of {@code type} set to the given values and {@code
+   * observedGeneration} taken from {@code primary}'s {@code metadata.generation}.
    */
-  public List<Condition> set(List<Condition> current, HasMetadata primary, String type,
-      ConditionStatus status, String reason, String message) {
-    Long generation = primary == null || primary.getMetadata() == null
-        ? null : primary.getMetadata().getGeneration();
+  public List<Condition> set(
+      List<Condition> current,
+      HasMetadata primary,
+      String type,
+      ConditionStatus status,
+      String reason,
+      String message) {
+    Long generation =
+        primary == null || primary.getMetadata() == null
+            ? null
+            : primary.getMetadata().getGeneration();
     return put(current, type, status, reason, message, generation);
   }
 
   /**
-   * Returns {@code current} with the condition of {@code type} set to the given values.
-   * {@code lastTransitionTime} is now when the condition is new or its status differs from the
-   * current one, else the current one is kept. Order of the other conditions is preserved.
+   * Returns {@code current} with the condition of {@code type} set to the given values. {@code
+   * lastTransitionTime} is now when the condition is new or its status differs from the current
+   * one, else the current one is kept. Order of the other conditions is preserved.
    *
    * @param observedGeneration the primary's generation the condition was computed from
    */
-  public List<Condition> set(List<Condition> current, String type, ConditionStatus status,
-      String reason, String message, long observedGeneration) {
+  public List<Condition> set(
+      List<Condition> current,
+      String type,
+      ConditionStatus status,
+      String reason,
+      String message,
+      long observedGeneration) {
     return put(current, type, status, reason, message, observedGeneration);
   }
 
-  /** As {@link #set(List, String, ConditionStatus, String, String, long)} without observedGeneration. */
-  public List<Condition> set(List<Condition> current, String type, ConditionStatus status,
-      String reason, String message) {
+  /**
+   * As {@link #set(List, String, ConditionStatus, String, String, long)} without
+   * observedGeneration.
+   */
+  public List<Condition> set(
+      List<Condition> current, String type, ConditionStatus status, String reason, String message) {
     return put(current, type, status, reason, message, null);
   }
 
@@ -110,23 +126,30 @@ public final class Conditions {
         .map(t -> Instant.from(DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(t)));
   }
 
-  private List<Condition> put(List<Condition> current, String type, ConditionStatus status,
-      String reason, String message, Long observedGeneration) {
+  private List<Condition> put(
+      List<Condition> current,
+      String type,
+      ConditionStatus status,
+      String reason,
+      String message,
+      Long observedGeneration) {
     validate(type, status, reason);
     Optional<Condition> existing = find(current, type);
-    String transition = existing
-        .filter(c -> status.wireValue().equals(c.getStatus()))
-        .map(Condition::getLastTransitionTime)
-        .filter(t -> t != null && !t.isBlank())
-        .orElseGet(this::now);
-    Condition updated = new ConditionBuilder()
-        .withType(type)
-        .withStatus(status.wireValue())
-        .withReason(reason)
-        .withMessage(bounded(message))
-        .withLastTransitionTime(transition)
-        .withObservedGeneration(observedGeneration)
-        .build();
+    String transition =
+        existing
+            .filter(c -> status.wireValue().equals(c.getStatus()))
+            .map(Condition::getLastTransitionTime)
+            .filter(t -> t != null && !t.isBlank())
+            .orElseGet(this::now);
+    Condition updated =
+        new ConditionBuilder()
+            .withType(type)
+            .withStatus(status.wireValue())
+            .withReason(reason)
+            .withMessage(bounded(message))
+            .withLastTransitionTime(transition)
+            .withObservedGeneration(observedGeneration)
+            .build();
     List<Condition> result = new ArrayList<>();
     boolean replaced = false;
     for (Condition c : nullToEmpty(current)) {
@@ -153,9 +176,17 @@ public final class Conditions {
     }
     Objects.requireNonNull(status, "status of condition " + type);
     if (reason == null || reason.length() > MAX_REASON || !REASON.matcher(reason).matches()) {
-      throw new IllegalArgumentException("reason of condition " + type + " must be a CamelCase word"
-          + " of at most " + MAX_REASON + " characters matching " + REASON.pattern()
-          + " (the API server rejects anything else), was \"" + reason + "\"");
+      throw new IllegalArgumentException(
+          "reason of condition "
+              + type
+              + " must be a CamelCase word"
+              + " of at most "
+              + MAX_REASON
+              + " characters matching "
+              + REASON.pattern()
+              + " (the API server rejects anything else), was \""
+              + reason
+              + "\"");
     }
   }
 

@@ -11,14 +11,14 @@ import java.util.function.Consumer;
  *
  * <ul>
  *   <li>No request at all when the status did not change, so a steady-state reconcile writes
- *       nothing and triggers no watch event.</li>
+ *       nothing and triggers no watch event.
  *   <li>Only status is sent (and only to {@code /status}); spec or metadata changes on the object
- *       passed in are not written.</li>
- *   <li>By default the patch is last-write-wins for the fields it names. {@link #withOptimisticLock()}
- *       adds {@code metadata.resourceVersion} so that a write based on a stale read fails with
- *       409 Conflict instead. A patch that replaces a list (such as {@code conditions}) always
- *       carries it: a merge patch sends lists whole, so a list built from a stale read would drop
- *       entries another writer added since.</li>
+ *       passed in are not written.
+ *   <li>By default the patch is last-write-wins for the fields it names. {@link
+ *       #withOptimisticLock()} adds {@code metadata.resourceVersion} so that a write based on a
+ *       stale read fails with 409 Conflict instead. A patch that replaces a list (such as {@code
+ *       conditions}) always carries it: a merge patch sends lists whole, so a list built from a
+ *       stale read would drop entries another writer added since.
  * </ul>
  *
  * <p>Typical use at the end of a reconcile, with {@code app} the primary as read from the cache:

@@ -25,9 +25,13 @@ public record ApiKind(String apiVersion, String kind) {
   public static ApiKind parse(String text) {
     String trimmed = text.trim();
     int slash = trimmed.lastIndexOf('/');
-    if (slash <= 0 || slash == trimmed.length() - 1 || trimmed.chars().filter(c -> c == '/').count() > 2) {
+    if (slash <= 0
+        || slash == trimmed.length() - 1
+        || trimmed.chars().filter(c -> c == '/').count() > 2) {
       throw new IllegalArgumentException(
-          "'" + text + "' is not a kind; expected group/version/Kind (apps/v1/Deployment) or"
+          "'"
+              + text
+              + "' is not a kind; expected group/version/Kind (apps/v1/Deployment) or"
               + " version/Kind for the core group (v1/Service)");
     }
     return new ApiKind(trimmed.substring(0, slash), trimmed.substring(slash + 1));

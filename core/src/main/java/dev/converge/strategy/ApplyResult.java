@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param live the object as the API server returned it after the write, or for {@code UNCHANGED}
  *     the context's cached object — shared with the cache, so treat it as read-only
  * @param request a short, human-readable description of the write request(s) sent, for logs and
- *     metrics; {@code "none"} when nothing was sent (for example {@code "PUT rv=123"},
- *     {@code "PATCH application/merge-patch+json {\"spec\":{\"replicas\":3}}"})
+ *     metrics; {@code "none"} when nothing was sent (for example {@code "PUT rv=123"}, {@code
+ *     "PATCH application/merge-patch+json {\"spec\":{\"replicas\":3}}"})
  * @param <R> the resource type
  */
 public record ApplyResult<R extends HasMetadata>(ApplyOutcome outcome, R live, String request) {

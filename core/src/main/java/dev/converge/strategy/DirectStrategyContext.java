@@ -6,8 +6,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link StrategyContext} without a runtime: every {@link #cached} read is a GET to the API server.
- * Use it from tools and tests; inside a controller the runtime supplies an informer-backed context.
+ * A {@link StrategyContext} without a runtime: every {@link #cached} read is a GET to the API
+ * server. Use it from tools and tests; inside a controller the runtime supplies an informer-backed
+ * context.
  */
 public record DirectStrategyContext(KubernetesClient client, String fieldManager)
     implements StrategyContext {
@@ -15,16 +16,18 @@ public record DirectStrategyContext(KubernetesClient client, String fieldManager
   public DirectStrategyContext {
     Objects.requireNonNull(client, "client");
     if (fieldManager == null || fieldManager.isBlank()) {
-      throw new IllegalArgumentException("fieldManager must be a non-blank name, e.g. \"my-operator\"");
+      throw new IllegalArgumentException(
+          "fieldManager must be a non-blank name, e.g. \"my-operator\"");
     }
   }
 
   @Override
   public <R extends HasMetadata> Optional<R> cached(Class<R> type, String namespace, String name) {
     var resources = client.resources(type);
-    R found = namespace == null
-        ? resources.withName(name).get()
-        : resources.inNamespace(namespace).withName(name).get();
+    R found =
+        namespace == null
+            ? resources.withName(name).get()
+            : resources.inNamespace(namespace).withName(name).get();
     return Optional.ofNullable(found);
   }
 }

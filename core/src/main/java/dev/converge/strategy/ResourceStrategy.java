@@ -19,7 +19,9 @@ import java.util.Set;
  */
 public interface ResourceStrategy {
 
-  /** The name used in configuration, for example {@code "ssa"}; unique among installed strategies. */
+  /**
+   * The name used in configuration, for example {@code "ssa"}; unique among installed strategies.
+   */
   String name();
 
   /**
@@ -33,8 +35,8 @@ public interface ResourceStrategy {
   /**
    * The RBAC verbs {@link #apply} needs on a kind it writes, besides the {@code get}, {@code list}
    * and {@code watch} its informer needs anyway: the operator's generated ClusterRole grants
-   * exactly these on each kind this strategy is chosen for. A strategy of your own should name
-   * what it sends; the default is every write verb but delete.
+   * exactly these on each kind this strategy is chosen for. A strategy of your own should name what
+   * it sends; the default is every write verb but delete.
    */
   default Set<String> verbs() {
     return Set.of("create", "update", "patch");
@@ -47,6 +49,11 @@ public interface ResourceStrategy {
    */
   default boolean delete(
       HasMetadata resource, DeletionPropagation propagation, StrategyContext context) {
-    return !context.client().resource(resource).withPropagationPolicy(propagation).delete().isEmpty();
+    return !context
+        .client()
+        .resource(resource)
+        .withPropagationPolicy(propagation)
+        .delete()
+        .isEmpty();
   }
 }

@@ -20,7 +20,8 @@ public final class ResourceWriteException extends RuntimeException {
   private final int code;
   private final List<String> fields;
 
-  public ResourceWriteException(String resource, int code, List<String> fields, String message, Throwable cause) {
+  public ResourceWriteException(
+      String resource, int code, List<String> fields, String message, Throwable cause) {
     super(message, cause);
     this.resource = resource;
     this.code = code;
@@ -32,30 +33,43 @@ public final class ResourceWriteException extends RuntimeException {
    *
    * @param request what was sent, as in {@link ApplyResult#request()}
    */
-  public static ResourceWriteException of(HasMetadata target, String request, KubernetesClientException e) {
+  public static ResourceWriteException of(
+      HasMetadata target, String request, KubernetesClientException e) {
     String resource = describe(target);
-    List<StatusCause> causes = Optional.ofNullable(e.getStatus())
-        .map(Status::getDetails)
-        .map(d -> d.getCauses() == null ? List.<StatusCause>of() : d.getCauses())
-        .orElse(List.of());
-    List<String> fields = causes.stream()
-        .map(StatusCause::getField)
-        .filter(f -> f != null && !f.isBlank())
-        .distinct()
-        .toList();
-    String serverMessage = Optional.ofNullable(e.getStatus()).map(Status::getMessage).orElse(e.getMessage());
-    StringBuilder message = new StringBuilder()
-        .append(resource).append(": ").append(request).append(" failed with HTTP ").append(e.getCode());
+    List<StatusCause> causes =
+        Optional.ofNullable(e.getStatus())
+            .map(Status::getDetails)
+            .map(d -> d.getCauses() == null ? List.<StatusCause>of() : d.getCauses())
+            .orElse(List.of());
+    List<String> fields =
+        causes.stream()
+            .map(StatusCause::getField)
+            .filter(f -> f != null && !f.isBlank())
+            .distinct()
+            .toList();
+    String serverMessage =
+        Optional.ofNullable(e.getStatus()).map(Status::getMessage).orElse(e.getMessage());
+    StringBuilder message =
+        new StringBuilder()
+            .append(resource)
+            .append(": ")
+            .append(request)
+            .append(" failed with HTTP ")
+            .append(e.getCode());
     if (!causes.isEmpty()) {
       message.append("; rejected fields: ");
-      message.append(String.join("; ", causes.stream()
-          .map(c -> (c.getField() == null ? "" : c.getField() + ": ") + c.getMessage())
-          .toList()));
+      message.append(
+          String.join(
+              "; ",
+              causes.stream()
+                  .map(c -> (c.getField() == null ? "" : c.getField() + ": ") + c.getMessage())
+                  .toList()));
     }
     message.append(" (server said: ").append(serverMessage).append(")");
     if (e.getCode() == 422 && serverMessage != null && serverMessage.contains("immutable")) {
-      message.append(". The field cannot change on a live object: delete and recreate it,"
-          + " or keep the old value in the desired object");
+      message.append(
+          ". The field cannot change on a live object: delete and recreate it,"
+              + " or keep the old value in the desired object");
     }
     return new ResourceWriteException(resource, e.getCode(), fields, message.toString(), e);
   }

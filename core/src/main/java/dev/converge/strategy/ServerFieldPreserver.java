@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Teaches strategies that write whole objects (the update strategy) which fields of one kind the API
- * server assigns or defaults and must survive a write whose desired object leaves them empty — for
- * example a Service's {@code spec.clusterIP} or a custom resource's defaulted {@code spec.shard}.
+ * Teaches strategies that write whole objects (the update strategy) which fields of one kind the
+ * API server assigns or defaults and must survive a write whose desired object leaves them empty —
+ * for example a Service's {@code spec.clusterIP} or a custom resource's defaulted {@code
+ * spec.shard}.
  *
  * <p>Found with {@link java.util.ServiceLoader}: list implementations in {@code
  * META-INF/services/dev.converge.strategy.ServerFieldPreserver}. Objects are given as JSON trees
@@ -46,7 +47,9 @@ public interface ServerFieldPreserver {
     }
   }
 
-  /** Whether a desired value leaves a field to the server: absent, empty string, zero, empty list. */
+  /**
+   * Whether a desired value leaves a field to the server: absent, empty string, zero, empty list.
+   */
   static boolean isUnset(Object value) {
     return value == null
         || (value instanceof String s && s.isEmpty())

@@ -13,8 +13,9 @@ import java.util.Set;
  * The Guice way to the strategies: binds every strategy listed in {@code
  * META-INF/services/dev.converge.strategy.ResourceStrategy}, installs every {@link StrategyPlugin}
  * found on the classpath, and binds a validated {@link StrategySelector} for the given selection.
- * (Without Guice, {@link StrategySelector#discover(StrategySelection)} finds the same strategies.) A selection naming a strategy that no plugin provides
- * fails injector creation with a {@link StrategyConfigurationException} listing what was found.
+ * (Without Guice, {@link StrategySelector#discover(StrategySelection)} finds the same strategies.)
+ * A selection naming a strategy that no plugin provides fails injector creation with a {@link
+ * StrategyConfigurationException} listing what was found.
  *
  * <pre>{@code
  * Injector injector = Guice.createInjector(

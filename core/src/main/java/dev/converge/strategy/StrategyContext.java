@@ -40,9 +40,9 @@ public interface StrategyContext {
   <R extends HasMetadata> Optional<R> cached(Class<R> type, String namespace, String name);
 
   /**
-   * The current object with the same kind, namespace and name as {@code desired}. Typed resources go
-   * through {@link #cached}; {@link GenericKubernetesResource}s, whose class does not name a kind,
-   * are read from the API server unless the implementation overrides this.
+   * The current object with the same kind, namespace and name as {@code desired}. Typed resources
+   * go through {@link #cached}; {@link GenericKubernetesResource}s, whose class does not name a
+   * kind, are read from the API server unless the implementation overrides this.
    */
   @SuppressWarnings("unchecked")
   default <R extends HasMetadata> Optional<R> current(R desired) {

@@ -25,16 +25,20 @@ public final class StrategyDiscovery {
    *     class cannot be loaded or constructed
    */
   public static Map<String, ResourceStrategy> find(ClassLoader classLoader) {
-    ClassLoader loader = classLoader == null ? StrategyDiscovery.class.getClassLoader() : classLoader;
+    ClassLoader loader =
+        classLoader == null ? StrategyDiscovery.class.getClassLoader() : classLoader;
     Map<String, ResourceStrategy> found = new TreeMap<>();
     try {
       for (ResourceStrategy strategy : ServiceLoader.load(ResourceStrategy.class, loader)) {
         add(found, strategy);
       }
     } catch (ServiceConfigurationError e) {
-      throw new StrategyConfigurationException("A strategy listed in META-INF/services/"
-          + ResourceStrategy.class.getName() + " cannot be loaded: " + e.getMessage()
-          + "; it must be a public class with a public no-argument constructor");
+      throw new StrategyConfigurationException(
+          "A strategy listed in META-INF/services/"
+              + ResourceStrategy.class.getName()
+              + " cannot be loaded: "
+              + e.getMessage()
+              + "; it must be a public class with a public no-argument constructor");
     }
     for (ResourceStrategy strategy : GuicePluginStrategies.find(loader)) {
       add(found, strategy);
@@ -43,20 +47,27 @@ public final class StrategyDiscovery {
   }
 
   /**
-   * Adds {@code strategy} under its name; another instance of the same class under that name (a
-   * jar that offers a strategy both ways) is the same strategy.
+   * Adds {@code strategy} under its name; another instance of the same class under that name (a jar
+   * that offers a strategy both ways) is the same strategy.
    */
   static void add(Map<String, ResourceStrategy> found, ResourceStrategy strategy) {
     String name = strategy.name();
     if (name == null || name.isBlank()) {
-      throw new StrategyConfigurationException("Strategy " + strategy.getClass().getName()
-          + " has a blank name(); give it a unique name such as \"my-strategy\"");
+      throw new StrategyConfigurationException(
+          "Strategy "
+              + strategy.getClass().getName()
+              + " has a blank name(); give it a unique name such as \"my-strategy\"");
     }
     ResourceStrategy existing = found.putIfAbsent(name, strategy);
     if (existing != null && existing.getClass() != strategy.getClass()) {
-      throw new StrategyConfigurationException("Two strategies are named '" + name + "': "
-          + existing.getClass().getName() + " and " + strategy.getClass().getName()
-          + "; remove one jar from the classpath or rename one strategy");
+      throw new StrategyConfigurationException(
+          "Two strategies are named '"
+              + name
+              + "': "
+              + existing.getClass().getName()
+              + " and "
+              + strategy.getClass().getName()
+              + "; remove one jar from the classpath or rename one strategy");
     }
   }
 

@@ -5,8 +5,8 @@ import com.google.inject.multibindings.MapBinder;
 
 /**
  * The Guice map of installed strategies, name to strategy. Every plugin module, and any operator
- * module that wants to add its own strategy, contributes with
- * {@code StrategyMapBinder.of(binder()).addBinding("my-strategy").to(MyStrategy.class)}.
+ * module that wants to add its own strategy, contributes with {@code
+ * StrategyMapBinder.of(binder()).addBinding("my-strategy").to(MyStrategy.class)}.
  */
 public final class StrategyMapBinder {
 

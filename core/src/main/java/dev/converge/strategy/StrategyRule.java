@@ -7,9 +7,9 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
- * Chooses a strategy for some objects of one kind, for an operator that writes two objects of a kind
- * differently (say, the Service it fully owns by server-side apply and one that other tools also
- * edit by create-or-update). Rules are tried in order before the per-kind choice of a {@link
+ * Chooses a strategy for some objects of one kind, for an operator that writes two objects of a
+ * kind differently (say, the Service it fully owns by server-side apply and one that other tools
+ * also edit by create-or-update). Rules are tried in order before the per-kind choice of a {@link
  * StrategySelection}; the first that matches the desired object wins.
  *
  * @param kind the kind the rule applies to
@@ -36,20 +36,26 @@ public record StrategyRule(
    */
   public static StrategyRule byName(ApiKind kind, String nameGlob, String strategy) {
     Pattern pattern = glob(nameGlob);
-    return new StrategyRule(kind, kind + "[name=" + nameGlob + "]",
-        object -> object.getMetadata() != null && object.getMetadata().getName() != null
-            && pattern.matcher(object.getMetadata().getName()).matches(),
+    return new StrategyRule(
+        kind,
+        kind + "[name=" + nameGlob + "]",
+        object ->
+            object.getMetadata() != null
+                && object.getMetadata().getName() != null
+                && pattern.matcher(object.getMetadata().getName()).matches(),
         strategy);
   }
 
   /**
-   * Objects of {@code kind} whose desired labels hold {@code key=value}:
-   * {@code v1/Service[label:app.kubernetes.io/component=cache]=update}.
+   * Objects of {@code kind} whose desired labels hold {@code key=value}: {@code
+   * v1/Service[label:app.kubernetes.io/component=cache]=update}.
    */
   public static StrategyRule byLabel(ApiKind kind, String key, String value, String strategy) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
-    return new StrategyRule(kind, kind + "[label:" + key + "=" + value + "]",
+    return new StrategyRule(
+        kind,
+        kind + "[label:" + key + "=" + value + "]",
         object -> {
           Map<String, String> labels =
               object.getMetadata() == null ? null : object.getMetadata().getLabels();

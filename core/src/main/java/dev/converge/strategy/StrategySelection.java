@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * Which strategy writes which object: a default, per-kind overrides, and rules for some objects of a
- * kind, e.g. {@code apps/v1/Deployment=ssa, v1/Service=update, v1/Service[name=*-metrics]=ssa}.
+ * Which strategy writes which object: a default, per-kind overrides, and rules for some objects of
+ * a kind, e.g. {@code apps/v1/Deployment=ssa, v1/Service=update, v1/Service[name=*-metrics]=ssa}.
  * For a desired object the first matching rule wins, then its kind's override, then the default.
  * Names are checked against the installed strategies by {@link StrategySelector}.
  *
@@ -27,7 +27,10 @@ public record StrategySelection(
   /** Property key for the default strategy in {@link #fromProperties}. */
   public static final String DEFAULT_KEY = "converge.strategy.default";
 
-  /** Prefix of per-kind keys in {@link #fromProperties}, e.g. {@code converge.strategy.kind.apps/v1/Deployment}. */
+  /**
+   * Prefix of per-kind keys in {@link #fromProperties}, e.g. {@code
+   * converge.strategy.kind.apps/v1/Deployment}.
+   */
   public static final String KIND_PREFIX = "converge.strategy.kind.";
 
   public StrategySelection {
@@ -69,7 +72,9 @@ public record StrategySelection(
       int eq = entry.lastIndexOf('=');
       if (eq < 0) {
         throw new StrategyConfigurationException(
-            "Strategy selection entry '" + entry.trim() + "' has no '='; expected kind=strategy,"
+            "Strategy selection entry '"
+                + entry.trim()
+                + "' has no '='; expected kind=strategy,"
                 + " e.g. apps/v1/Deployment=ssa");
       }
       String key = entry.substring(0, eq).trim();
@@ -86,16 +91,19 @@ public record StrategySelection(
   }
 
   /**
-   * Reads {@value #DEFAULT_KEY} and keys starting with {@value #KIND_PREFIX} (followed by the kind).
+   * Reads {@value #DEFAULT_KEY} and keys starting with {@value #KIND_PREFIX} (followed by the
+   * kind).
    */
   public static StrategySelection fromProperties(Properties properties) {
     Map<ApiKind, String> perKind = new LinkedHashMap<>();
     for (String key : properties.stringPropertyNames()) {
       if (key.startsWith(KIND_PREFIX)) {
-        perKind.put(parseKind(key.substring(KIND_PREFIX.length())), properties.getProperty(key).trim());
+        perKind.put(
+            parseKind(key.substring(KIND_PREFIX.length())), properties.getProperty(key).trim());
       }
     }
-    return new StrategySelection(properties.getProperty(DEFAULT_KEY, FRAMEWORK_DEFAULT).trim(), perKind);
+    return new StrategySelection(
+        properties.getProperty(DEFAULT_KEY, FRAMEWORK_DEFAULT).trim(), perKind);
   }
 
   /** A copy with one more override. */
@@ -144,11 +152,20 @@ public record StrategySelection(
     }
     int eq = condition.indexOf('=');
     if (condition.startsWith("label:") && eq > "label:".length()) {
-      return StrategyRule.byLabel(kind, condition.substring("label:".length(), eq).trim(),
-          condition.substring(eq + 1).trim(), strategy);
+      return StrategyRule.byLabel(
+          kind,
+          condition.substring("label:".length(), eq).trim(),
+          condition.substring(eq + 1).trim(),
+          strategy);
     }
-    throw new StrategyConfigurationException("Strategy selection entry '" + key + "=" + strategy
-        + "' has an unknown condition [" + condition + "]; expected [name=<pattern>] or"
-        + " [label:<key>=<value>], e.g. v1/Service[name=*-metrics]=update");
+    throw new StrategyConfigurationException(
+        "Strategy selection entry '"
+            + key
+            + "="
+            + strategy
+            + "' has an unknown condition ["
+            + condition
+            + "]; expected [name=<pattern>] or"
+            + " [label:<key>=<value>], e.g. v1/Service[name=*-metrics]=update");
   }
 }

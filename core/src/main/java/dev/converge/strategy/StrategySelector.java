@@ -69,9 +69,14 @@ public final class StrategySelector {
   private ResourceStrategy named(String name, String usedFor) {
     ResourceStrategy strategy = installed.get(name);
     if (strategy == null) {
-      throw new StrategyConfigurationException("strategy '" + name + "' (for " + usedFor
-          + ") is not installed; installed: " + new TreeSet<>(installed.keySet())
-          + ". Fix the name, or add the jar that provides it to the classpath");
+      throw new StrategyConfigurationException(
+          "strategy '"
+              + name
+              + "' (for "
+              + usedFor
+              + ") is not installed; installed: "
+              + new TreeSet<>(installed.keySet())
+              + ". Fix the name, or add the jar that provides it to the classpath");
     }
     return strategy;
   }
@@ -91,11 +96,14 @@ public final class StrategySelector {
     if (!installed.containsKey(selection.defaultStrategy())) {
       missing.computeIfAbsent(selection.defaultStrategy(), k -> new TreeSet<>()).add("default");
     }
-    selection.perKind().forEach((kind, name) -> {
-      if (!installed.containsKey(name)) {
-        missing.computeIfAbsent(name, k -> new TreeSet<>()).add(kind.toString());
-      }
-    });
+    selection
+        .perKind()
+        .forEach(
+            (kind, name) -> {
+              if (!installed.containsKey(name)) {
+                missing.computeIfAbsent(name, k -> new TreeSet<>()).add(kind.toString());
+              }
+            });
     for (StrategyRule rule : selection.rules()) {
       if (!installed.containsKey(rule.strategy())) {
         missing.computeIfAbsent(rule.strategy(), k -> new TreeSet<>()).add(rule.description());
@@ -105,9 +113,17 @@ public final class StrategySelector {
       return;
     }
     StringBuilder message = new StringBuilder("Unknown resource strategy configured: ");
-    missing.forEach((name, users) ->
-        message.append("'").append(name).append("' (for ").append(String.join(", ", users)).append(") "));
-    message.append("; strategies found: ").append(new TreeSet<>(installed.keySet()))
+    missing.forEach(
+        (name, users) ->
+            message
+                .append("'")
+                .append(name)
+                .append("' (for ")
+                .append(String.join(", ", users))
+                .append(") "));
+    message
+        .append("; strategies found: ")
+        .append(new TreeSet<>(installed.keySet()))
         .append(". Fix the name, or add the plugin jar that provides it to the classpath")
         .append(" (converge-strategies-update: update, converge-strategies-patch: merge-patch,")
         .append(" converge-strategies-ssa: ssa).");

@@ -95,8 +95,11 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
 
   /** The primary as stored now (a copy): its status is the last one written. */
   public P primary() {
-    return get(primaryType, key.name()).orElseThrow(() -> new IllegalStateException(
-        primaryType.getSimpleName() + " " + key + " was deleted in this test"));
+    return get(primaryType, key.name())
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    primaryType.getSimpleName() + " " + key + " was deleted in this test"));
   }
 
   /** Deletes the primary, as a user would between two reconciles; its status writes become Gone. */
@@ -110,10 +113,21 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
    *
    * @throws IllegalArgumentException when there is none
    */
-  public <R extends HasMetadata> TestContext<P> edit(Class<R> type, String name, Consumer<R> change) {
-    R stored = store.stored(type, key.namespace(), name).orElseThrow(() ->
-        new IllegalArgumentException("no " + type.getSimpleName() + " " + key.namespace() + "/"
-            + name + " in the test context; add it with with(...) or let the reconciler apply it"));
+  public <R extends HasMetadata> TestContext<P> edit(
+      Class<R> type, String name, Consumer<R> change) {
+    R stored =
+        store
+            .stored(type, key.namespace(), name)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "no "
+                            + type.getSimpleName()
+                            + " "
+                            + key.namespace()
+                            + "/"
+                            + name
+                            + " in the test context; add it with with(...) or let the reconciler apply it"));
     change.accept(stored);
     return this;
   }
@@ -156,9 +170,10 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
   /** There is no API server behind a test context. */
   @Override
   public KubernetesClient client() {
-    throw new UnsupportedOperationException("a TestContext has no API server: read through"
-        + " get(...) or cache(...), write through apply(...) and updateStatus(...), or test this"
-        + " code path in an integration test");
+    throw new UnsupportedOperationException(
+        "a TestContext has no API server: read through"
+            + " get(...) or cache(...), write through apply(...) and updateStatus(...), or test this"
+            + " code path in an integration test");
   }
 
   @Override
@@ -191,7 +206,8 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
       }
 
       @Override
-      public <R extends HasMetadata> Optional<R> cached(Class<R> type, String namespace, String name) {
+      public <R extends HasMetadata> Optional<R> cached(
+          Class<R> type, String namespace, String name) {
         return store.of(type).get(namespace, name);
       }
     };
@@ -205,8 +221,10 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
         P owner = store.stored(primaryType, key.namespace(), key.name()).orElse(initial);
         OwnerReferences.setControllerIfAbsent(owner, desired);
       } catch (InvalidOwnerException e) {
-        throw new InvalidOwnerException(e.getMessage() + "; to write it without an owner"
-            + " reference, pass ApplyOptions.withoutOwnerReference() to Context.apply");
+        throw new InvalidOwnerException(
+            e.getMessage()
+                + "; to write it without an owner"
+                + " reference, pass ApplyOptions.withoutOwnerReference() to Context.apply");
       }
     }
     return inMemory.apply(desired, strategyContext());
@@ -239,10 +257,17 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
         }
         @SuppressWarnings("unchecked")
         Class<T> type = (Class<T>) asRead.getClass();
-        T stored = store.stored(type, asRead.getMetadata().getNamespace(),
-            asRead.getMetadata().getName()).orElseThrow(() -> new IllegalStateException(
-                "status write for " + type.getSimpleName() + " " + ObjectKey.of(asRead)
-                    + ", which is not in the test context"));
+        T stored =
+            store
+                .stored(type, asRead.getMetadata().getNamespace(), asRead.getMetadata().getName())
+                .orElseThrow(
+                    () ->
+                        new IllegalStateException(
+                            "status write for "
+                                + type.getSimpleName()
+                                + " "
+                                + ObjectKey.of(asRead)
+                                + ", which is not in the test context"));
         T updated = JSON.clone(stored);
         ObjectNode merged = (ObjectNode) tree(updated);
         merged.set("status", after);
@@ -301,7 +326,8 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
         after.remove("status");
       }
       ObjectNode meta = (ObjectNode) after.get("metadata");
-      for (String serverField : List.of("uid", "creationTimestamp", "generation", "resourceVersion")) {
+      for (String serverField :
+          List.of("uid", "creationTimestamp", "generation", "resourceVersion")) {
         JsonNode value = before.get("metadata").get(serverField);
         if (value != null) {
           meta.set(serverField, value);
@@ -311,8 +337,10 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
         return ApplyResult.unchanged(JSON.clone(live.get()));
       }
       if (!withoutMetadataAndStatus(before).equals(withoutMetadataAndStatus(after))) {
-        long generation = live.get().getMetadata().getGeneration() == null
-            ? 1 : live.get().getMetadata().getGeneration();
+        long generation =
+            live.get().getMetadata().getGeneration() == null
+                ? 1
+                : live.get().getMetadata().getGeneration();
         meta.put("generation", generation + 1);
       }
       R updated = JSON.convertValue(after, type);

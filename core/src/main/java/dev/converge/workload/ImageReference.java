@@ -51,7 +51,8 @@ public record ImageReference(String registry, String repository, String tag, Str
     }
     if (text.length() > MAX_LENGTH) {
       throw new InvalidImageReferenceException(
-          text, "it is " + text.length() + " characters long, at most " + MAX_LENGTH + " are allowed");
+          text,
+          "it is " + text.length() + " characters long, at most " + MAX_LENGTH + " are allowed");
     }
     if (!text.equals(text.strip()) || text.chars().anyMatch(Character::isWhitespace)) {
       throw new InvalidImageReferenceException(text, "it contains whitespace");
@@ -73,8 +74,11 @@ public record ImageReference(String registry, String repository, String tag, Str
       tag = rest.substring(colon + 1);
       rest = rest.substring(0, colon);
       if (!TAG.matcher(tag).matches()) {
-        throw new InvalidImageReferenceException(text,
-            "the tag '" + tag + "' is not valid: up to 128 letters, digits, '_', '.' or '-',"
+        throw new InvalidImageReferenceException(
+            text,
+            "the tag '"
+                + tag
+                + "' is not valid: up to 128 letters, digits, '_', '.' or '-',"
                 + " not starting with '.' or '-'");
       }
     }
@@ -114,8 +118,10 @@ public record ImageReference(String registry, String repository, String tag, Str
   /** The reference as text, in the form it was parsed from. */
   @Override
   public String toString() {
-    return (registry.isEmpty() ? "" : registry + "/") + repository
-        + (tag.isEmpty() ? "" : ":" + tag) + (digest.isEmpty() ? "" : "@" + digest);
+    return (registry.isEmpty() ? "" : registry + "/")
+        + repository
+        + (tag.isEmpty() ? "" : ":" + tag)
+        + (digest.isEmpty() ? "" : "@" + digest);
   }
 
   // As in the distribution grammar: the first component is a registry when it has a '.' or a ':'
@@ -130,13 +136,15 @@ public record ImageReference(String registry, String repository, String tag, Str
     if (registry.startsWith("[")) {
       int close = registry.indexOf(']');
       if (close < 0 || !IPV6.matcher(registry.substring(0, close + 1)).matches()) {
-        throw new InvalidImageReferenceException(text, "the registry '" + registry + "' is not valid");
+        throw new InvalidImageReferenceException(
+            text, "the registry '" + registry + "' is not valid");
       }
       host = registry.substring(0, close + 1);
       String after = registry.substring(close + 1);
       if (!after.isEmpty()) {
         if (!after.startsWith(":")) {
-          throw new InvalidImageReferenceException(text, "the registry '" + registry + "' is not valid");
+          throw new InvalidImageReferenceException(
+              text, "the registry '" + registry + "' is not valid");
         }
         port = after.substring(1);
       }
@@ -148,30 +156,34 @@ public record ImageReference(String registry, String repository, String tag, Str
       }
       for (String label : host.split("\\.", -1)) {
         if (!DOMAIN_COMPONENT.matcher(label).matches()) {
-          throw new InvalidImageReferenceException(text,
-              "the registry host '" + host + "' is not a valid host name");
+          throw new InvalidImageReferenceException(
+              text, "the registry host '" + host + "' is not a valid host name");
         }
       }
     }
-    if (port != null && (!PORT.matcher(port).matches() || port.length() > 5
-        || Integer.parseInt(port) > 65535)) {
-      throw new InvalidImageReferenceException(text,
-          "the registry port '" + port + "' is not a number from 0 to 65535");
+    if (port != null
+        && (!PORT.matcher(port).matches() || port.length() > 5 || Integer.parseInt(port) > 65535)) {
+      throw new InvalidImageReferenceException(
+          text, "the registry port '" + port + "' is not a number from 0 to 65535");
     }
   }
 
   private static void checkRepository(String text, String repository) {
     for (String component : repository.split("/", -1)) {
       if (component.isEmpty()) {
-        throw new InvalidImageReferenceException(text, "the repository '" + repository
-            + "' has an empty path component ('//' or a leading or trailing '/')");
+        throw new InvalidImageReferenceException(
+            text,
+            "the repository '"
+                + repository
+                + "' has an empty path component ('//' or a leading or trailing '/')");
       }
       if (!PATH_COMPONENT.matcher(component).matches()) {
-        String why = component.equals(component.toLowerCase(java.util.Locale.ROOT))
-            ? "use lower-case letters and digits, separated by '.', '_', '__' or '-'"
-            : "repository names must be lower-case";
-        throw new InvalidImageReferenceException(text,
-            "the repository component '" + component + "' is not valid: " + why);
+        String why =
+            component.equals(component.toLowerCase(java.util.Locale.ROOT))
+                ? "use lower-case letters and digits, separated by '.', '_', '__' or '-'"
+                : "repository names must be lower-case";
+        throw new InvalidImageReferenceException(
+            text, "the repository component '" + component + "' is not valid: " + why);
       }
     }
   }
@@ -179,12 +191,15 @@ public record ImageReference(String registry, String repository, String tag, Str
   private static void checkDigest(String text, String digest) {
     Matcher matcher = DIGEST.matcher(digest);
     if (!matcher.matches()) {
-      throw new InvalidImageReferenceException(text,
-          "the digest '" + digest + "' is not of the form algorithm:hex, e.g. sha256:<64 hex digits>");
+      throw new InvalidImageReferenceException(
+          text,
+          "the digest '"
+              + digest
+              + "' is not of the form algorithm:hex, e.g. sha256:<64 hex digits>");
     }
     if (matcher.group(1).equals("sha256") && !SHA256_HEX.matcher(matcher.group(2)).matches()) {
-      throw new InvalidImageReferenceException(text,
-          "a sha256 digest needs exactly 64 lower-case hex digits");
+      throw new InvalidImageReferenceException(
+          text, "a sha256 digest needs exactly 64 lower-case hex digits");
     }
   }
 }

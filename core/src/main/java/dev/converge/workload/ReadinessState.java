@@ -9,7 +9,10 @@ public enum ReadinessState {
   CURRENT,
   /** Its controller is still working on it (or has not yet looked at the latest spec). */
   IN_PROGRESS,
-  /** It will not get there without a change: a rollout past its deadline, a failed Job, a lost volume. */
+  /**
+   * It will not get there without a change: a rollout past its deadline, a failed Job, a lost
+   * volume.
+   */
   FAILED,
   /** It is being deleted. */
   TERMINATING

@@ -19,22 +19,22 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Is a workload done rolling out? Read from the object's status as its controller wrote it, with the
- * rules {@code kubectl rollout status} and kstatus use:
+ * Is a workload done rolling out? Read from the object's status as its controller wrote it, with
+ * the rules {@code kubectl rollout status} and kstatus use:
  *
  * <ul>
- *   <li>An object being deleted is {@link ReadinessState#TERMINATING}.</li>
- *   <li>A status whose {@code observedGeneration} lags {@code metadata.generation} says nothing about
- *       the latest spec: {@link ReadinessState#IN_PROGRESS}, whatever its counts say.</li>
+ *   <li>An object being deleted is {@link ReadinessState#TERMINATING}.
+ *   <li>A status whose {@code observedGeneration} lags {@code metadata.generation} says nothing
+ *       about the latest spec: {@link ReadinessState#IN_PROGRESS}, whatever its counts say.
  *   <li>Deployment: current when every desired replica is of the current template, ready and
- *       available, and no old replica is left; failed when its Progressing condition reports
- *       {@code ProgressDeadlineExceeded}; a paused rollout says so.</li>
+ *       available, and no old replica is left; failed when its Progressing condition reports {@code
+ *       ProgressDeadlineExceeded}; a paused rollout says so.
  *   <li>StatefulSet: every replica ready and, for rolling updates, updated (up to the partition),
- *       with the current revision equal to the update revision.</li>
- *   <li>DaemonSet: every scheduled pod updated, ready and available.</li>
- *   <li>Job: current when Complete, failed when Failed (or FailureTarget); else in progress.</li>
- *   <li>Service: current once it has a cluster IP, and for a LoadBalancer an ingress address.</li>
- *   <li>PersistentVolumeClaim: current when Bound, failed when Lost.</li>
+ *       with the current revision equal to the update revision.
+ *   <li>DaemonSet: every scheduled pod updated, ready and available.
+ *   <li>Job: current when Complete, failed when Failed (or FailureTarget); else in progress.
+ *   <li>Service: current once it has a cluster IP, and for a LoadBalancer an ingress address.
+ *   <li>PersistentVolumeClaim: current when Bound, failed when Lost.
  * </ul>
  */
 public final class WorkloadReadiness {
@@ -66,9 +66,13 @@ public final class WorkloadReadiness {
     if (object instanceof PersistentVolumeClaim p) {
       return of(p);
     }
-    throw new IllegalArgumentException("readiness is known for Deployment, StatefulSet, DaemonSet,"
-        + " Job, Service and PersistentVolumeClaim; " + object.getKind() + " "
-        + object.getMetadata().getName() + " is none of them: read its status conditions instead");
+    throw new IllegalArgumentException(
+        "readiness is known for Deployment, StatefulSet, DaemonSet,"
+            + " Job, Service and PersistentVolumeClaim; "
+            + object.getKind()
+            + " "
+            + object.getMetadata().getName()
+            + " is none of them: read its status conditions instead");
   }
 
   /**
@@ -94,32 +98,39 @@ public final class WorkloadReadiness {
 
   /** The readiness of a Deployment's rollout. */
   public static Readiness of(Deployment deployment) {
-    Optional<Readiness> early = terminatingOrNotObserved(deployment, deployment.getStatus() == null
-        ? null : deployment.getStatus().getObservedGeneration(), "Deployment");
+    Optional<Readiness> early =
+        terminatingOrNotObserved(
+            deployment,
+            deployment.getStatus() == null ? null : deployment.getStatus().getObservedGeneration(),
+            "Deployment");
     if (early.isPresent()) {
       return early.get();
     }
     DeploymentStatus status = deployment.getStatus();
-    Optional<DeploymentCondition> progressing = conditions(status.getConditions())
-        .stream().filter(c -> "Progressing".equals(c.getType())).findFirst();
-    if (progressing.isPresent() && "ProgressDeadlineExceeded".equals(progressing.get().getReason())) {
-      return Readiness.failed("rollout exceeded its progress deadline"
-          + messageOf(progressing.get().getMessage()));
+    Optional<DeploymentCondition> progressing =
+        conditions(status.getConditions()).stream()
+            .filter(c -> "Progressing".equals(c.getType()))
+            .findFirst();
+    if (progressing.isPresent()
+        && "ProgressDeadlineExceeded".equals(progressing.get().getReason())) {
+      return Readiness.failed(
+          "rollout exceeded its progress deadline" + messageOf(progressing.get().getMessage()));
     }
     int desired = orOne(deployment.getSpec() == null ? null : deployment.getSpec().getReplicas());
     int updated = zero(status.getUpdatedReplicas());
     int replicas = zero(status.getReplicas());
     int ready = zero(status.getReadyReplicas());
     int available = zero(status.getAvailableReplicas());
-    boolean paused = deployment.getSpec() != null && Boolean.TRUE.equals(deployment.getSpec().getPaused());
+    boolean paused =
+        deployment.getSpec() != null && Boolean.TRUE.equals(deployment.getSpec().getPaused());
     String pausedNote = paused ? " (rollout paused: spec.paused is true)" : "";
     if (updated < desired) {
-      return Readiness.inProgress(updated + " of " + desired
-          + " pods are of the current template" + pausedNote);
+      return Readiness.inProgress(
+          updated + " of " + desired + " pods are of the current template" + pausedNote);
     }
     if (replicas > updated) {
-      return Readiness.inProgress((replicas - updated) + " pods of an older template are still"
-          + " running" + pausedNote);
+      return Readiness.inProgress(
+          (replicas - updated) + " pods of an older template are still" + " running" + pausedNote);
     }
     if (ready < desired) {
       return Readiness.inProgress(ready + " of " + desired + " pods are ready");
@@ -127,14 +138,19 @@ public final class WorkloadReadiness {
     if (available < desired) {
       return Readiness.inProgress(available + " of " + desired + " pods are available");
     }
-    return Readiness.current(desired == 0 ? "scaled to zero"
-        : desired + " of " + desired + " pods of the current template are ready");
+    return Readiness.current(
+        desired == 0
+            ? "scaled to zero"
+            : desired + " of " + desired + " pods of the current template are ready");
   }
 
   /** The readiness of a StatefulSet's rollout. */
   public static Readiness of(StatefulSet set) {
-    Optional<Readiness> early = terminatingOrNotObserved(set, set.getStatus() == null
-        ? null : set.getStatus().getObservedGeneration(), "StatefulSet");
+    Optional<Readiness> early =
+        terminatingOrNotObserved(
+            set,
+            set.getStatus() == null ? null : set.getStatus().getObservedGeneration(),
+            "StatefulSet");
     if (early.isPresent()) {
       return early.get();
     }
@@ -150,34 +166,61 @@ public final class WorkloadReadiness {
     }
     var strategy = set.getSpec() == null ? null : set.getSpec().getUpdateStrategy();
     if (strategy != null && "OnDelete".equals(strategy.getType())) {
-      return Readiness.current(desired + " of " + desired + " pods are ready (OnDelete updates:"
-          + " pods take the new template only when deleted)");
+      return Readiness.current(
+          desired
+              + " of "
+              + desired
+              + " pods are ready (OnDelete updates:"
+              + " pods take the new template only when deleted)");
     }
-    int partition = strategy == null || strategy.getRollingUpdate() == null
-        ? 0 : zero(strategy.getRollingUpdate().getPartition());
+    int partition =
+        strategy == null || strategy.getRollingUpdate() == null
+            ? 0
+            : zero(strategy.getRollingUpdate().getPartition());
     int updated = zero(status.getUpdatedReplicas());
     if (partition > 0) {
       int wanted = Math.max(0, desired - partition);
       if (updated < wanted) {
-        return Readiness.inProgress(updated + " of " + wanted + " pods above partition "
-            + partition + " are of the current revision");
+        return Readiness.inProgress(
+            updated
+                + " of "
+                + wanted
+                + " pods above partition "
+                + partition
+                + " are of the current revision");
       }
-      return Readiness.current(desired + " of " + desired + " pods are ready, " + updated
-          + " of the current revision (partition " + partition + ")");
+      return Readiness.current(
+          desired
+              + " of "
+              + desired
+              + " pods are ready, "
+              + updated
+              + " of the current revision (partition "
+              + partition
+              + ")");
     }
     if (updated < desired
         || !Objects.equals(status.getCurrentRevision(), status.getUpdateRevision())) {
-      return Readiness.inProgress(updated + " of " + desired
-          + " pods are of the current revision " + status.getUpdateRevision());
+      return Readiness.inProgress(
+          updated
+              + " of "
+              + desired
+              + " pods are of the current revision "
+              + status.getUpdateRevision());
     }
-    return Readiness.current(desired == 0 ? "scaled to zero"
-        : desired + " of " + desired + " pods of the current revision are ready");
+    return Readiness.current(
+        desired == 0
+            ? "scaled to zero"
+            : desired + " of " + desired + " pods of the current revision are ready");
   }
 
   /** The readiness of a DaemonSet's rollout. */
   public static Readiness of(DaemonSet set) {
-    Optional<Readiness> early = terminatingOrNotObserved(set, set.getStatus() == null
-        ? null : set.getStatus().getObservedGeneration(), "DaemonSet");
+    Optional<Readiness> early =
+        terminatingOrNotObserved(
+            set,
+            set.getStatus() == null ? null : set.getStatus().getObservedGeneration(),
+            "DaemonSet");
     if (early.isPresent()) {
       return early.get();
     }
@@ -187,8 +230,8 @@ public final class WorkloadReadiness {
     int ready = zero(status.getNumberReady());
     int available = zero(status.getNumberAvailable());
     if (updated < desired) {
-      return Readiness.inProgress(updated + " of " + desired
-          + " scheduled pods are of the current template");
+      return Readiness.inProgress(
+          updated + " of " + desired + " scheduled pods are of the current template");
     }
     if (ready < desired) {
       return Readiness.inProgress(ready + " of " + desired + " scheduled pods are ready");
@@ -199,7 +242,9 @@ public final class WorkloadReadiness {
     return Readiness.current(desired + " of " + desired + " scheduled pods are ready");
   }
 
-  /** Whether a Job has finished: Complete is current, Failed is failed, anything else in progress. */
+  /**
+   * Whether a Job has finished: Complete is current, Failed is failed, anything else in progress.
+   */
   public static Readiness of(Job job) {
     if (job.getMetadata() != null && job.getMetadata().getDeletionTimestamp() != null) {
       return terminating("Job");
@@ -209,8 +254,10 @@ public final class WorkloadReadiness {
     for (String failure : List.of("Failed", "FailureTarget")) {
       Optional<JobCondition> failed = trueCondition(conditions, failure);
       if (failed.isPresent()) {
-        return Readiness.failed("the Job failed" + reasonOf(failed.get().getReason())
-            + messageOf(failed.get().getMessage()));
+        return Readiness.failed(
+            "the Job failed"
+                + reasonOf(failed.get().getReason())
+                + messageOf(failed.get().getMessage()));
       }
     }
     int succeeded = status == null ? 0 : zero(status.getSucceeded());
@@ -223,8 +270,15 @@ public final class WorkloadReadiness {
     Integer completions = job.getSpec() == null ? null : job.getSpec().getCompletions();
     int active = status == null ? 0 : zero(status.getActive());
     int failed = status == null ? 0 : zero(status.getFailed());
-    return Readiness.inProgress(active + " pods running, " + succeeded + " of "
-        + (completions == null ? 1 : completions) + " completions, " + failed + " failed");
+    return Readiness.inProgress(
+        active
+            + " pods running, "
+            + succeeded
+            + " of "
+            + (completions == null ? 1 : completions)
+            + " completions, "
+            + failed
+            + " failed");
   }
 
   /** A Service is current once it has a cluster IP, and for a LoadBalancer an ingress address. */
@@ -242,16 +296,18 @@ public final class WorkloadReadiness {
       return Readiness.inProgress("no cluster IP allocated yet");
     }
     if ("LoadBalancer".equals(type)) {
-      List<LoadBalancerIngress> ingress = service.getStatus() == null
-          || service.getStatus().getLoadBalancer() == null
-          || service.getStatus().getLoadBalancer().getIngress() == null
-          ? List.of() : service.getStatus().getLoadBalancer().getIngress();
+      List<LoadBalancerIngress> ingress =
+          service.getStatus() == null
+                  || service.getStatus().getLoadBalancer() == null
+                  || service.getStatus().getLoadBalancer().getIngress() == null
+              ? List.of()
+              : service.getStatus().getLoadBalancer().getIngress();
       if (ingress.isEmpty()) {
         return Readiness.inProgress("waiting for the load balancer's address");
       }
       LoadBalancerIngress first = ingress.get(0);
-      return Readiness.current("load balancer at "
-          + (first.getIp() != null ? first.getIp() : first.getHostname()));
+      return Readiness.current(
+          "load balancer at " + (first.getIp() != null ? first.getIp() : first.getHostname()));
     }
     return Readiness.current("None".equals(clusterIp) ? "headless" : "cluster IP " + clusterIp);
   }
@@ -267,26 +323,34 @@ public final class WorkloadReadiness {
       return Readiness.current("bound to volume " + volume);
     }
     if ("Lost".equals(phase)) {
-      return Readiness.failed("its volume " + volume + " is lost; recreate the claim or restore"
-          + " the volume");
+      return Readiness.failed(
+          "its volume " + volume + " is lost; recreate the claim or restore" + " the volume");
     }
-    return Readiness.inProgress("waiting for a volume (phase " + (phase == null ? "Pending" : phase)
-        + ")");
+    return Readiness.inProgress(
+        "waiting for a volume (phase " + (phase == null ? "Pending" : phase) + ")");
   }
 
-  private static Optional<Readiness> terminatingOrNotObserved(HasMetadata object,
-      Long observedGeneration, String kind) {
+  private static Optional<Readiness> terminatingOrNotObserved(
+      HasMetadata object, Long observedGeneration, String kind) {
     if (object.getMetadata() != null && object.getMetadata().getDeletionTimestamp() != null) {
       return Optional.of(terminating(kind));
     }
     Long generation = object.getMetadata() == null ? null : object.getMetadata().getGeneration();
     if (observedGeneration == null) {
-      return Optional.of(Readiness.inProgress("the " + kind + " controller has not reported a"
-          + " status yet"));
+      return Optional.of(
+          Readiness.inProgress("the " + kind + " controller has not reported a" + " status yet"));
     }
     if (generation != null && observedGeneration < generation) {
-      return Optional.of(Readiness.inProgress("the " + kind + " controller has not yet observed"
-          + " generation " + generation + " (last observed " + observedGeneration + ")"));
+      return Optional.of(
+          Readiness.inProgress(
+              "the "
+                  + kind
+                  + " controller has not yet observed"
+                  + " generation "
+                  + generation
+                  + " (last observed "
+                  + observedGeneration
+                  + ")"));
     }
     return Optional.empty();
   }

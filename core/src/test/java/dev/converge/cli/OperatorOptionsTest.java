@@ -45,7 +45,8 @@ class OperatorOptionsTest {
 
   @Test
   void namespacesAreRepeatableAndCommaSeparated() {
-    assertThat(parse("-n", "a,b", "--namespace", "c").namespaces()).containsExactlyInAnyOrder("a", "b", "c");
+    assertThat(parse("-n", "a,b", "--namespace", "c").namespaces())
+        .containsExactlyInAnyOrder("a", "b", "c");
   }
 
   @Test
@@ -63,7 +64,9 @@ class OperatorOptionsTest {
   @Test
   void theConfigFileIsReadAndFlagsWinOverIt(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("operator.properties");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         converge.strategy.kind.apps/v1/Deployment=merge-patch
         converge.strategy.kind.v1/Service=ssa
         """);
@@ -72,8 +75,8 @@ class OperatorOptionsTest {
     assertThat(fromFile.strategyFor(SERVICE)).isEqualTo("ssa");
     assertThat(fromFile.defaultStrategy()).as("the file sets no default").isEqualTo("ssa");
 
-    StrategySelection overridden = parse("--config", file.toString(), "--strategy", "v1/Service=update")
-        .strategies(DEFAULTS);
+    StrategySelection overridden =
+        parse("--config", file.toString(), "--strategy", "v1/Service=update").strategies(DEFAULTS);
     assertThat(overridden.strategyFor(SERVICE)).isEqualTo("update");
     assertThat(overridden.strategyFor(DEPLOYMENT)).isEqualTo("merge-patch");
   }
@@ -81,7 +84,8 @@ class OperatorOptionsTest {
   @Test
   void aMalformedStrategyOrAMissingConfigFileSaysWhat(@TempDir Path dir) {
     assertThatThrownBy(() -> parse("--strategy", "Deployment").strategies(DEFAULTS))
-        .isInstanceOf(StrategyConfigurationException.class).hasMessageContaining("kind=strategy");
+        .isInstanceOf(StrategyConfigurationException.class)
+        .hasMessageContaining("kind=strategy");
     Path missing = dir.resolve("absent.properties");
     assertThatThrownBy(() -> parse("--config", missing.toString()).strategies(DEFAULTS))
         .hasMessageContaining("absent.properties");
@@ -90,16 +94,20 @@ class OperatorOptionsTest {
   @Test
   void leaderElectionTakesTheLeaseInTheGivenNamespace() throws Exception {
     OperatorOptions options = parse("--leader-elect", "--leader-election-namespace", "ops");
-    assertThat(options.leaderElection("test-operator")).hasValueSatisfying(election -> {
-      assertThat(election.leaseNamespace()).isEqualTo("ops");
-      assertThat(election.leaseName()).isEqualTo("test-operator");
-    });
+    assertThat(options.leaderElection("test-operator"))
+        .hasValueSatisfying(
+            election -> {
+              assertThat(election.leaseNamespace()).isEqualTo("ops");
+              assertThat(election.leaseName()).isEqualTo("test-operator");
+            });
   }
 
   @Test
   void theClientConfigComesFromTheKubeconfigWithTheUserAgent(@TempDir Path dir) throws Exception {
     Path kubeconfig = dir.resolve("config");
-    Files.writeString(kubeconfig, """
+    Files.writeString(
+        kubeconfig,
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -122,14 +130,18 @@ class OperatorOptionsTest {
     assertThat(current.getNamespace()).isEqualTo("shop");
     assertThat(current.getUserAgent()).isEqualTo("test-operator/1.0");
 
-    Config chosen = parse("--kubeconfig", kubeconfig.toString(), "--context", "second")
-        .clientConfig("test-operator/1.0");
+    Config chosen =
+        parse("--kubeconfig", kubeconfig.toString(), "--context", "second")
+            .clientConfig("test-operator/1.0");
     assertThat(chosen.getMasterUrl()).startsWith("https://two.example:6443");
   }
 
   @Test
   void describeListsTheKindsInOrderAndTheDefault() {
-    assertThat(OperatorOptions.describe(StrategySelection.parse("v1/Service=update, apps/v1/Deployment=ssa, default=merge-patch")))
+    assertThat(
+            OperatorOptions.describe(
+                StrategySelection.parse(
+                    "v1/Service=update, apps/v1/Deployment=ssa, default=merge-patch")))
         .isEqualTo("apps/v1/Deployment=ssa v1/Service=update default=merge-patch");
   }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class ClientKeyAlgorithmTest {
 
   private static String pkcs8Pem(String algorithm) throws Exception {
-    byte[] der = KeyPairGenerator.getInstance(algorithm).generateKeyPair().getPrivate().getEncoded();
+    byte[] der =
+        KeyPairGenerator.getInstance(algorithm).generateKeyPair().getPrivate().getEncoded();
     return "-----BEGIN PRIVATE KEY-----\n"
         + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
         + "\n-----END PRIVATE KEY-----\n";
@@ -26,13 +27,16 @@ class ClientKeyAlgorithmTest {
 
   @Test
   void leavesHeadersThatNameTheirAlgorithmToFabric8() {
-    assertThat(ClientKeyAlgorithm.algorithmOf("-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----"))
+    assertThat(
+            ClientKeyAlgorithm.algorithmOf(
+                "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----"))
         .isEmpty();
   }
 
   @Test
   void setsTheAlgorithmOnAConfigFromKeyDataOnlyWhenUnset() throws Exception {
-    String data = Base64.getEncoder().encodeToString(pkcs8Pem("EC").getBytes(StandardCharsets.US_ASCII));
+    String data =
+        Base64.getEncoder().encodeToString(pkcs8Pem("EC").getBytes(StandardCharsets.US_ASCII));
     Config config = new ConfigBuilder().withClientKeyData(data).build();
     config.setClientKeyAlgo(null);
     ClientKeyAlgorithm.detect(config);

@@ -8,19 +8,22 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ConfigHashTest {
 
-  private static ConfigMap configMap(String resourceVersion, Map<String, String> data,
-      Map<String, String> binaryData) {
+  private static ConfigMap configMap(
+      String resourceVersion, Map<String, String> data, Map<String, String> binaryData) {
     return new ConfigMapBuilder()
-        .withNewMetadata().withName("cfg").withNamespace("ns").withResourceVersion(resourceVersion)
+        .withNewMetadata()
+        .withName("cfg")
+        .withNamespace("ns")
+        .withResourceVersion(resourceVersion)
         .endMetadata()
         .withData(data)
         .withBinaryData(binaryData)
@@ -46,12 +49,14 @@ class ConfigHashTest {
 
   @Test
   void changingAValueChangesTheHash() {
-    assertThat(ConfigHash.of(Map.of("A", "1"), null)).isNotEqualTo(ConfigHash.of(Map.of("A", "2"), null));
+    assertThat(ConfigHash.of(Map.of("A", "1"), null))
+        .isNotEqualTo(ConfigHash.of(Map.of("A", "2"), null));
   }
 
   @Test
   void keyValueBoundariesMatter() {
-    assertThat(ConfigHash.of(Map.of("a", "bc"), null)).isNotEqualTo(ConfigHash.of(Map.of("ab", "c"), null));
+    assertThat(ConfigHash.of(Map.of("a", "bc"), null))
+        .isNotEqualTo(ConfigHash.of(Map.of("ab", "c"), null));
     assertThat(ConfigHash.of(Map.of("a", "b\nc=d"), null))
         .isNotEqualTo(ConfigHash.of(Map.of("a", "b", "c", "d"), null));
   }
@@ -101,7 +106,8 @@ class ConfigHashTest {
   void aKnownInputGivesAStableValue() {
     // Pinned so that an accidental change of the encoding, which would roll every pod of every
     // workload that carries the hash on upgrade, fails here first.
-    assertThat(ConfigHash.of(Map.of("A", "1"), null)).isEqualTo(ConfigHash.of(Map.of("A", "1"), Map.of()));
+    assertThat(ConfigHash.of(Map.of("A", "1"), null))
+        .isEqualTo(ConfigHash.of(Map.of("A", "1"), Map.of()));
     assertThat(ConfigHash.of(Map.of("A", "1"), null)).isEqualTo(PINNED);
   }
 
@@ -109,9 +115,16 @@ class ConfigHashTest {
   // outside Java from the encoding the class documents.
   private static final String PINNED = "1e728288c1fb2f84";
 
-  private static Secret secret(String name, Map<String, String> data, Map<String, String> stringData) {
-    return new SecretBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata()
-        .withData(data).withStringData(stringData).build();
+  private static Secret secret(
+      String name, Map<String, String> data, Map<String, String> stringData) {
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace("ns")
+        .endMetadata()
+        .withData(data)
+        .withStringData(stringData)
+        .build();
   }
 
   @Test
@@ -122,7 +135,9 @@ class ConfigHashTest {
 
     assertThat(ConfigHash.of(built)).isEqualTo(ConfigHash.of(stored));
     assertThat(ConfigHash.of(mime)).isEqualTo(ConfigHash.of(stored));
-    assertThat(ConfigHash.of(secret("s", Map.of("password", b64("hunter3"), "user", b64("admin")), null)))
+    assertThat(
+            ConfigHash.of(
+                secret("s", Map.of("password", b64("hunter3"), "user", b64("admin")), null)))
         .isNotEqualTo(ConfigHash.of(stored));
   }
 
@@ -130,25 +145,40 @@ class ConfigHashTest {
   void severalSourcesHashAlikeInAnyOrderAndCountTheirNames() {
     ConfigMap app = configMap("1", Map.of("A", "1"), null);
     Secret creds = secret("creds", Map.of("token", b64("t")), null);
-    ConfigMap renamed = new ConfigMapBuilder(app).editMetadata().withName("other").endMetadata().build();
+    ConfigMap renamed =
+        new ConfigMapBuilder(app).editMetadata().withName("other").endMetadata().build();
 
     assertThat(ConfigHash.of(List.of(app, creds))).isEqualTo(ConfigHash.of(List.of(creds, app)));
-    assertThat(ConfigHash.of(List.of(renamed, creds))).isNotEqualTo(ConfigHash.of(List.of(app, creds)));
+    assertThat(ConfigHash.of(List.of(renamed, creds)))
+        .isNotEqualTo(ConfigHash.of(List.of(app, creds)));
     assertThat(ConfigHash.of(List.of(app))).isNotEqualTo(ConfigHash.of(List.of(app, creds)));
     // A key moved from one object to the other changes the hash.
     ConfigMap both = configMap("1", Map.of("A", "1", "B", "2"), null);
-    ConfigMap onlyB = new ConfigMapBuilder(configMap("1", Map.of("B", "2"), null))
-        .editMetadata().withName("second").endMetadata().build();
+    ConfigMap onlyB =
+        new ConfigMapBuilder(configMap("1", Map.of("B", "2"), null))
+            .editMetadata()
+            .withName("second")
+            .endMetadata()
+            .build();
     ConfigMap onlyA = configMap("1", Map.of("A", "1"), null);
-    ConfigMap emptySecond = new ConfigMapBuilder(configMap("1", Map.of(), null))
-        .editMetadata().withName("second").endMetadata().build();
-    assertThat(ConfigHash.of(List.of(onlyA, onlyB))).isNotEqualTo(ConfigHash.of(List.of(both, emptySecond)));
+    ConfigMap emptySecond =
+        new ConfigMapBuilder(configMap("1", Map.of(), null))
+            .editMetadata()
+            .withName("second")
+            .endMetadata()
+            .build();
+    assertThat(ConfigHash.of(List.of(onlyA, onlyB)))
+        .isNotEqualTo(ConfigHash.of(List.of(both, emptySecond)));
   }
 
   @Test
   void otherKindsAreRefused() {
-    Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("p")
-        .endMetadata().build();
+    Pod pod =
+        new io.fabric8.kubernetes.api.model.PodBuilder()
+            .withNewMetadata()
+            .withName("p")
+            .endMetadata()
+            .build();
     assertThatThrownBy(() -> ConfigHash.of(List.of(pod)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ConfigMaps and Secrets");

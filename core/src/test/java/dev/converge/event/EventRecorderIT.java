@@ -2,8 +2,8 @@ package dev.converge.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.converge.event.internal.AsyncEventRecorder;
@@ -11,13 +11,13 @@ import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TcpProxy;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.converge.time.ManualClock;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import dev.converge.time.ManualClock;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,8 +37,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class EventRecorderIT {
 
   private static ConfigMap subject(KubernetesClient client, String name) {
-    return client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName(name).endMetadata().build()).create();
+    return client
+        .configMaps()
+        .resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
   }
 
   private static List<Event> eventsAbout(KubernetesClient client, ConfigMap involved) {
@@ -49,21 +51,26 @@ class EventRecorderIT {
 
   /** Waits until the recorder has written (or given up on) everything it took. */
   private static void drained(EventRecorder recorder) {
-    await().atMost(Duration.ofSeconds(30))
+    await()
+        .atMost(Duration.ofSeconds(30))
         .until(() -> ((AsyncEventRecorder) recorder).pending() == 0);
   }
 
   private static double dropped(SimpleMeterRegistry registry, String reason) {
-    var counter = registry.find(MicrometerControllerMetrics.EVENTS_DROPPED).tag("reason", reason)
-        .counter();
+    var counter =
+        registry.find(MicrometerControllerMetrics.EVENTS_DROPPED).tag("reason", reason).counter();
     return counter == null ? 0 : counter.count();
   }
 
   @Test
   void repeatsAreAggregatedIntoOneEventWithACount(KubernetesClient client) {
     ManualClock clock = new ManualClock(Instant.parse("2026-11-29T09:00:00Z"));
-    EventRecorder recorder = EventRecorder.builder(client).component("converge-it")
-        .instance("replica-0").clock(clock).build();
+    EventRecorder recorder =
+        EventRecorder.builder(client)
+            .component("converge-it")
+            .instance("replica-0")
+            .clock(clock)
+            .build();
     ConfigMap involved = subject(client, "flaky");
 
     recorder.warning(involved, "InvalidSpec", "spec.replicas must be at least 1");
@@ -74,23 +81,26 @@ class EventRecorderIT {
     drained(recorder);
 
     List<Event> events = eventsAbout(client, involved);
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.getCount()).isEqualTo(3);
-      assertThat(e.getType()).isEqualTo("Warning");
-      assertThat(e.getReason()).isEqualTo("InvalidSpec");
-      assertThat(e.getMessage()).isEqualTo("spec.replicas must be at least 1");
-      assertThat(e.getFirstTimestamp()).isEqualTo("2026-11-29T09:00:00Z");
-      assertThat(e.getLastTimestamp()).isEqualTo("2026-11-29T09:01:00Z");
-      assertThat(e.getInvolvedObject().getKind()).isEqualTo("ConfigMap");
-      assertThat(e.getInvolvedObject().getApiVersion()).isEqualTo("v1");
-      assertThat(e.getInvolvedObject().getName()).isEqualTo("flaky");
-      assertThat(e.getInvolvedObject().getNamespace()).isEqualTo(client.getNamespace());
-      assertThat(e.getInvolvedObject().getResourceVersion())
-          .isEqualTo(involved.getMetadata().getResourceVersion());
-      assertThat(e.getSource().getComponent()).isEqualTo("converge-it");
-      assertThat(e.getReportingComponent()).isEqualTo("converge-it");
-      assertThat(e.getReportingInstance()).isEqualTo("replica-0");
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getCount()).isEqualTo(3);
+              assertThat(e.getType()).isEqualTo("Warning");
+              assertThat(e.getReason()).isEqualTo("InvalidSpec");
+              assertThat(e.getMessage()).isEqualTo("spec.replicas must be at least 1");
+              assertThat(e.getFirstTimestamp()).isEqualTo("2026-11-29T09:00:00Z");
+              assertThat(e.getLastTimestamp()).isEqualTo("2026-11-29T09:01:00Z");
+              assertThat(e.getInvolvedObject().getKind()).isEqualTo("ConfigMap");
+              assertThat(e.getInvolvedObject().getApiVersion()).isEqualTo("v1");
+              assertThat(e.getInvolvedObject().getName()).isEqualTo("flaky");
+              assertThat(e.getInvolvedObject().getNamespace()).isEqualTo(client.getNamespace());
+              assertThat(e.getInvolvedObject().getResourceVersion())
+                  .isEqualTo(involved.getMetadata().getResourceVersion());
+              assertThat(e.getSource().getComponent()).isEqualTo("converge-it");
+              assertThat(e.getReportingComponent()).isEqualTo("converge-it");
+              assertThat(e.getReportingInstance()).isEqualTo("replica-0");
+            });
   }
 
   @Test
@@ -114,8 +124,8 @@ class EventRecorderIT {
 
   @Test
   void aggregationMemoryIsBounded(KubernetesClient client) {
-    EventRecorder recorder = EventRecorder.builder(client).component("converge-it").cacheSize(2)
-        .build();
+    EventRecorder recorder =
+        EventRecorder.builder(client).component("converge-it").cacheSize(2).build();
     ConfigMap involved = subject(client, "many");
 
     for (String message : List.of("one", "two", "three", "three", "one")) {
@@ -144,7 +154,8 @@ class EventRecorderIT {
     recorder.normal(involved, "Synced", "in sync");
     drained(recorder);
 
-    assertThat(eventsAbout(client, involved)).singleElement()
+    assertThat(eventsAbout(client, involved))
+        .singleElement()
         .satisfies(e -> assertThat(e.getCount()).isEqualTo(1));
   }
 
@@ -169,14 +180,18 @@ class EventRecorderIT {
     recorder.normal(namespace, "Observed", "namespace seen by the IT");
     drained(recorder);
 
-    List<Event> events = client.v1().events().inNamespace("default").list().getItems().stream()
-        .filter(e -> namespace.getMetadata().getUid().equals(e.getInvolvedObject().getUid()))
-        .toList();
+    List<Event> events =
+        client.v1().events().inNamespace("default").list().getItems().stream()
+            .filter(e -> namespace.getMetadata().getUid().equals(e.getInvolvedObject().getUid()))
+            .toList();
     try {
-      assertThat(events).singleElement().satisfies(e -> {
-        assertThat(e.getInvolvedObject().getKind()).isEqualTo("Namespace");
-        assertThat(e.getInvolvedObject().getNamespace()).isNull();
-      });
+      assertThat(events)
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.getInvolvedObject().getKind()).isEqualTo("Namespace");
+                assertThat(e.getInvolvedObject().getNamespace()).isNull();
+              });
     } finally {
       events.forEach(e -> client.resource(e).delete());
     }
@@ -201,7 +216,8 @@ class EventRecorderIT {
     }
     drained(recorder);
 
-    assertThat(eventsAbout(client, involved)).singleElement()
+    assertThat(eventsAbout(client, involved))
+        .singleElement()
         .satisfies(e -> assertThat(e.getCount()).isEqualTo(20));
   }
 
@@ -213,19 +229,26 @@ class EventRecorderIT {
     recorder.normal(involved, "Observed", "a very long name");
     drained(recorder);
 
-    assertThat(eventsAbout(client, involved)).singleElement().satisfies(e -> {
-      assertThat(e.getMetadata().getName()).hasSizeLessThanOrEqualTo(253);
-      assertThat(e.getInvolvedObject().getName()).isEqualTo("n".repeat(253));
-    });
+    assertThat(eventsAbout(client, involved))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getMetadata().getName()).hasSizeLessThanOrEqualTo(253);
+              assertThat(e.getInvolvedObject().getName()).isEqualTo("n".repeat(253));
+            });
   }
 
   @Test
   void eachObjectMayCauseOnlyItsBurstOfWritesUntilItEarnsMore(KubernetesClient client) {
     ManualClock clock = new ManualClock(Instant.parse("2026-11-29T09:00:00Z"));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    EventRecorder recorder = EventRecorder.builder(client).component("converge-it").clock(clock)
-        .rateLimit(5, Duration.ofMinutes(5)).metrics(new MicrometerControllerMetrics(registry))
-        .build();
+    EventRecorder recorder =
+        EventRecorder.builder(client)
+            .component("converge-it")
+            .clock(clock)
+            .rateLimit(5, Duration.ofMinutes(5))
+            .metrics(new MicrometerControllerMetrics(registry))
+            .build();
     ConfigMap noisy = subject(client, "noisy");
     ConfigMap quiet = subject(client, "quiet");
 
@@ -236,9 +259,14 @@ class EventRecorderIT {
     recorder.normal(quiet, "Synced", "in sync");
     drained(recorder);
 
-    assertThat(eventsAbout(client, noisy)).extracting(Event::getMessage)
-        .containsExactlyInAnyOrder("attempt 0 failed", "attempt 1 failed", "attempt 2 failed",
-            "attempt 3 failed", "attempt 4 failed");
+    assertThat(eventsAbout(client, noisy))
+        .extracting(Event::getMessage)
+        .containsExactlyInAnyOrder(
+            "attempt 0 failed",
+            "attempt 1 failed",
+            "attempt 2 failed",
+            "attempt 3 failed",
+            "attempt 4 failed");
     assertThat(eventsAbout(client, quiet)).hasSize(1);
     assertThat(dropped(registry, AsyncEventRecorder.RATE_LIMITED)).isEqualTo(15.0);
 
@@ -247,38 +275,52 @@ class EventRecorderIT {
     recorder.warning(noisy, "Failed", "attempt 21 failed");
     drained(recorder);
 
-    assertThat(eventsAbout(client, noisy)).extracting(Event::getMessage)
-        .contains("attempt 20 failed").doesNotContain("attempt 21 failed").hasSize(6);
+    assertThat(eventsAbout(client, noisy))
+        .extracting(Event::getMessage)
+        .contains("attempt 20 failed")
+        .doesNotContain("attempt 21 failed")
+        .hasSize(6);
     assertThat(dropped(registry, AsyncEventRecorder.RATE_LIMITED)).isEqualTo(16.0);
   }
 
   @Test
-  void recordingNeverWaitsForAStalledServerAndAFullQueueDropsWithAMetric(KubernetesClient client,
-      LocalCluster cluster) {
+  void recordingNeverWaitsForAStalledServerAndAFullQueueDropsWithAMetric(
+      KubernetesClient client, LocalCluster cluster) {
     assumeTrue(cluster.faults().isPresent(), "needs the local control plane");
     ConfigMap involved = subject(client, "stalled");
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (TcpProxy proxy = cluster.faults().orElseThrow().proxyToApiServer();
-        KubernetesClient viaProxy = new KubernetesClientBuilder()
-            .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(cluster.configVia(proxy))
-                .withNamespace(client.getNamespace()).build()).build()) {
-      EventRecorder recorder = EventRecorder.builder(viaProxy).component("converge-it")
-          .queueCapacity(2).metrics(new MicrometerControllerMetrics(registry)).build();
+        KubernetesClient viaProxy =
+            new KubernetesClientBuilder()
+                .withConfig(
+                    new io.fabric8.kubernetes.client.ConfigBuilder(cluster.configVia(proxy))
+                        .withNamespace(client.getNamespace())
+                        .build())
+                .build()) {
+      EventRecorder recorder =
+          EventRecorder.builder(viaProxy)
+              .component("converge-it")
+              .queueCapacity(2)
+              .metrics(new MicrometerControllerMetrics(registry))
+              .build();
       proxy.stall();
       // With the server answering nothing, 10 different Events are recorded: the writer holds at
       // most one in flight and two wait, so at least 7 are dropped, and none of the calls waits.
-      assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-        for (int i = 0; i < 10; i++) {
-          recorder.normal(involved, "Step", "step " + i);
-        }
-      });
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(20),
+          () -> {
+            for (int i = 0; i < 10; i++) {
+              recorder.normal(involved, "Step", "step " + i);
+            }
+          });
       double full = dropped(registry, AsyncEventRecorder.QUEUE_FULL);
       assertThat(full).isGreaterThanOrEqualTo(7.0);
 
       proxy.heal();
       drained(recorder);
       recorder.close();
-      assertThat(eventsAbout(client, involved)).hasSize(10 - (int) full)
+      assertThat(eventsAbout(client, involved))
+          .hasSize(10 - (int) full)
           .allSatisfy(e -> assertThat(e.getCount()).isEqualTo(1));
     }
   }

@@ -27,20 +27,29 @@ class FinalizationTest {
 
   private final Finalizers finalizers = mock(Finalizers.class);
   private final List<String> hookCalls = new ArrayList<>();
+
   @SuppressWarnings("unchecked")
   private final Context<ConfigMap> context = mock(Context.class);
 
   private static ConfigMap primary(boolean deleting, String... finalizerNames) {
-    return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName("db")
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withNamespace("ns")
+        .withName("db")
         .withDeletionTimestamp(deleting ? "2026-11-29T10:00:00Z" : null)
-        .withFinalizers(finalizerNames).endMetadata().build();
+        .withFinalizers(finalizerNames)
+        .endMetadata()
+        .build();
   }
 
   private Finalization<ConfigMap> finalization(FinalizerHook<ConfigMap> hook) {
-    return new Finalization<>(finalizers, OURS, (p, c) -> {
-      hookCalls.add(p.getMetadata().getName());
-      return hook.cleanup(p, c);
-    });
+    return new Finalization<>(
+        finalizers,
+        OURS,
+        (p, c) -> {
+          hookCalls.add(p.getMetadata().getName());
+          return hook.cleanup(p, c);
+        });
   }
 
   @Test
@@ -49,7 +58,8 @@ class FinalizationTest {
     ConfigMap stored = primary(false, OURS);
     when(finalizers.add(live, OURS)).thenReturn(stored);
 
-    FinalizationOutcome<ConfigMap> outcome = finalization((p, c) -> CleanupResult.done()).apply(live, context);
+    FinalizationOutcome<ConfigMap> outcome =
+        finalization((p, c) -> CleanupResult.done()).apply(live, context);
 
     assertThat(outcome).isEqualTo(new FinalizationOutcome.Proceed<>(stored));
     assertThat(hookCalls).isEmpty();
@@ -73,10 +83,12 @@ class FinalizationTest {
     ConfigMap deleting = primary(true, OURS);
     List<Object> seen = new ArrayList<>();
 
-    finalization((p, c) -> {
-      seen.add(c);
-      return CleanupResult.done();
-    }).apply(deleting, context);
+    finalization(
+            (p, c) -> {
+              seen.add(c);
+              return CleanupResult.done();
+            })
+        .apply(deleting, context);
 
     assertThat(seen).containsExactly(context);
   }
@@ -85,9 +97,13 @@ class FinalizationTest {
   void failingCleanupKeepsTheFinalizerAndNamesTheResource() {
     ConfigMap deleting = primary(true, OURS);
 
-    assertThatThrownBy(() -> finalization((p, c) -> {
-      throw new IllegalStateException("bucket not empty");
-    }).apply(deleting, context))
+    assertThatThrownBy(
+            () ->
+                finalization(
+                        (p, c) -> {
+                          throw new IllegalStateException("bucket not empty");
+                        })
+                    .apply(deleting, context))
         .isInstanceOf(FinalizerCleanupException.class)
         .hasMessageContaining("ConfigMap ns/db")
         .hasMessageContaining(OURS)
@@ -101,7 +117,8 @@ class FinalizationTest {
     ConfigMap deleting = primary(true, OURS);
 
     FinalizationOutcome<ConfigMap> outcome =
-        finalization((p, c) -> CleanupResult.retryAfter(Duration.ofSeconds(20))).apply(deleting, context);
+        finalization((p, c) -> CleanupResult.retryAfter(Duration.ofSeconds(20)))
+            .apply(deleting, context);
 
     assertThat(outcome).isEqualTo(new FinalizationOutcome.CleanupPending<>(Duration.ofSeconds(20)));
     verify(finalizers, never()).remove(any(), anyString());

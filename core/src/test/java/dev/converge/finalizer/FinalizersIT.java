@@ -6,16 +6,16 @@ import static org.awaitility.Awaitility.await;
 
 import dev.converge.status.WidgetCrd;
 import dev.converge.testing.LocalCluster;
-import dev.converge.unittest.TestContext;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.unittest.TestContext;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,29 +50,54 @@ class FinalizersIT {
     }
   }
 
-  private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-      Resource<GenericKubernetesResource>> widgets(KubernetesClient client) {
+  private static MixedOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      widgets(KubernetesClient client) {
     return client.genericKubernetesResources(GROUP + "/v1", "Widget");
   }
 
   private static GenericKubernetesResource createWidget(KubernetesClient client, String name) {
-    return widgets(client).resource(new GenericKubernetesResourceBuilder()
-        .withApiVersion(GROUP + "/v1").withKind("Widget")
-        .withNewMetadata().withName(name).endMetadata()
-        .withAdditionalProperties(Map.of("spec", Map.of("size", 1)))
-        .build()).create();
+    return widgets(client)
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion(GROUP + "/v1")
+                .withKind("Widget")
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("size", 1)))
+                .build())
+        .create();
   }
 
   @Test
   void addAndRemoveLeaveOtherFinalizersAlone(KubernetesClient client) {
-    ConfigMap created = client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("guarded").addToFinalizers(OTHERS).endMetadata().build())
-        .create();
+    ConfigMap created =
+        client
+            .configMaps()
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("guarded")
+                    .addToFinalizers(OTHERS)
+                    .endMetadata()
+                    .build())
+            .create();
     Finalizers finalizers = new Finalizers(client);
     try {
       // Someone else adds a finalizer after we read: our add must not drop it.
-      client.configMaps().withName("guarded").edit(cm ->
-          new ConfigMapBuilder(cm).editMetadata().addToFinalizers(THIRD).endMetadata().build());
+      client
+          .configMaps()
+          .withName("guarded")
+          .edit(
+              cm ->
+                  new ConfigMapBuilder(cm)
+                      .editMetadata()
+                      .addToFinalizers(THIRD)
+                      .endMetadata()
+                      .build());
 
       ConfigMap added = finalizers.add(created, OURS);
       assertThat(added.getMetadata().getFinalizers()).containsExactly(OTHERS, THIRD, OURS);
@@ -82,8 +107,16 @@ class FinalizersIT {
       assertThat(again).as("already present: nothing sent").isSameAs(added);
 
       // The third party removes its finalizer after we read: our removal must not restore it.
-      client.configMaps().withName("guarded").edit(cm -> new ConfigMapBuilder(cm)
-          .editMetadata().removeFromFinalizers(THIRD).endMetadata().build());
+      client
+          .configMaps()
+          .withName("guarded")
+          .edit(
+              cm ->
+                  new ConfigMapBuilder(cm)
+                      .editMetadata()
+                      .removeFromFinalizers(THIRD)
+                      .endMetadata()
+                      .build());
       ConfigMap removed = finalizers.remove(added, OURS);
 
       assertThat(removed.getMetadata().getFinalizers()).containsExactly(OTHERS);
@@ -91,29 +124,59 @@ class FinalizersIT {
           .containsExactly(OTHERS);
       assertThat(finalizers.remove(removed, OURS)).isSameAs(removed);
     } finally {
-      client.configMaps().withName("guarded").edit(cm -> new ConfigMapBuilder(cm)
-          .editMetadata().withFinalizers(new ArrayList<>()).endMetadata().build());
+      client
+          .configMaps()
+          .withName("guarded")
+          .edit(
+              cm ->
+                  new ConfigMapBuilder(cm)
+                      .editMetadata()
+                      .withFinalizers(new ArrayList<>())
+                      .endMetadata()
+                      .build());
     }
   }
 
   @Test
   void removingFromAnObjectAlreadyGoneIsDone(KubernetesClient client) {
-    ConfigMap stale = client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("gone").addToFinalizers(OURS).endMetadata().build()).create();
+    ConfigMap stale =
+        client
+            .configMaps()
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("gone")
+                    .addToFinalizers(OURS)
+                    .endMetadata()
+                    .build())
+            .create();
     // Another actor releases the object and it is deleted while this copy still shows the finalizer
     // (a cache a moment behind): the removal finds nothing to do and is no error.
-    client.configMaps().withName("gone").edit(cm -> new ConfigMapBuilder(cm)
-        .editMetadata().withFinalizers(new ArrayList<>()).endMetadata().build());
+    client
+        .configMaps()
+        .withName("gone")
+        .edit(
+            cm ->
+                new ConfigMapBuilder(cm)
+                    .editMetadata()
+                    .withFinalizers(new ArrayList<>())
+                    .endMetadata()
+                    .build());
     client.configMaps().withName("gone").delete();
-    org.awaitility.Awaitility.await().until(() -> client.configMaps().withName("gone").get() == null);
+    org.awaitility.Awaitility.await()
+        .until(() -> client.configMaps().withName("gone").get() == null);
 
     assertThat(new Finalizers(client).remove(stale, OURS)).isSameAs(stale);
   }
 
   @Test
   void finalizerNamesMustBeQualified(KubernetesClient client) {
-    ConfigMap created = client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("plain").endMetadata().build()).create();
+    ConfigMap created =
+        client
+            .configMaps()
+            .resource(
+                new ConfigMapBuilder().withNewMetadata().withName("plain").endMetadata().build())
+            .create();
 
     assertThatThrownBy(() -> new Finalizers(client).add(created, "cleanup"))
         .isInstanceOf(IllegalArgumentException.class)
@@ -124,15 +187,19 @@ class FinalizersIT {
   @Test
   void cleanupRunsWhileTheObjectStillExistsAndThenDeletionCompletes(KubernetesClient client) {
     AtomicReference<Boolean> existedDuringCleanup = new AtomicReference<>();
-    Finalization<GenericKubernetesResource> finalization = new Finalization<>(
-        new Finalizers(client), OURS, (primary, context) -> {
-          existedDuringCleanup.set(widgets(client).withName(primary.getMetadata().getName())
-              .get() != null);
-          return CleanupResult.done();
-        });
+    Finalization<GenericKubernetesResource> finalization =
+        new Finalization<>(
+            new Finalizers(client),
+            OURS,
+            (primary, context) -> {
+              existedDuringCleanup.set(
+                  widgets(client).withName(primary.getMetadata().getName()).get() != null);
+              return CleanupResult.done();
+            });
     GenericKubernetesResource widget = createWidget(client, "tidy");
 
-    FinalizationOutcome<GenericKubernetesResource> first = finalization.apply(widget, TestContext.of(widget));
+    FinalizationOutcome<GenericKubernetesResource> first =
+        finalization.apply(widget, TestContext.of(widget));
     assertThat(first).isInstanceOf(FinalizationOutcome.Proceed.class);
     GenericKubernetesResource guarded =
         ((FinalizationOutcome.Proceed<GenericKubernetesResource>) first).primary();
@@ -144,30 +211,35 @@ class FinalizersIT {
     assertThat(deleting).as("finalizer holds the deletion").isNotNull();
     assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
 
-    assertThat(finalization.apply(deleting, TestContext.of(deleting))).isInstanceOf(FinalizationOutcome.Finalized.class);
+    assertThat(finalization.apply(deleting, TestContext.of(deleting)))
+        .isInstanceOf(FinalizationOutcome.Finalized.class);
 
     assertThat(existedDuringCleanup.get()).isTrue();
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(widgets(client).withName("tidy").get()).isNull());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(widgets(client).withName("tidy").get()).isNull());
   }
 
   @Test
   void failingOrUnfinishedCleanupKeepsTheObject(KubernetesClient client) {
     List<String> calls = new ArrayList<>();
     AtomicReference<String> mode = new AtomicReference<>("fail");
-    Finalization<GenericKubernetesResource> finalization = new Finalization<>(
-        new Finalizers(client), OURS, (primary, context) -> {
-          calls.add(mode.get());
-          switch (mode.get()) {
-            case "fail" -> throw new IOException("cloud API unavailable");
-            case "pending" -> {
-              return CleanupResult.retryAfter(Duration.ofSeconds(5));
-            }
-            default -> {
-              return CleanupResult.done();
-            }
-          }
-        });
+    Finalization<GenericKubernetesResource> finalization =
+        new Finalization<>(
+            new Finalizers(client),
+            OURS,
+            (primary, context) -> {
+              calls.add(mode.get());
+              switch (mode.get()) {
+                case "fail" -> throw new IOException("cloud API unavailable");
+                case "pending" -> {
+                  return CleanupResult.retryAfter(Duration.ofSeconds(5));
+                }
+                default -> {
+                  return CleanupResult.done();
+                }
+              }
+            });
     GenericKubernetesResource widget = createWidget(client, "stubborn");
     finalization.apply(widget, TestContext.of(widget));
     widgets(client).withName("stubborn").delete();
@@ -192,34 +264,55 @@ class FinalizersIT {
     GenericKubernetesResource stubborn = widgets(client).withName("stubborn").get();
     assertThat(finalization.apply(stubborn, TestContext.of(stubborn)))
         .isInstanceOf(FinalizationOutcome.Finalized.class);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(widgets(client).withName("stubborn").get()).isNull());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(widgets(client).withName("stubborn").get()).isNull());
     assertThat(calls).containsExactly("fail", "pending", "done");
   }
 
   @Test
   void deletingObjectWithoutOurFinalizerNeedsNothing(KubernetesClient client) {
-    ConfigMap held = client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("foreign").addToFinalizers(OTHERS).endMetadata().build())
-        .create();
+    ConfigMap held =
+        client
+            .configMaps()
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("foreign")
+                    .addToFinalizers(OTHERS)
+                    .endMetadata()
+                    .build())
+            .create();
     List<String> calls = new ArrayList<>();
-    Finalization<ConfigMap> finalization = new Finalization<>(new Finalizers(client), OURS,
-        (primary, context) -> {
-          calls.add("cleanup");
-          return CleanupResult.done();
-        });
+    Finalization<ConfigMap> finalization =
+        new Finalization<>(
+            new Finalizers(client),
+            OURS,
+            (primary, context) -> {
+              calls.add("cleanup");
+              return CleanupResult.done();
+            });
     try {
       client.resource(held).delete();
       ConfigMap deleting = client.configMaps().withName("foreign").get();
 
-      assertThat(finalization.apply(deleting, TestContext.of(deleting))).isInstanceOf(FinalizationOutcome.NotOurs.class);
+      assertThat(finalization.apply(deleting, TestContext.of(deleting)))
+          .isInstanceOf(FinalizationOutcome.NotOurs.class);
       assertThat(calls).isEmpty();
       assertThatThrownBy(() -> new Finalizers(client).add(deleting, OURS))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("being deleted");
     } finally {
-      client.configMaps().withName("foreign").edit(cm -> new ConfigMapBuilder(cm)
-          .editMetadata().withFinalizers(new ArrayList<>()).endMetadata().build());
+      client
+          .configMaps()
+          .withName("foreign")
+          .edit(
+              cm ->
+                  new ConfigMapBuilder(cm)
+                      .editMetadata()
+                      .withFinalizers(new ArrayList<>())
+                      .endMetadata()
+                      .build());
     }
   }
 }

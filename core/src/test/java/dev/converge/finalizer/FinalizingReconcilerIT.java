@@ -37,14 +37,19 @@ class FinalizingReconcilerIT {
     List<String> seen = new ArrayList<>();
     AtomicReference<CleanupResult> cleanup =
         new AtomicReference<>(CleanupResult.retryAfter(Duration.ofSeconds(7)));
-    Reconciler<ConfigMap> inner = (primary, ctx) -> {
-      seen.add(String.join(",", primary.getMetadata().getFinalizers()));
-      return Result.requeueAfter(Duration.ofSeconds(30));
-    };
+    Reconciler<ConfigMap> inner =
+        (primary, ctx) -> {
+          seen.add(String.join(",", primary.getMetadata().getFinalizers()));
+          return Result.requeueAfter(Duration.ofSeconds(30));
+        };
     Reconciler<ConfigMap> reconciler =
         FinalizingReconciler.wrap(FINALIZER, (primary, ctx) -> cleanup.get(), inner);
-    ConfigMap live = client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("external").endMetadata().build()).create();
+    ConfigMap live =
+        client
+            .configMaps()
+            .resource(
+                new ConfigMapBuilder().withNewMetadata().withName("external").endMetadata().build())
+            .create();
 
     assertThat(reconciler.reconcile(live, context))
         .isEqualTo(Result.requeueAfter(Duration.ofSeconds(30)));
@@ -61,8 +66,9 @@ class FinalizingReconcilerIT {
     cleanup.set(CleanupResult.done());
     assertThat(reconciler.reconcile(client.configMaps().withName("external").get(), context))
         .isEqualTo(Result.done());
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(client.configMaps().withName("external").get()).isNull());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(client.configMaps().withName("external").get()).isNull());
     assertThat(seen).as("the wrapped reconciler never sees a deleting primary").hasSize(1);
   }
 }

@@ -39,23 +39,30 @@ class ConvergeModuleTest {
 
   @Test
   void controllersContributedFromSeveralModulesEndUpInOneOperator() {
-    Injector injector = Guice.createInjector(
-        new ConvergeModule(b -> b.name("test-operator")),
-        clientModule(),
-        new AbstractModule() {
-          @Override
-          protected void configure() {
-            ConvergeModule.controllers(binder()).addBinding().toInstance(
-                ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
-          }
-        },
-        new AbstractModule() {
-          @Override
-          protected void configure() {
-            ConvergeModule.controllers(binder()).addBinding().toInstance(
-                ControllerBuilder.forPrimary(ConfigMap.class).build((p, c) -> Result.done()));
-          }
-        });
+    Injector injector =
+        Guice.createInjector(
+            new ConvergeModule(b -> b.name("test-operator")),
+            clientModule(),
+            new AbstractModule() {
+              @Override
+              protected void configure() {
+                ConvergeModule.controllers(binder())
+                    .addBinding()
+                    .toInstance(
+                        ControllerBuilder.forPrimary(Deployment.class)
+                            .build((p, c) -> Result.done()));
+              }
+            },
+            new AbstractModule() {
+              @Override
+              protected void configure() {
+                ConvergeModule.controllers(binder())
+                    .addBinding()
+                    .toInstance(
+                        ControllerBuilder.forPrimary(ConfigMap.class)
+                            .build((p, c) -> Result.done()));
+              }
+            });
 
     Operator operator = injector.getInstance(Operator.class);
 
@@ -67,18 +74,27 @@ class ConvergeModuleTest {
 
   @Test
   void twoControllersWithTheSameNameFailWithTheName() {
-    Injector injector = Guice.createInjector(new ConvergeModule(), clientModule(),
-        new AbstractModule() {
-          @Override
-          protected void configure() {
-            ConvergeModule.controllers(binder()).addBinding().toInstance(
-                ControllerBuilder.forPrimary(Deployment.class).named("same")
-                    .build((p, c) -> Result.done()));
-            ConvergeModule.controllers(binder()).addBinding().toInstance(
-                ControllerBuilder.forPrimary(ConfigMap.class).named("same")
-                    .build((p, c) -> Result.done()));
-          }
-        });
+    Injector injector =
+        Guice.createInjector(
+            new ConvergeModule(),
+            clientModule(),
+            new AbstractModule() {
+              @Override
+              protected void configure() {
+                ConvergeModule.controllers(binder())
+                    .addBinding()
+                    .toInstance(
+                        ControllerBuilder.forPrimary(Deployment.class)
+                            .named("same")
+                            .build((p, c) -> Result.done()));
+                ConvergeModule.controllers(binder())
+                    .addBinding()
+                    .toInstance(
+                        ControllerBuilder.forPrimary(ConfigMap.class)
+                            .named("same")
+                            .build((p, c) -> Result.done()));
+              }
+            });
     assertThatThrownBy(() -> injector.getInstance(Operator.class))
         .isInstanceOf(ProvisionException.class)
         .hasMessageContaining("two controllers are named \"same\"");
@@ -86,19 +102,30 @@ class ConvergeModuleTest {
 
   @Test
   void createOperatorReportsAnUninstalledStrategyAsTheStrategyError() {
-    Module controller = new AbstractModule() {
-      @Override
-      protected void configure() {
-        ConvergeModule.controllers(binder()).addBinding().toInstance(
-            ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
-      }
-    };
-    assertThatThrownBy(() -> ConvergeModule.createOperator(new ConvergeModule(), clientModule(), controller,
-        new StrategiesModule(StrategySelection.parse("default=no-such-strategy"))))
+    Module controller =
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            ConvergeModule.controllers(binder())
+                .addBinding()
+                .toInstance(
+                    ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
+          }
+        };
+    assertThatThrownBy(
+            () ->
+                ConvergeModule.createOperator(
+                    new ConvergeModule(),
+                    clientModule(),
+                    controller,
+                    new StrategiesModule(StrategySelection.parse("default=no-such-strategy"))))
         .isInstanceOf(StrategyConfigurationException.class)
         .hasMessageContaining("no-such-strategy");
-    assertThat(ConvergeModule.createOperator(new ConvergeModule(b -> b.name("plain")), clientModule(), controller)
-        .name()).isEqualTo("plain");
+    assertThat(
+            ConvergeModule.createOperator(
+                    new ConvergeModule(b -> b.name("plain")), clientModule(), controller)
+                .name())
+        .isEqualTo("plain");
   }
 
   @Test
@@ -108,23 +135,32 @@ class ConvergeModuleTest {
         .hasMessageContaining("at least one controller");
   }
 
-
   @Test
   void aDirectlyBoundMeterRegistryReceivesTheOperatorsMetrics() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Injector injector = Guice.createInjector(new ConvergeModule(), clientModule(),
-        new AbstractModule() {
-          @Override
-          protected void configure() {
-            bind(MeterRegistry.class).toInstance(registry);
-            ConvergeModule.controllers(binder()).addBinding().toInstance(
-                ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
-          }
-        });
+    Injector injector =
+        Guice.createInjector(
+            new ConvergeModule(),
+            clientModule(),
+            new AbstractModule() {
+              @Override
+              protected void configure() {
+                bind(MeterRegistry.class).toInstance(registry);
+                ConvergeModule.controllers(binder())
+                    .addBinding()
+                    .toInstance(
+                        ControllerBuilder.forPrimary(Deployment.class)
+                            .build((p, c) -> Result.done()));
+              }
+            });
 
     injector.getInstance(Operator.class);
 
-    assertThat(registry.find(MicrometerControllerMetrics.ACTIVE_WORKERS)
-        .tag("controller", "deployment").gauge()).isNotNull();
+    assertThat(
+            registry
+                .find(MicrometerControllerMetrics.ACTIVE_WORKERS)
+                .tag("controller", "deployment")
+                .gauge())
+        .isNotNull();
   }
 }

@@ -26,8 +26,8 @@ public final class ConfigMapTestStrategy implements ResourceStrategy {
   @SuppressWarnings("unchecked")
   public <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context) {
     if (!(desired instanceof ConfigMap wanted)) {
-      throw new IllegalArgumentException("test strategy handles ConfigMaps only, got "
-          + desired.getKind());
+      throw new IllegalArgumentException(
+          "test strategy handles ConfigMaps only, got " + desired.getKind());
     }
     Optional<ConfigMap> live = context.current(wanted);
     if (live.isEmpty()) {
@@ -35,19 +35,25 @@ public final class ConfigMapTestStrategy implements ResourceStrategy {
       return (ApplyResult<R>) new ApplyResult<>(ApplyOutcome.CREATED, created, "POST");
     }
     ConfigMap current = live.get();
-    boolean same = Objects.equals(orEmpty(current.getData()), orEmpty(wanted.getData()))
-        && Objects.equals(orEmpty(current.getMetadata().getLabels()),
-            orEmpty(wanted.getMetadata().getLabels()))
-        && Objects.equals(current.getMetadata().getOwnerReferences(),
-            wanted.getMetadata().getOwnerReferences());
+    boolean same =
+        Objects.equals(orEmpty(current.getData()), orEmpty(wanted.getData()))
+            && Objects.equals(
+                orEmpty(current.getMetadata().getLabels()),
+                orEmpty(wanted.getMetadata().getLabels()))
+            && Objects.equals(
+                current.getMetadata().getOwnerReferences(),
+                wanted.getMetadata().getOwnerReferences());
     if (same) {
       return (ApplyResult<R>) ApplyResult.unchanged(current);
     }
-    ConfigMap update = new io.fabric8.kubernetes.api.model.ConfigMapBuilder(current)
-        .withData(wanted.getData())
-        .editMetadata().withLabels(wanted.getMetadata().getLabels())
-        .withOwnerReferences(wanted.getMetadata().getOwnerReferences()).endMetadata()
-        .build();
+    ConfigMap update =
+        new io.fabric8.kubernetes.api.model.ConfigMapBuilder(current)
+            .withData(wanted.getData())
+            .editMetadata()
+            .withLabels(wanted.getMetadata().getLabels())
+            .withOwnerReferences(wanted.getMetadata().getOwnerReferences())
+            .endMetadata()
+            .build();
     ConfigMap updated = context.client().resource(update).update();
     return (ApplyResult<R>) new ApplyResult<>(ApplyOutcome.UPDATED, updated, "PUT");
   }

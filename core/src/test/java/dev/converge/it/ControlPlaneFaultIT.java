@@ -30,11 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The runtime keeps converging through real faults of the control plane: kube-apiserver killed
- * and started again, etcd killed and started again, and a watch that must resume from a history
- * etcd has compacted away (410 Gone). The operator under test copies each source ConfigMap's
- * data into a child ConfigMap it controls; after each fault every child must match its source,
- * none missing, none left over, and health must be clean again.
+ * The runtime keeps converging through real faults of the control plane: kube-apiserver killed and
+ * started again, etcd killed and started again, and a watch that must resume from a history etcd
+ * has compacted away (410 Gone). The operator under test copies each source ConfigMap's data into a
+ * child ConfigMap it controls; after each fault every child must match its source, none missing,
+ * none left over, and health must be clean again.
  */
 @ExtendWith(LocalClusterExtension.class)
 class ControlPlaneFaultIT {
@@ -43,8 +43,13 @@ class ControlPlaneFaultIT {
   private static final int OBJECTS = 20;
 
   private static ConfigMap source(String name, String value) {
-    return new ConfigMapBuilder().withNewMetadata().withName(name).addToLabels(SOURCE, "true")
-        .endMetadata().addToData("value", value).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .addToLabels(SOURCE, "true")
+        .endMetadata()
+        .addToData("value", value)
+        .build();
   }
 
   private static Operator copier(KubernetesClient client, TestNamespace ns) {
@@ -53,21 +58,33 @@ class ControlPlaneFaultIT {
         .namespace(ns.name())
         .events(EventRecorder.discarding())
         // it owns ConfigMaps, so it needs a strategy even though it writes by hand
-        .strategies(new StrategySelector(Map.of("configmap-test", new ConfigMapTestStrategy()),
-            StrategySelection.all("configmap-test")))
-        .controller(ControllerBuilder.forPrimary(ConfigMap.class)
-            .withPredicate(EventPredicate.hasLabels(Map.of(SOURCE, "true")))
-            .owns(ConfigMap.class)
-            .build((source, context) -> {
-              ConfigMap child = new ConfigMapBuilder().withNewMetadata()
-                  .withName(source.getMetadata().getName() + "-copy")
-                  .withNamespace(source.getMetadata().getNamespace()).endMetadata()
-                  .withData(source.getData()).build();
-              OwnerReferences.setController(source, child);
-              context.client().resource(child).fieldManager("fault-it").forceConflicts()
-                  .serverSideApply();
-              return Result.done();
-            }))
+        .strategies(
+            new StrategySelector(
+                Map.of("configmap-test", new ConfigMapTestStrategy()),
+                StrategySelection.all("configmap-test")))
+        .controller(
+            ControllerBuilder.forPrimary(ConfigMap.class)
+                .withPredicate(EventPredicate.hasLabels(Map.of(SOURCE, "true")))
+                .owns(ConfigMap.class)
+                .build(
+                    (source, context) -> {
+                      ConfigMap child =
+                          new ConfigMapBuilder()
+                              .withNewMetadata()
+                              .withName(source.getMetadata().getName() + "-copy")
+                              .withNamespace(source.getMetadata().getNamespace())
+                              .endMetadata()
+                              .withData(source.getData())
+                              .build();
+                      OwnerReferences.setController(source, child);
+                      context
+                          .client()
+                          .resource(child)
+                          .fieldManager("fault-it")
+                          .forceConflicts()
+                          .serverSideApply();
+                      return Result.done();
+                    }))
         .build();
   }
 
@@ -76,24 +93,32 @@ class ControlPlaneFaultIT {
     List<ConfigMap> all = client.configMaps().inNamespace(ns.name()).list().getItems();
     Map<String, ConfigMap> byName = new java.util.HashMap<>();
     all.forEach(cm -> byName.put(cm.getMetadata().getName(), cm));
-    long sources = all.stream().filter(cm -> cm.getMetadata().getLabels().containsKey(SOURCE))
-        .filter(cm -> {
-          ConfigMap copy = byName.get(cm.getMetadata().getName() + "-copy");
-          return copy != null && Objects.equals(copy.getData(), cm.getData());
-        }).count();
+    long sources =
+        all.stream()
+            .filter(cm -> cm.getMetadata().getLabels().containsKey(SOURCE))
+            .filter(
+                cm -> {
+                  ConfigMap copy = byName.get(cm.getMetadata().getName() + "-copy");
+                  return copy != null && Objects.equals(copy.getData(), cm.getData());
+                })
+            .count();
     long copies = all.stream().filter(cm -> cm.getMetadata().getName().endsWith("-copy")).count();
-    long allSources = all.stream()
-        .filter(cm -> cm.getMetadata().getLabels().containsKey(SOURCE)).count();
+    long allSources =
+        all.stream().filter(cm -> cm.getMetadata().getLabels().containsKey(SOURCE)).count();
     return sources == allSources && copies == allSources;
   }
 
-  private void churnThroughFault(KubernetesClient admin, TestNamespace ns, LocalCluster cluster,
-      String fault, Consumer<ClusterFaults> inject) {
+  private void churnThroughFault(
+      KubernetesClient admin,
+      TestNamespace ns,
+      LocalCluster cluster,
+      String fault,
+      Consumer<ClusterFaults> inject) {
     assumeTrue(cluster.faults().isPresent(), "needs a local control plane to inject faults");
     ClusterFaults faults = cluster.faults().orElseThrow();
     try (TcpProxy proxy = faults.proxyToApiServer();
-        KubernetesClient operatorClient = new KubernetesClientBuilder()
-            .withConfig(cluster.configVia(proxy)).build();
+        KubernetesClient operatorClient =
+            new KubernetesClientBuilder().withConfig(cluster.configVia(proxy)).build();
         Operator operator = copier(operatorClient, ns)) {
       for (int i = 0; i < OBJECTS; i++) {
         admin.resource(source("s-" + i, "v1")).create();
@@ -116,8 +141,9 @@ class ControlPlaneFaultIT {
 
       await().atMost(Duration.ofMinutes(2)).until(() -> converged(admin, ns));
       await().atMost(Duration.ofSeconds(60)).until(() -> operator.health().ready());
-      System.out.printf("fault %s: converged %d ms after the fault began%n", fault,
-          (System.nanoTime() - began) / 1_000_000);
+      System.out.printf(
+          "fault %s: converged %d ms after the fault began%n",
+          fault, (System.nanoTime() - began) / 1_000_000);
       assertThat(operator.health().live()).isTrue();
       assertThat(operator.health().problems()).isEmpty();
     }
@@ -125,30 +151,38 @@ class ControlPlaneFaultIT {
 
   /** Right after a restart the admin's own client may still see a refused connection. */
   private static void createRetrying(KubernetesClient admin, ConfigMap cm) {
-    await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptions()
         .until(() -> admin.resource(cm).createOr(existing -> existing.update()) != null);
   }
 
   @Test
-  void objectsConvergeAfterKubeApiserverIsKilledAndRestarted(KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) {
-    churnThroughFault(admin, ns, cluster, "kube-apiserver restart", ClusterFaults::restartApiServer);
+  void objectsConvergeAfterKubeApiserverIsKilledAndRestarted(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
+    churnThroughFault(
+        admin, ns, cluster, "kube-apiserver restart", ClusterFaults::restartApiServer);
   }
 
   @Test
-  void objectsConvergeAfterEtcdIsKilledAndRestarted(KubernetesClient admin, TestNamespace ns,
-      LocalCluster cluster) {
+  void objectsConvergeAfterEtcdIsKilledAndRestarted(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     churnThroughFault(admin, ns, cluster, "etcd restart", ClusterFaults::restartEtcd);
   }
 
   @Test
-  void objectsConvergeWhenTheWatchMustResumeFromCompactedHistory(KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) {
+  void objectsConvergeWhenTheWatchMustResumeFromCompactedHistory(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     // Compacted, and the API server's watch cache starts afresh: resuming from the operator's
     // last resourceVersion is answered with 410 Gone and the informer must list again.
-    churnThroughFault(admin, ns, cluster, "etcd compaction (410 Gone)", faults -> {
-      faults.compactEtcd();
-      faults.restartApiServer();
-    });
+    churnThroughFault(
+        admin,
+        ns,
+        cluster,
+        "etcd compaction (410 Gone)",
+        faults -> {
+          faults.compactEtcd();
+          faults.restartApiServer();
+        });
   }
 }

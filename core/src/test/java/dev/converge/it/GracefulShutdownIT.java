@@ -28,9 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Graceful shutdown: the operator stops taking work, lets a running reconcile finish (including
- * its writes), and only then stops; a reconcile that outlives the timeout is interrupted and
- * reported.
+ * Graceful shutdown: the operator stops taking work, lets a running reconcile finish (including its
+ * writes), and only then stops; a reconcile that outlives the timeout is interrupted and reported.
  */
 @ExtendWith(LocalClusterExtension.class)
 class GracefulShutdownIT {
@@ -53,30 +52,34 @@ class GracefulShutdownIT {
   }
 
   @Test
-  void stopWaitsForTheRunningReconcileAndTakesNoNewWork(KubernetesClient client,
-      TestNamespace ns) throws Exception {
+  void stopWaitsForTheRunningReconcileAndTakesNoNewWork(KubernetesClient client, TestNamespace ns)
+      throws Exception {
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger reconciles = new AtomicInteger();
-    Operator operator = Operator.builder(client)
-        .name("shutdown-it")
-        .namespace(ns.name())
-        .controller(ControllerBuilder.forPrimary(ShutdownWidget.class)
-            .withPredicate(EventPredicate.generationChanged())
-            .maxConcurrentReconciles(2)
-            .build((widget, context) -> {
-              reconciles.incrementAndGet();
-              if (widget.getMetadata().getName().equals("slow")) {
-                started.countDown();
-                // Stands for a long call to something external.
-                if (!release.await(60, TimeUnit.SECONDS)) {
-                  throw new IllegalStateException("test never released the reconcile");
-                }
-              }
-              Widgets.setReady(context, widget, ConditionStatus.TRUE, "Reconciled", "done");
-              return Result.done();
-            }))
-        .build();
+    Operator operator =
+        Operator.builder(client)
+            .name("shutdown-it")
+            .namespace(ns.name())
+            .controller(
+                ControllerBuilder.forPrimary(ShutdownWidget.class)
+                    .withPredicate(EventPredicate.generationChanged())
+                    .maxConcurrentReconciles(2)
+                    .build(
+                        (widget, context) -> {
+                          reconciles.incrementAndGet();
+                          if (widget.getMetadata().getName().equals("slow")) {
+                            started.countDown();
+                            // Stands for a long call to something external.
+                            if (!release.await(60, TimeUnit.SECONDS)) {
+                              throw new IllegalStateException("test never released the reconcile");
+                            }
+                          }
+                          Widgets.setReady(
+                              context, widget, ConditionStatus.TRUE, "Reconciled", "done");
+                          return Result.done();
+                        }))
+            .build();
     operator.start();
     client.resource(widget("slow")).create();
     assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
@@ -85,7 +88,9 @@ class GracefulShutdownIT {
     await().atMost(Duration.ofSeconds(10)).until(() -> operator.state() == OperatorState.STOPPED);
     // New work is not taken while the running reconcile finishes.
     client.resource(widget("late")).create();
-    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(3))
         .until(() -> !stopping.isDone());
     assertThat(reconciles.get()).isEqualTo(1);
 
@@ -93,7 +98,8 @@ class GracefulShutdownIT {
 
     assertThat(stopping.get(30, TimeUnit.SECONDS)).as("stopped cleanly").isTrue();
     assertThat(Widgets.isReady(client.resources(ShutdownWidget.class).withName("slow").get()))
-        .as("the in-flight reconcile completed its status write").isTrue();
+        .as("the in-flight reconcile completed its status write")
+        .isTrue();
     assertThat(reconciles.get()).as("'late' was never reconciled").isEqualTo(1);
     assertThat(Widgets.ready(client.resources(ShutdownWidget.class).withName("late").get()))
         .isEmpty();
@@ -104,22 +110,25 @@ class GracefulShutdownIT {
       throws Exception {
     CountDownLatch started = new CountDownLatch(1);
     AtomicBoolean interrupted = new AtomicBoolean();
-    Operator operator = Operator.builder(client)
-        .name("shutdown-it")
-        .namespace(ns.name())
-        .shutdownTimeout(Duration.ofMillis(500))
-        .controller(ControllerBuilder.forPrimary(ShutdownWidget.class)
-            .build((widget, context) -> {
-              started.countDown();
-              try {
-                new CountDownLatch(1).await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                interrupted.set(true);
-                throw e;
-              }
-              return Result.done();
-            }))
-        .build();
+    Operator operator =
+        Operator.builder(client)
+            .name("shutdown-it")
+            .namespace(ns.name())
+            .shutdownTimeout(Duration.ofMillis(500))
+            .controller(
+                ControllerBuilder.forPrimary(ShutdownWidget.class)
+                    .build(
+                        (widget, context) -> {
+                          started.countDown();
+                          try {
+                            new CountDownLatch(1).await(60, TimeUnit.SECONDS);
+                          } catch (InterruptedException e) {
+                            interrupted.set(true);
+                            throw e;
+                          }
+                          return Result.done();
+                        }))
+            .build();
     operator.start();
     client.resource(widget("stuck")).create();
     assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();

@@ -80,20 +80,30 @@ class LeaderElectionFaultIT {
   }
 
   private Operator operator(KubernetesClient client, TestNamespace ns, String identity) {
-    return closing(Operator.builder(client)
-        .name("leader-fault-it")
-        .namespace(ns.name())
-        .leaderElection(LeaderElection.onLease(ns.name(), LEASE).withIdentity(identity)
-            .withTimings(LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD))
-        .afterLeadershipLoss(LeadershipLoss.REJOIN)
-        .controller(ControllerBuilder.forPrimary(FaultWidget.class)
-            .withPredicate(EventPredicate.generationChanged())
-            .build((widget, context) -> {
-              handledBy.put(widget.getMetadata().getName(), identity);
-              Widgets.setReady(context, widget, ConditionStatus.TRUE, "Reconciled", "by " + identity);
-              return Result.done();
-            }))
-        .build());
+    return closing(
+        Operator.builder(client)
+            .name("leader-fault-it")
+            .namespace(ns.name())
+            .leaderElection(
+                LeaderElection.onLease(ns.name(), LEASE)
+                    .withIdentity(identity)
+                    .withTimings(LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD))
+            .afterLeadershipLoss(LeadershipLoss.REJOIN)
+            .controller(
+                ControllerBuilder.forPrimary(FaultWidget.class)
+                    .withPredicate(EventPredicate.generationChanged())
+                    .build(
+                        (widget, context) -> {
+                          handledBy.put(widget.getMetadata().getName(), identity);
+                          Widgets.setReady(
+                              context,
+                              widget,
+                              ConditionStatus.TRUE,
+                              "Reconciled",
+                              "by " + identity);
+                          return Result.done();
+                        }))
+            .build());
   }
 
   private static FaultWidget widget(String name) {
@@ -112,13 +122,20 @@ class LeaderElectionFaultIT {
 
     Timeline(Map<String, Operator> operators) {
       long start = System.nanoTime();
-      polling = poller.scheduleAtFixedRate(() -> operators.forEach((name, op) -> {
-        if (op.state() == OperatorState.RUNNING) {
-          long now = System.nanoTime() - start;
-          lastRunning.put(name, now);
-          firstRunningAfterStart.putIfAbsent(name, now);
-        }
-      }), 0, 5, TimeUnit.MILLISECONDS);
+      polling =
+          poller.scheduleAtFixedRate(
+              () ->
+                  operators.forEach(
+                      (name, op) -> {
+                        if (op.state() == OperatorState.RUNNING) {
+                          long now = System.nanoTime() - start;
+                          lastRunning.put(name, now);
+                          firstRunningAfterStart.putIfAbsent(name, now);
+                        }
+                      }),
+              0,
+              5,
+              TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -134,8 +151,8 @@ class LeaderElectionFaultIT {
     assumeTrue(cluster.faults().isPresent(), "needs a local control plane to inject faults");
     ClusterFaults faults = cluster.faults().orElseThrow();
     TcpProxy proxy = closing(faults.proxyToApiServer());
-    KubernetesClient viaProxy = closing(new KubernetesClientBuilder()
-        .withConfig(cluster.configVia(proxy)).build());
+    KubernetesClient viaProxy =
+        closing(new KubernetesClientBuilder().withConfig(cluster.configVia(proxy)).build());
     KubernetesClient direct = closing(cluster.newClient());
 
     Operator first = operator(viaProxy, ns, "first");
@@ -158,11 +175,15 @@ class LeaderElectionFaultIT {
     timeline.close();
     long firstLastLed = timeline.lastRunning.get("first");
     long secondFirstLed = timeline.firstRunningAfterStart.get("second");
-    System.out.printf("leader cut off: old leader stopped %d ms before the standby led;"
-        + " take-over %d ms after the stall (lease %d s, renew deadline %d s)%n",
-        (secondFirstLed - firstLastLed) / 1_000_000, takeOver.toMillis(),
-        LEASE_DURATION.toSeconds(), RENEW_DEADLINE.toSeconds());
-    assertThat(firstLastLed).as("the old leader stopped reconciling before the standby led")
+    System.out.printf(
+        "leader cut off: old leader stopped %d ms before the standby led;"
+            + " take-over %d ms after the stall (lease %d s, renew deadline %d s)%n",
+        (secondFirstLed - firstLastLed) / 1_000_000,
+        takeOver.toMillis(),
+        LEASE_DURATION.toSeconds(),
+        RENEW_DEADLINE.toSeconds());
+    assertThat(firstLastLed)
+        .as("the old leader stopped reconciling before the standby led")
         .isLessThan(secondFirstLed);
     assertThat(first.state()).isIn(OperatorState.LEADERSHIP_LOST, OperatorState.STANDBY);
 
@@ -171,8 +192,9 @@ class LeaderElectionFaultIT {
 
     // Healed: the old leader stands by again, live, and leads once the other one stops.
     proxy.heal();
-    await().atMost(Duration.ofSeconds(30)).until(() -> first.state() == OperatorState.STANDBY
-        && first.health().live());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> first.state() == OperatorState.STANDBY && first.health().live());
     second.stop();
     await().atMost(Duration.ofSeconds(30)).until(() -> first.state() == OperatorState.RUNNING);
     admin.resource(widget("after")).create();
@@ -180,38 +202,46 @@ class LeaderElectionFaultIT {
   }
 
   @Test
-  void theLeaseIsReleasedOnlyAfterRunningReconcilesHaveEnded(KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) {
+  void theLeaseIsReleasedOnlyAfterRunningReconcilesHaveEnded(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     CountDownLatch reconciling = new CountDownLatch(1);
     CountDownLatch finish = new CountDownLatch(1);
     KubernetesClient client = closing(cluster.newClient());
-    Operator stubborn = closing(Operator.builder(client)
-        .name("leader-fault-it")
-        .namespace(ns.name())
-        .leaderElection(LeaderElection.onLease(ns.name(), LEASE).withIdentity("stubborn")
-            .withTimings(LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD))
-        .controller(ControllerBuilder.forPrimary(FaultWidget.class)
-            .build((widget, context) -> {
-              reconciling.countDown();
-              // user code that ignores interruption (a blocking library call, say)
-              while (true) {
-                try {
-                  finish.await();
-                  return Result.done();
-                } catch (InterruptedException ignored) {
-                  // keeps waiting
-                }
-              }
-            }))
-        .build());
+    Operator stubborn =
+        closing(
+            Operator.builder(client)
+                .name("leader-fault-it")
+                .namespace(ns.name())
+                .leaderElection(
+                    LeaderElection.onLease(ns.name(), LEASE)
+                        .withIdentity("stubborn")
+                        .withTimings(LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD))
+                .controller(
+                    ControllerBuilder.forPrimary(FaultWidget.class)
+                        .build(
+                            (widget, context) -> {
+                              reconciling.countDown();
+                              // user code that ignores interruption (a blocking library call, say)
+                              while (true) {
+                                try {
+                                  finish.await();
+                                  return Result.done();
+                                } catch (InterruptedException ignored) {
+                                  // keeps waiting
+                                }
+                              }
+                            }))
+                .build());
     stubborn.start();
     await().atMost(Duration.ofSeconds(30)).until(() -> stubborn.state() == OperatorState.RUNNING);
     admin.resource(widget("slow")).create();
     await().atMost(Duration.ofSeconds(30)).until(() -> reconciling.getCount() == 0);
 
-    assertThat(stubborn.stop(Duration.ofMillis(200))).as("the reconcile had to be interrupted")
+    assertThat(stubborn.stop(Duration.ofMillis(200)))
+        .as("the reconcile had to be interrupted")
         .isFalse();
-    assertThat(holder(admin)).as("not released while a reconcile of this leader still runs")
+    assertThat(holder(admin))
+        .as("not released while a reconcile of this leader still runs")
         .isEqualTo("stubborn");
     finish.countDown();
   }

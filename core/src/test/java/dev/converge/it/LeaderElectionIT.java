@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Two operator instances in one JVM share a Lease: only the holder reconciles, the other takes
- * over when the holder stops, and an instance whose lease is taken stops reconciling and says so.
+ * Two operator instances in one JVM share a Lease: only the holder reconciles, the other takes over
+ * when the holder stops, and an instance whose lease is taken stops reconciling and says so.
  */
 @ExtendWith(LocalClusterExtension.class)
 class LeaderElectionIT {
@@ -63,26 +63,39 @@ class LeaderElectionIT {
     clients.forEach(KubernetesClient::close);
   }
 
-  private Operator operator(LocalCluster cluster, TestNamespace ns, String identity,
-      Runnable onLost) {
+  private Operator operator(
+      LocalCluster cluster, TestNamespace ns, String identity, Runnable onLost) {
     KubernetesClient client = cluster.newClient();
     clients.add(client);
-    Operator operator = Operator.builder(client)
-        .name("leader-it")
-        .namespace(ns.name())
-        // Short timings keep the test quick; the defaults are 15 s / 10 s / 2 s.
-        .leaderElection(LeaderElection.onLease(ns.name(), LEASE).withIdentity(identity)
-            .withTimings(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)))
-        .onLeadershipLost(onLost)
-        .controller(ControllerBuilder.forPrimary(LeaderWidget.class)
-            .withPredicate(EventPredicate.generationChanged())
-            .build((widget, context) -> {
-              reconcilesBy.computeIfAbsent(identity, k -> new AtomicInteger()).incrementAndGet();
-              Widgets.setReady(context, widget, ConditionStatus.TRUE, "Reconciled",
-                  "by " + identity, s -> s.setHandledBy(identity));
-              return Result.done();
-            }))
-        .build();
+    Operator operator =
+        Operator.builder(client)
+            .name("leader-it")
+            .namespace(ns.name())
+            // Short timings keep the test quick; the defaults are 15 s / 10 s / 2 s.
+            .leaderElection(
+                LeaderElection.onLease(ns.name(), LEASE)
+                    .withIdentity(identity)
+                    .withTimings(
+                        Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)))
+            .onLeadershipLost(onLost)
+            .controller(
+                ControllerBuilder.forPrimary(LeaderWidget.class)
+                    .withPredicate(EventPredicate.generationChanged())
+                    .build(
+                        (widget, context) -> {
+                          reconcilesBy
+                              .computeIfAbsent(identity, k -> new AtomicInteger())
+                              .incrementAndGet();
+                          Widgets.setReady(
+                              context,
+                              widget,
+                              ConditionStatus.TRUE,
+                              "Reconciled",
+                              "by " + identity,
+                              s -> s.setHandledBy(identity));
+                          return Result.done();
+                        }))
+            .build();
     operators.add(operator);
     return operator;
   }
@@ -105,8 +118,8 @@ class LeaderElectionIT {
   }
 
   @Test
-  void theStandbyTakesOverWhenTheLeaderStops(KubernetesClient admin, TestNamespace ns,
-      LocalCluster cluster) {
+  void theStandbyTakesOverWhenTheLeaderStops(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     Operator first = operator(cluster, ns, "first", () -> {});
     Operator second = operator(cluster, ns, "second", () -> {});
     first.start();
@@ -133,8 +146,8 @@ class LeaderElectionIT {
   }
 
   @Test
-  void aLeaderWhoseLeaseIsTakenStopsReconcilingAndReportsIt(KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) throws Exception {
+  void aLeaderWhoseLeaseIsTakenStopsReconcilingAndReportsIt(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws Exception {
     CountDownLatch lost = new CountDownLatch(1);
     Operator operator = operator(cluster, ns, "victim", lost::countDown);
     operator.start();
@@ -143,15 +156,20 @@ class LeaderElectionIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> "victim".equals(handledBy(admin, "before")));
 
     // Someone else takes the lease (as after a long pause of this process).
-    admin.leases().withName(LEASE).edit(lease -> {
-      lease.getSpec().setHolderIdentity("thief");
-      lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
-      lease.getSpec().setLeaseDurationSeconds(600);
-      return lease;
-    });
+    admin
+        .leases()
+        .withName(LEASE)
+        .edit(
+            lease -> {
+              lease.getSpec().setHolderIdentity("thief");
+              lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
+              lease.getSpec().setLeaseDurationSeconds(600);
+              return lease;
+            });
 
-    await().atMost(Duration.ofSeconds(30)).until(() ->
-        operator.state() == OperatorState.LEADERSHIP_LOST);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> operator.state() == OperatorState.LEADERSHIP_LOST);
     assertThat(lost.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     OperatorHealth health = operator.health();
     assertThat(health.live()).isFalse();
@@ -160,8 +178,12 @@ class LeaderElectionIT {
 
     int reconciles = reconcilesBy.get("victim").get();
     admin.resource(widget("after")).create();
-    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
-        .until(() -> handledBy(admin, "after") == null && reconcilesBy.get("victim").get()
-            == reconciles);
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () ->
+                handledBy(admin, "after") == null
+                    && reconcilesBy.get("victim").get() == reconciles);
   }
 }

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Records every request a client sends (each attempt, retries included), so a test can state
- * which requests a phase of the operator's life made. Watches are kept apart: they are long-lived
+ * Records every request a client sends (each attempt, retries included), so a test can state which
+ * requests a phase of the operator's life made. Watches are kept apart: they are long-lived
  * streams, not reads.
  */
 public final class RequestCounter implements Interceptor {
@@ -20,8 +20,11 @@ public final class RequestCounter implements Interceptor {
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
     String query = request.uri().getRawQuery();
     boolean watch = query != null && query.contains("watch=true");
-    requests.add((watch ? "WATCH" : request.method()) + " " + request.uri().getRawPath()
-        + (query == null ? "" : "?" + query));
+    requests.add(
+        (watch ? "WATCH" : request.method())
+            + " "
+            + request.uri().getRawPath()
+            + (query == null ? "" : "?" + query));
   }
 
   public void reset() {
@@ -40,7 +43,13 @@ public final class RequestCounter implements Interceptor {
 
   /** POST, PUT, PATCH and DELETE requests. */
   public List<String> writes() {
-    return all().stream().filter(r -> r.startsWith("POST ") || r.startsWith("PUT ")
-        || r.startsWith("PATCH ") || r.startsWith("DELETE ")).toList();
+    return all().stream()
+        .filter(
+            r ->
+                r.startsWith("POST ")
+                    || r.startsWith("PUT ")
+                    || r.startsWith("PATCH ")
+                    || r.startsWith("DELETE "))
+        .toList();
   }
 }

@@ -35,14 +35,18 @@ class StartupMisconfigurationIT {
         .name("misconfigured-it")
         .namespace(ns.name())
         .events(EventRecorder.discarding())
-        .strategies(new StrategySelector(Map.of(strategy.name(), strategy),
-            StrategySelection.all(strategy.name()).with(ApiKind.parse(kindKey), strategy.name())))
+        .strategies(
+            new StrategySelector(
+                Map.of(strategy.name(), strategy),
+                StrategySelection.all(strategy.name())
+                    .with(ApiKind.parse(kindKey), strategy.name())))
         .controller(ControllerBuilder.forPrimary(ConfigMap.class).build((c, ctx) -> Result.done()))
         .build();
   }
 
   @Test
-  void aMisspeltStrategyKeyFailsAtStartNamingTheNearKind(KubernetesClient client, TestNamespace ns) {
+  void aMisspeltStrategyKeyFailsAtStartNamingTheNearKind(
+      KubernetesClient client, TestNamespace ns) {
     Operator operator = operator(client, ns, "apps/v1/Deploymnet");
 
     assertThatThrownBy(operator::start)
@@ -59,7 +63,8 @@ class StartupMisconfigurationIT {
 
     assertThatThrownBy(operator::start)
         .isInstanceOf(StrategyConfigurationException.class)
-        .hasMessageContaining("apps/v1beta9/Deployment: no such kind; did you mean apps/v1/Deployment?");
+        .hasMessageContaining(
+            "apps/v1beta9/Deployment: no such kind; did you mean apps/v1/Deployment?");
     operator.stop();
   }
 

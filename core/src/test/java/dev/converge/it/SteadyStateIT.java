@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A reconcile that finds nothing to do sends nothing: no GET, no LIST, no write. Proven by
- * counting every request of the operator's client with an interceptor while the controller
- * reconciles an up-to-date widget again and again (reconcileEvery).
+ * A reconcile that finds nothing to do sends nothing: no GET, no LIST, no write. Proven by counting
+ * every request of the operator's client with an interceptor while the controller reconciles an
+ * up-to-date widget again and again (reconcileEvery).
  */
 @ExtendWith(LocalClusterExtension.class)
 class SteadyStateIT {
@@ -49,10 +49,17 @@ class SteadyStateIT {
   }
 
   @Test
-  void steadyStateReconcilesReadOnlyFromCachesAndWriteNothing(KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) {
-    admin.resource(new ConfigMapBuilder().withNewMetadata().withName("settings").endMetadata()
-        .addToData("value", "1").build()).create();
+  void steadyStateReconcilesReadOnlyFromCachesAndWriteNothing(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
+    admin
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("settings")
+                .endMetadata()
+                .addToData("value", "1")
+                .build())
+        .create();
     SteadyWidget w = new SteadyWidget();
     w.getMetadata().setName("steady");
     w.setSpec(new WidgetSpec());
@@ -63,54 +70,95 @@ class SteadyStateIT {
     RequestCounter counter = new RequestCounter();
     AtomicInteger reconciles = new AtomicInteger();
     ConfigMapTestStrategy strategy = new ConfigMapTestStrategy();
-    try (KubernetesClient operatorClient = cluster.clientBuilder()
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", counter))
-        .build();
-        Operator operator = Operator.builder(operatorClient)
-            .name("steady-it")
-            .namespace(ns.name())
-            .cache(Namespace.class)
-            .strategies(new StrategySelector(Map.of(strategy.name(), strategy),
-                StrategySelection.all(strategy.name())))
-            .controller(ControllerBuilder.forPrimary(SteadyWidget.class)
-                .owns(ConfigMap.class)
-                .index(SteadyWidget.class, "by-configmap", x -> List.of(
-                    x.getMetadata().getNamespace() + "/" + x.getSpec().getConfigMapName()))
-                .watches(ConfigMap.class, (cm, caches) -> caches.of(SteadyWidget.class)
-                    .byIndex("by-configmap", cm.getMetadata().getNamespace() + "/"
-                        + cm.getMetadata().getName()).stream().map(ObjectKey::of).toList())
-                .reconcileEvery(Duration.ofMillis(200))
-                .build((widget, context) -> {
-                  // A cluster-scoped kind, looked up from a namespaced primary's context.
-                  if (context.get(Namespace.class, widget.getMetadata().getNamespace()).isEmpty()) {
-                    throw new IllegalStateException("the primary's Namespace is not in the cache");
-                  }
-                  ConfigMap source = context.get(ConfigMap.class,
-                      widget.getSpec().getConfigMapName()).orElseThrow();
-                  ConfigMap desired = new ConfigMapBuilder().withNewMetadata()
-                      .withName(widget.getMetadata().getName() + "-out")
-                      .withNamespace(widget.getMetadata().getNamespace()).endMetadata()
-                      .addToData("value", widget.getSpec().getData() + "/"
-                          + source.getData().get("value"))
-                      .build();
-                  OwnerReferences.setController(widget, desired);
-                  context.apply(desired);
-                  context.owned(ConfigMap.class); // an owner-index read, for good measure
-                  Widgets.setReady(context, widget, ConditionStatus.TRUE, "Reconciled", "ok");
-                  reconciles.incrementAndGet();
-                  return Result.done();
-                }))
-            .build()) {
+    try (KubernetesClient operatorClient =
+            cluster
+                .clientBuilder()
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", counter))
+                .build();
+        Operator operator =
+            Operator.builder(operatorClient)
+                .name("steady-it")
+                .namespace(ns.name())
+                .cache(Namespace.class)
+                .strategies(
+                    new StrategySelector(
+                        Map.of(strategy.name(), strategy), StrategySelection.all(strategy.name())))
+                .controller(
+                    ControllerBuilder.forPrimary(SteadyWidget.class)
+                        .owns(ConfigMap.class)
+                        .index(
+                            SteadyWidget.class,
+                            "by-configmap",
+                            x ->
+                                List.of(
+                                    x.getMetadata().getNamespace()
+                                        + "/"
+                                        + x.getSpec().getConfigMapName()))
+                        .watches(
+                            ConfigMap.class,
+                            (cm, caches) ->
+                                caches
+                                    .of(SteadyWidget.class)
+                                    .byIndex(
+                                        "by-configmap",
+                                        cm.getMetadata().getNamespace()
+                                            + "/"
+                                            + cm.getMetadata().getName())
+                                    .stream()
+                                    .map(ObjectKey::of)
+                                    .toList())
+                        .reconcileEvery(Duration.ofMillis(200))
+                        .build(
+                            (widget, context) -> {
+                              // A cluster-scoped kind, looked up from a namespaced primary's
+                              // context.
+                              if (context
+                                  .get(Namespace.class, widget.getMetadata().getNamespace())
+                                  .isEmpty()) {
+                                throw new IllegalStateException(
+                                    "the primary's Namespace is not in the cache");
+                              }
+                              ConfigMap source =
+                                  context
+                                      .get(ConfigMap.class, widget.getSpec().getConfigMapName())
+                                      .orElseThrow();
+                              ConfigMap desired =
+                                  new ConfigMapBuilder()
+                                      .withNewMetadata()
+                                      .withName(widget.getMetadata().getName() + "-out")
+                                      .withNamespace(widget.getMetadata().getNamespace())
+                                      .endMetadata()
+                                      .addToData(
+                                          "value",
+                                          widget.getSpec().getData()
+                                              + "/"
+                                              + source.getData().get("value"))
+                                      .build();
+                              OwnerReferences.setController(widget, desired);
+                              context.apply(desired);
+                              context.owned(
+                                  ConfigMap.class); // an owner-index read, for good measure
+                              Widgets.setReady(
+                                  context, widget, ConditionStatus.TRUE, "Reconciled", "ok");
+                              reconciles.incrementAndGet();
+                              return Result.done();
+                            }))
+                .build()) {
       operator.start();
 
-      await().atMost(Duration.ofSeconds(30)).until(() -> Widgets.isReady(
-          admin.resources(SteadyWidget.class).withName("steady").get())
-          && admin.configMaps().withName("steady-out").get() != null);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  Widgets.isReady(admin.resources(SteadyWidget.class).withName("steady").get())
+                      && admin.configMaps().withName("steady-out").get() != null);
       // The counter sees this client's traffic: the informers' initial lists and the writes that
       // created the output and the status.
-      assertThat(counter.reads()).anyMatch(r -> r.contains("/steadywidgets"))
+      assertThat(counter.reads())
+          .anyMatch(r -> r.contains("/steadywidgets"))
           .anyMatch(r -> r.contains("/configmaps"));
-      assertThat(counter.writes()).anyMatch(r -> r.startsWith("POST ") && r.contains("/configmaps"))
+      assertThat(counter.writes())
+          .anyMatch(r -> r.startsWith("POST ") && r.contains("/configmaps"))
           .anyMatch(r -> r.startsWith("PATCH ") && r.endsWith("/status"));
 
       // Let the status write's own event and the owned object's events be handled, then count.
@@ -122,9 +170,13 @@ class SteadyStateIT {
       await().atMost(Duration.ofSeconds(30)).until(() -> reconciles.get() >= before + 10);
 
       List<String> seen = counter.all();
-      assertThat(counter.reads()).as("GET or LIST during %d steady reconciles; all requests: %s",
-          reconciles.get() - before, seen).isEmpty();
-      assertThat(counter.writes()).as("writes during steady reconciles; all requests: %s", seen)
+      assertThat(counter.reads())
+          .as(
+              "GET or LIST during %d steady reconciles; all requests: %s",
+              reconciles.get() - before, seen)
+          .isEmpty();
+      assertThat(counter.writes())
+          .as("writes during steady reconciles; all requests: %s", seen)
           .isEmpty();
     }
   }

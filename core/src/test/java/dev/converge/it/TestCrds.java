@@ -25,45 +25,76 @@ public final class TestCrds {
    * Installs with a client of its own: a {@code KubernetesClient} parameter of a {@code @BeforeAll}
    * method would give the whole class one namespace, shared by every test method.
    */
-  public static CustomResourceDefinition install(LocalCluster cluster,
-      Class<? extends HasMetadata> type) {
+  public static CustomResourceDefinition install(
+      LocalCluster cluster, Class<? extends HasMetadata> type) {
     try (KubernetesClient client = cluster.newClient()) {
       return install(client, type);
     }
   }
 
-  public static CustomResourceDefinition install(KubernetesClient client,
-      Class<? extends HasMetadata> type) {
+  public static CustomResourceDefinition install(
+      KubernetesClient client, Class<? extends HasMetadata> type) {
     String group = HasMetadata.getGroup(type);
     String kind = HasMetadata.getKind(type);
     String plural = HasMetadata.getPlural(type);
-    JSONSchemaProps open = new JSONSchemaPropsBuilder().withType("object")
-        .withXKubernetesPreserveUnknownFields(true).build();
-    CustomResourceDefinition crd = new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(plural + "." + group).endMetadata()
-        .withNewSpec()
-        .withGroup(group)
-        .withScope("Namespaced")
-        .withNewNames().withKind(kind).withPlural(plural)
-        .withSingular(kind.toLowerCase(Locale.ROOT)).endNames()
-        .addNewVersion()
-        .withName(HasMetadata.getVersion(type)).withServed(true).withStorage(true)
-        .withNewSubresources().withNewStatus().endStatus().endSubresources()
-        .withNewSchema().withNewOpenAPIV3Schema().withType("object")
-        .addToProperties("spec", open).addToProperties("status", open)
-        .endOpenAPIV3Schema().endSchema()
-        .endVersion()
-        .endSpec()
-        .build();
+    JSONSchemaProps open =
+        new JSONSchemaPropsBuilder()
+            .withType("object")
+            .withXKubernetesPreserveUnknownFields(true)
+            .build();
+    CustomResourceDefinition crd =
+        new CustomResourceDefinitionBuilder()
+            .withNewMetadata()
+            .withName(plural + "." + group)
+            .endMetadata()
+            .withNewSpec()
+            .withGroup(group)
+            .withScope("Namespaced")
+            .withNewNames()
+            .withKind(kind)
+            .withPlural(plural)
+            .withSingular(kind.toLowerCase(Locale.ROOT))
+            .endNames()
+            .addNewVersion()
+            .withName(HasMetadata.getVersion(type))
+            .withServed(true)
+            .withStorage(true)
+            .withNewSubresources()
+            .withNewStatus()
+            .endStatus()
+            .endSubresources()
+            .withNewSchema()
+            .withNewOpenAPIV3Schema()
+            .withType("object")
+            .addToProperties("spec", open)
+            .addToProperties("status", open)
+            .endOpenAPIV3Schema()
+            .endSchema()
+            .endVersion()
+            .endSpec()
+            .build();
     client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    await().atMost(Duration.ofSeconds(30)).until(() -> {
-      CustomResourceDefinition live = client.apiextensions().v1().customResourceDefinitions()
-          .withName(crd.getMetadata().getName()).get();
-      return live != null && live.getStatus() != null && live.getStatus().getConditions().stream()
-          .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              CustomResourceDefinition live =
+                  client
+                      .apiextensions()
+                      .v1()
+                      .customResourceDefinitions()
+                      .withName(crd.getMetadata().getName())
+                      .get();
+              return live != null
+                  && live.getStatus() != null
+                  && live.getStatus().getConditions().stream()
+                      .anyMatch(
+                          c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+            });
     // The API server serves a new CRD a moment after it reports Established: wait for a list.
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
         .until(() -> client.resources(type).inAnyNamespace().list() != null);
     return crd;
   }

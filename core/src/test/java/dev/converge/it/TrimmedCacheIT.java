@@ -46,12 +46,12 @@ class TrimmedCacheIT {
   }
 
   @Test
-  void primariesLoseManagedFieldsAndLastAppliedWhileOwnedObjectsKeepThem(KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) {
+  void primariesLoseManagedFieldsAndLastAppliedWhileOwnedObjectsKeepThem(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     TrimWidget w = new TrimWidget();
     w.getMetadata().setName("trimmed");
-    w.getMetadata().setAnnotations(Map.of(LAST_APPLIED, "{\"kind\":\"TrimWidget\"}",
-        "team", "blue"));
+    w.getMetadata()
+        .setAnnotations(Map.of(LAST_APPLIED, "{\"kind\":\"TrimWidget\"}", "team", "blue"));
     w.setSpec(new WidgetSpec());
     w.getSpec().setData("x");
     admin.resource(w).create();
@@ -60,27 +60,36 @@ class TrimmedCacheIT {
     AtomicReference<ConfigMap> ownedSeen = new AtomicReference<>();
     ConfigMapTestStrategy strategy = new ConfigMapTestStrategy();
     try (KubernetesClient operatorClient = cluster.clientBuilder().build();
-        Operator operator = Operator.builder(operatorClient)
-            .name("trim-it")
-            .namespace(ns.name())
-            .strategies(new StrategySelector(Map.of(strategy.name(), strategy),
-                StrategySelection.all(strategy.name())))
-            .controller(ControllerBuilder.forPrimary(TrimWidget.class)
-                .owns(ConfigMap.class)
-                .build((widget, context) -> {
-                  primarySeen.set(widget);
-                  ConfigMap desired = new ConfigMapBuilder().withNewMetadata()
-                      .withName(widget.getMetadata().getName() + "-out")
-                      .withNamespace(widget.getMetadata().getNamespace()).endMetadata()
-                      .addToData("value", widget.getSpec().getData())
-                      .build();
-                  context.apply(desired);
-                  context.get(ConfigMap.class, desired.getMetadata().getName())
-                      .ifPresent(ownedSeen::set);
-                  return ownedSeen.get() == null
-                      ? Result.requeueAfter(Duration.ofMillis(100)) : Result.done();
-                }))
-            .build()) {
+        Operator operator =
+            Operator.builder(operatorClient)
+                .name("trim-it")
+                .namespace(ns.name())
+                .strategies(
+                    new StrategySelector(
+                        Map.of(strategy.name(), strategy), StrategySelection.all(strategy.name())))
+                .controller(
+                    ControllerBuilder.forPrimary(TrimWidget.class)
+                        .owns(ConfigMap.class)
+                        .build(
+                            (widget, context) -> {
+                              primarySeen.set(widget);
+                              ConfigMap desired =
+                                  new ConfigMapBuilder()
+                                      .withNewMetadata()
+                                      .withName(widget.getMetadata().getName() + "-out")
+                                      .withNamespace(widget.getMetadata().getNamespace())
+                                      .endMetadata()
+                                      .addToData("value", widget.getSpec().getData())
+                                      .build();
+                              context.apply(desired);
+                              context
+                                  .get(ConfigMap.class, desired.getMetadata().getName())
+                                  .ifPresent(ownedSeen::set);
+                              return ownedSeen.get() == null
+                                  ? Result.requeueAfter(Duration.ofMillis(100))
+                                  : Result.done();
+                            }))
+                .build()) {
       operator.start();
       await().atMost(Duration.ofSeconds(30)).until(() -> ownedSeen.get() != null);
 
@@ -89,7 +98,8 @@ class TrimmedCacheIT {
       assertThat(stored.getMetadata().getAnnotations()).containsKey(LAST_APPLIED);
       assertThat(primarySeen.get().getMetadata().getManagedFields()).isNullOrEmpty();
       assertThat(primarySeen.get().getMetadata().getAnnotations())
-          .doesNotContainKey(LAST_APPLIED).containsEntry("team", "blue");
+          .doesNotContainKey(LAST_APPLIED)
+          .containsEntry("team", "blue");
       assertThat(primarySeen.get().getSpec().getData()).isEqualTo("x");
 
       ConfigMap storedOwned = admin.configMaps().withName("trimmed-out").get();

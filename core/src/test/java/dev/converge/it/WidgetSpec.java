@@ -4,8 +4,10 @@ package dev.converge.it;
 public class WidgetSpec {
   /** Behaviour selector, interpreted by each test's reconciler. */
   private String mode = "done";
+
   /** A ConfigMap the widget references (for the watched-kind tests). */
   private String configMapName;
+
   /** Free text copied into owned objects. */
   private String data;
 

@@ -23,24 +23,36 @@ public final class Widgets {
 
   /** Like the other, with more status changes written in the same patch. */
   public static <W extends CustomResource<WidgetSpec, WidgetStatus>> void setReady(
-      Context<W> context, W widget, ConditionStatus status, String reason, String message,
+      Context<W> context,
+      W widget,
+      ConditionStatus status,
+      String reason,
+      String message,
       Consumer<WidgetStatus> more) {
-    context.status().update(widget, copy -> {
-      WidgetStatus s = copy.getStatus() == null ? new WidgetStatus() : copy.getStatus();
-      more.accept(s);
-      s.setObservedGeneration(copy.getMetadata().getGeneration());
-      s.setConditions(CONDITIONS.set(s.getConditions(), copy, "Ready", status, reason, message));
-      copy.setStatus(s);
-    });
+    context
+        .status()
+        .update(
+            widget,
+            copy -> {
+              WidgetStatus s = copy.getStatus() == null ? new WidgetStatus() : copy.getStatus();
+              more.accept(s);
+              s.setObservedGeneration(copy.getMetadata().getGeneration());
+              s.setConditions(
+                  CONDITIONS.set(s.getConditions(), copy, "Ready", status, reason, message));
+              copy.setStatus(s);
+            });
   }
 
   /** The Ready condition of {@code widget}, if any. */
   public static Optional<Condition> ready(CustomResource<WidgetSpec, WidgetStatus> widget) {
-    if (widget == null || widget.getStatus() == null || widget.getStatus().getConditions() == null) {
+    if (widget == null
+        || widget.getStatus() == null
+        || widget.getStatus().getConditions() == null) {
       return Optional.empty();
     }
     return widget.getStatus().getConditions().stream()
-        .filter(c -> "Ready".equals(c.getType())).findFirst();
+        .filter(c -> "Ready".equals(c.getType()))
+        .findFirst();
   }
 
   public static boolean isReady(CustomResource<WidgetSpec, WidgetStatus> widget) {

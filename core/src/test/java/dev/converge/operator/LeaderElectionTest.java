@@ -25,11 +25,18 @@ class LeaderElectionTest {
   @Test
   void timingsThatCannotWorkAreRejectedWithTheRule() {
     LeaderElection election = LeaderElection.onLease("ns", "l");
-    assertThatThrownBy(() -> election.withTimings(Duration.ofSeconds(10), Duration.ofSeconds(10),
-        Duration.ofSeconds(2))).hasMessageContaining("renewDeadline (PT10S) must be shorter than"
-        + " leaseDuration (PT10S)");
-    assertThatThrownBy(() -> election.withTimings(Duration.ofSeconds(15), Duration.ofSeconds(2),
-        Duration.ofSeconds(2))).hasMessageContaining("retryPeriod");
-    assertThatThrownBy(() -> LeaderElection.onLease(" ", "l")).hasMessageContaining("leaseNamespace");
+    assertThatThrownBy(
+            () ->
+                election.withTimings(
+                    Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(2)))
+        .hasMessageContaining(
+            "renewDeadline (PT10S) must be shorter than" + " leaseDuration (PT10S)");
+    assertThatThrownBy(
+            () ->
+                election.withTimings(
+                    Duration.ofSeconds(15), Duration.ofSeconds(2), Duration.ofSeconds(2)))
+        .hasMessageContaining("retryPeriod");
+    assertThatThrownBy(() -> LeaderElection.onLease(" ", "l"))
+        .hasMessageContaining("leaseNamespace");
   }
 }

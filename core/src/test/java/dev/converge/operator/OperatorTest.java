@@ -31,7 +31,8 @@ class OperatorTest {
     assertThat(health.state()).isEqualTo(OperatorState.NEW);
     assertThat(health.live()).isTrue();
     assertThat(health.ready()).isFalse();
-    assertThat(health.problems()).contains("informer caches have not synced yet", "operator is new");
+    assertThat(health.problems())
+        .contains("informer caches have not synced yet", "operator is new");
     verifyNoInteractions(client);
   }
 
@@ -64,12 +65,15 @@ class OperatorTest {
   @Test
   void owningAKindWithoutAnyStrategyFailsAtBuildNamingTheFix() {
     // core's tests have no strategy jar on the classpath, as an operator that forgot one
-    assertThatThrownBy(() -> Operator.builder(client)
-        .controller(ControllerBuilder.forPrimary(ConfigMap.class)
-            .named("copier")
-            .owns(io.fabric8.kubernetes.api.model.Secret.class)
-            .build((c, ctx) -> Result.done()))
-        .build())
+    assertThatThrownBy(
+            () ->
+                Operator.builder(client)
+                    .controller(
+                        ControllerBuilder.forPrimary(ConfigMap.class)
+                            .named("copier")
+                            .owns(io.fabric8.kubernetes.api.model.Secret.class)
+                            .build((c, ctx) -> Result.done()))
+                    .build())
         .isInstanceOf(dev.converge.strategy.StrategyConfigurationException.class)
         .hasMessageContaining("controller copier owns Secret")
         .hasMessageContaining("no strategy is configured")

@@ -14,10 +14,16 @@ import org.junit.jupiter.api.Test;
 
 class ProbeServerTest {
 
-  private static final OperatorHealth HEALTHY = new OperatorHealth(true, true, OperatorState.RUNNING,
-      true, Optional.of("pod-a"), List.of());
-  private static final OperatorHealth SYNCING = new OperatorHealth(true, false, OperatorState.RUNNING,
-      false, Optional.empty(), List.of("informer caches have not synced yet"));
+  private static final OperatorHealth HEALTHY =
+      new OperatorHealth(true, true, OperatorState.RUNNING, true, Optional.of("pod-a"), List.of());
+  private static final OperatorHealth SYNCING =
+      new OperatorHealth(
+          true,
+          false,
+          OperatorState.RUNNING,
+          false,
+          Optional.empty(),
+          List.of("informer caches have not synced yet"));
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -27,18 +33,22 @@ class ProbeServerTest {
     try (ProbeServer probes = ProbeServer.start(0, health::get, () -> "reconciles_total 3\n")) {
       HttpResponse<String> notReady = get(probes, "/readyz", "GET");
       assertThat(notReady.statusCode()).isEqualTo(503);
-      assertThat(notReady.body()).startsWith("not ok\n")
-          .contains("caches synced: false").contains("problem: informer caches have not synced yet");
+      assertThat(notReady.body())
+          .startsWith("not ok\n")
+          .contains("caches synced: false")
+          .contains("problem: informer caches have not synced yet");
       assertThat(get(probes, "/healthz", "GET").statusCode()).isEqualTo(200);
 
       health.set(HEALTHY);
       HttpResponse<String> ready = get(probes, "/readyz", "GET");
       assertThat(ready.statusCode()).isEqualTo(200);
-      assertThat(ready.body()).isEqualTo("ok\nstate: RUNNING\ncaches synced: true\nleader: pod-a\n");
+      assertThat(ready.body())
+          .isEqualTo("ok\nstate: RUNNING\ncaches synced: true\nleader: pod-a\n");
 
       HttpResponse<String> metrics = get(probes, "/metrics", "GET");
       assertThat(metrics.body()).isEqualTo("reconciles_total 3\n");
-      assertThat(metrics.headers().firstValue("Content-Type")).contains(ProbeServer.METRICS_CONTENT_TYPE);
+      assertThat(metrics.headers().firstValue("Content-Type"))
+          .contains(ProbeServer.METRICS_CONTENT_TYPE);
 
       HttpResponse<String> head = get(probes, "/healthz", "HEAD");
       assertThat(head.statusCode()).isEqualTo(200);
@@ -52,12 +62,17 @@ class ProbeServerTest {
       int port = first.port();
       assertThatThrownBy(() -> ProbeServer.start(port, () -> HEALTHY, () -> ""))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("HTTP port " + port).hasMessageContaining("0 for any");
+          .hasMessageContaining("HTTP port " + port)
+          .hasMessageContaining("0 for any");
     }
   }
 
-  private HttpResponse<String> get(ProbeServer probes, String path, String method) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + probes.port() + path))
-        .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+  private HttpResponse<String> get(ProbeServer probes, String path, String method)
+      throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://localhost:" + probes.port() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -19,14 +19,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class OwnerReferencesIT {
 
   private static ConfigMap owner(KubernetesClient client, String name) {
-    return client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName(name).endMetadata()
-        .addToData("role", "owner").build()).create();
+    return client
+        .configMaps()
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .addToData("role", "owner")
+                .build())
+        .create();
   }
 
   private static Secret dependent(String name) {
-    return new SecretBuilder().withNewMetadata().withName(name).endMetadata()
-        .addToStringData("k", "v").build();
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .addToStringData("k", "v")
+        .build();
   }
 
   @Test
@@ -44,8 +55,9 @@ class OwnerReferencesIT {
 
     client.resource(owner).delete();
 
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-        assertThat(client.secrets().withName("app-secret").get()).isNull());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(() -> assertThat(client.secrets().withName("app-secret").get()).isNull());
     assertThat(client.secrets().withName("bystander").get()).isNotNull();
   }
 
@@ -59,7 +71,8 @@ class OwnerReferencesIT {
     client.resource(desired).create();
     Secret live = client.secrets().withName("owned").get();
 
-    assertThat(OwnerReferences.setController(first, live)).as("idempotent on the stored object")
+    assertThat(OwnerReferences.setController(first, live))
+        .as("idempotent on the stored object")
         .isFalse();
     assertThatThrownBy(() -> OwnerReferences.setController(second, live))
         .isInstanceOf(AlreadyControlledException.class)
@@ -84,13 +97,24 @@ class OwnerReferencesIT {
     client.resource(desired).create();
 
     client.resource(a).delete();
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-        assertThat(client.secrets().withName("shared").get().getMetadata().getOwnerReferences())
-            .extracting(r -> r.getName()).containsExactly("b"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        client
+                            .secrets()
+                            .withName("shared")
+                            .get()
+                            .getMetadata()
+                            .getOwnerReferences())
+                    .extracting(r -> r.getName())
+                    .containsExactly("b"));
     assertThat(OwnerReferences.controllerOf(client.secrets().withName("shared").get())).isEmpty();
 
     client.resource(b).delete();
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-        assertThat(client.secrets().withName("shared").get()).isNull());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(() -> assertThat(client.secrets().withName("shared").get()).isNull());
   }
 }

@@ -18,12 +18,21 @@ import org.junit.jupiter.api.Test;
 class OwnerReferencesTest {
 
   private static Deployment deployment(String ns, String name, String uid) {
-    return new DeploymentBuilder().withNewMetadata().withNamespace(ns).withName(name).withUid(uid)
-        .endMetadata().build();
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withNamespace(ns)
+        .withName(name)
+        .withUid(uid)
+        .endMetadata()
+        .build();
   }
 
   private static ConfigMap configMap(String ns, String name) {
-    return new ConfigMapBuilder().withNewMetadata().withNamespace(ns).withName(name).endMetadata()
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withNamespace(ns)
+        .withName(name)
+        .endMetadata()
         .build();
   }
 
@@ -60,15 +69,18 @@ class OwnerReferencesTest {
     ConfigMap dependent = configMap("shop", "web-config");
     OwnerReferences.setController(deployment("shop", "web", "uid-1"), dependent);
 
-    assertThatThrownBy(() ->
-        OwnerReferences.setController(deployment("shop", "api", "uid-2"), dependent))
+    assertThatThrownBy(
+            () -> OwnerReferences.setController(deployment("shop", "api", "uid-2"), dependent))
         .isInstanceOf(AlreadyControlledException.class)
         .hasMessageContaining("ConfigMap shop/web-config")
         .hasMessageContaining("Deployment web (uid uid-1)")
         .hasMessageContaining("Deployment shop/api")
-        .satisfies(e -> assertThat(((AlreadyControlledException) e).existingController().getUid())
-            .isEqualTo("uid-1"));
-    assertThat(dependent.getMetadata().getOwnerReferences()).extracting(OwnerReference::getName)
+        .satisfies(
+            e ->
+                assertThat(((AlreadyControlledException) e).existingController().getUid())
+                    .isEqualTo("uid-1"));
+    assertThat(dependent.getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getName)
         .containsExactly("web");
   }
 
@@ -79,14 +91,15 @@ class OwnerReferencesTest {
 
     assertThat(OwnerReferences.setController(deployment("shop", "web", "uid-new"), dependent))
         .isTrue();
-    assertThat(dependent.getMetadata().getOwnerReferences()).extracting(OwnerReference::getUid)
+    assertThat(dependent.getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getUid)
         .containsExactly("uid-new");
   }
 
   @Test
   void namespacedOwnerInAnotherNamespaceIsRefused() {
-    assertThatThrownBy(() ->
-        OwnerReferences.setController(deployment("a", "web", "u"), configMap("b", "cfg")))
+    assertThatThrownBy(
+            () -> OwnerReferences.setController(deployment("a", "web", "u"), configMap("b", "cfg")))
         .isInstanceOf(InvalidOwnerException.class)
         .hasMessageContaining("cross-namespace")
         .hasMessageContaining("Deployment a/web")
@@ -95,8 +108,8 @@ class OwnerReferencesTest {
 
   @Test
   void namespacedOwnerOfAClusterScopedObjectIsRefused() {
-    ClusterRole role = new ClusterRoleBuilder().withNewMetadata().withName("reader").endMetadata()
-        .build();
+    ClusterRole role =
+        new ClusterRoleBuilder().withNewMetadata().withName("reader").endMetadata().build();
 
     assertThatThrownBy(() -> OwnerReferences.addOwner(deployment("a", "web", "u"), role))
         .isInstanceOf(InvalidOwnerException.class)
@@ -106,20 +119,27 @@ class OwnerReferencesTest {
 
   @Test
   void clusterScopedOwnerMayOwnNamespacedObjects() {
-    Namespace owner = new NamespaceBuilder().withNewMetadata().withName("tenant").withUid("ns-uid")
-        .endMetadata().build();
+    Namespace owner =
+        new NamespaceBuilder()
+            .withNewMetadata()
+            .withName("tenant")
+            .withUid("ns-uid")
+            .endMetadata()
+            .build();
     ConfigMap dependent = configMap("other", "cfg");
 
     assertThat(OwnerReferences.setController(owner, dependent)).isTrue();
-    assertThat(OwnerReferences.controllerOf(dependent)).get()
+    assertThat(OwnerReferences.controllerOf(dependent))
+        .get()
         .extracting(OwnerReference::getKind, OwnerReference::getApiVersion)
         .containsExactly("Namespace", "v1");
   }
 
   @Test
   void ownerThatWasNeverStoredIsRefused() {
-    assertThatThrownBy(() ->
-        OwnerReferences.setController(deployment("a", "web", null), configMap("a", "cfg")))
+    assertThatThrownBy(
+            () ->
+                OwnerReferences.setController(deployment("a", "web", null), configMap("a", "cfg")))
         .isInstanceOf(InvalidOwnerException.class)
         .hasMessageContaining("metadata.uid");
   }
@@ -149,8 +169,10 @@ class OwnerReferencesTest {
     OwnerReferences.addOwner(web, dependent);
 
     assertThat(OwnerReferences.setController(web, dependent)).isTrue();
-    assertThat(dependent.getMetadata().getOwnerReferences()).singleElement()
-        .extracting(OwnerReference::getController).isEqualTo(true);
+    assertThat(dependent.getMetadata().getOwnerReferences())
+        .singleElement()
+        .extracting(OwnerReference::getController)
+        .isEqualTo(true);
   }
 
   @Test
@@ -165,7 +187,8 @@ class OwnerReferencesTest {
     assertThat(OwnerReferences.remove(web, dependent)).isFalse();
 
     assertThat(OwnerReferences.controllerOf(dependent)).isEmpty();
-    assertThat(dependent.getMetadata().getOwnerReferences()).extracting(OwnerReference::getName)
+    assertThat(dependent.getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getName)
         .containsExactly("api");
   }
 

@@ -15,12 +15,19 @@ import org.junit.jupiter.api.Test;
 
 class EventPredicateTest {
 
-  private static Deployment deployment(long generation, String resourceVersion,
-      Map<String, String> labels, Map<String, String> annotations) {
+  private static Deployment deployment(
+      long generation,
+      String resourceVersion,
+      Map<String, String> labels,
+      Map<String, String> annotations) {
     return new DeploymentBuilder()
         .withNewMetadata()
-        .withName("web").withNamespace("ns").withGeneration(generation)
-        .withResourceVersion(resourceVersion).withLabels(labels).withAnnotations(annotations)
+        .withName("web")
+        .withNamespace("ns")
+        .withGeneration(generation)
+        .withResourceVersion(resourceVersion)
+        .withLabels(labels)
+        .withAnnotations(annotations)
         .endMetadata()
         .build();
   }
@@ -38,7 +45,8 @@ class EventPredicateTest {
     EventPredicate<Deployment> p = EventPredicate.generationChanged();
     assertThat(p.test(update(deployment(1, "10"), deployment(2, "11")))).isTrue();
     assertThat(p.test(update(deployment(2, "11"), deployment(2, "12"))))
-        .as("status update: same generation, new resourceVersion").isFalse();
+        .as("status update: same generation, new resourceVersion")
+        .isFalse();
     assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "10")))).isTrue();
     assertThat(p.test(new ResourceEvent.Deleted<>(deployment(1, "10"), false))).isTrue();
     assertThat(p.test(new ResourceEvent.Generic<>(deployment(1, "10")))).isTrue();
@@ -47,22 +55,43 @@ class EventPredicateTest {
   @Test
   void generationChangedPassesTheUpdateThatStartsDeletionSoFinalizersRun() {
     Deployment live = deployment(4, "20");
-    Deployment deleting = new DeploymentBuilder(live).editMetadata().withResourceVersion("21")
-        .withDeletionTimestamp("2026-11-29T12:00:00Z").endMetadata().build();
-    Deployment stillDeleting = new DeploymentBuilder(deleting).editMetadata().withResourceVersion("22")
-        .endMetadata().build();
+    Deployment deleting =
+        new DeploymentBuilder(live)
+            .editMetadata()
+            .withResourceVersion("21")
+            .withDeletionTimestamp("2026-11-29T12:00:00Z")
+            .endMetadata()
+            .build();
+    Deployment stillDeleting =
+        new DeploymentBuilder(deleting)
+            .editMetadata()
+            .withResourceVersion("22")
+            .endMetadata()
+            .build();
 
-    assertThat(EventPredicate.<Deployment>generationChanged().test(update(live, deleting))).isTrue();
+    assertThat(EventPredicate.<Deployment>generationChanged().test(update(live, deleting)))
+        .isTrue();
     assertThat(EventPredicate.<Deployment>generationChanged().test(update(deleting, stillDeleting)))
         .isFalse();
   }
 
   @Test
   void generationChangedNeverPassesUpdatesOfKindsWithoutGeneration() {
-    ConfigMap before = new ConfigMapBuilder().withNewMetadata().withName("c")
-        .withResourceVersion("1").endMetadata().addToData("k", "1").build();
-    ConfigMap after = new ConfigMapBuilder(before).editMetadata().withResourceVersion("2")
-        .endMetadata().addToData("k", "2").build();
+    ConfigMap before =
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName("c")
+            .withResourceVersion("1")
+            .endMetadata()
+            .addToData("k", "1")
+            .build();
+    ConfigMap after =
+        new ConfigMapBuilder(before)
+            .editMetadata()
+            .withResourceVersion("2")
+            .endMetadata()
+            .addToData("k", "2")
+            .build();
     assertThat(EventPredicate.<ConfigMap>generationChanged().test(update(before, after))).isFalse();
     assertThat(EventPredicate.<ConfigMap>resourceVersionChanged().test(update(before, after)))
         .isTrue();
@@ -81,68 +110,147 @@ class EventPredicateTest {
     EventPredicate<Deployment> p = EventPredicate.labelsChanged();
     assertThat(p.test(update(deployment(1, "1", null, null), deployment(1, "2", Map.of(), null))))
         .isFalse();
-    assertThat(p.test(update(deployment(1, "1", Map.of("a", "1"), null),
-        deployment(1, "2", Map.of("a", "2"), null)))).isTrue();
-    assertThat(p.test(update(deployment(1, "1", Map.of("a", "1"), Map.of("x", "1")),
-        deployment(1, "2", Map.of("a", "1"), Map.of("x", "2")))))
-        .as("an annotation change is not a label change").isFalse();
+    assertThat(
+            p.test(
+                update(
+                    deployment(1, "1", Map.of("a", "1"), null),
+                    deployment(1, "2", Map.of("a", "2"), null))))
+        .isTrue();
+    assertThat(
+            p.test(
+                update(
+                    deployment(1, "1", Map.of("a", "1"), Map.of("x", "1")),
+                    deployment(1, "2", Map.of("a", "1"), Map.of("x", "2")))))
+        .as("an annotation change is not a label change")
+        .isFalse();
   }
 
   @Test
   void annotationsChanged() {
     EventPredicate<Deployment> p = EventPredicate.annotationsChanged();
-    assertThat(p.test(update(deployment(1, "1", null, Map.of("x", "1")),
-        deployment(1, "2", null, Map.of("x", "2"))))).isTrue();
-    assertThat(p.test(update(deployment(1, "1", Map.of("a", "1"), Map.of("x", "1")),
-        deployment(1, "2", Map.of("a", "2"), Map.of("x", "1"))))).isFalse();
+    assertThat(
+            p.test(
+                update(
+                    deployment(1, "1", null, Map.of("x", "1")),
+                    deployment(1, "2", null, Map.of("x", "2")))))
+        .isTrue();
+    assertThat(
+            p.test(
+                update(
+                    deployment(1, "1", Map.of("a", "1"), Map.of("x", "1")),
+                    deployment(1, "2", Map.of("a", "2"), Map.of("x", "1")))))
+        .isFalse();
   }
 
   @Test
   void labelSelectorSupportsMatchLabelsAndEveryOperator() {
-    EventPredicate<Deployment> p = EventPredicate.labelSelector(new LabelSelectorBuilder()
-        .addToMatchLabels("app", "web")
-        .addNewMatchExpression().withKey("tier").withOperator("In").withValues("front", "edge")
-        .endMatchExpression()
-        .addNewMatchExpression().withKey("env").withOperator("NotIn").withValues("dev")
-        .endMatchExpression()
-        .addNewMatchExpression().withKey("owner").withOperator("Exists").endMatchExpression()
-        .addNewMatchExpression().withKey("legacy").withOperator("DoesNotExist").endMatchExpression()
-        .build());
+    EventPredicate<Deployment> p =
+        EventPredicate.labelSelector(
+            new LabelSelectorBuilder()
+                .addToMatchLabels("app", "web")
+                .addNewMatchExpression()
+                .withKey("tier")
+                .withOperator("In")
+                .withValues("front", "edge")
+                .endMatchExpression()
+                .addNewMatchExpression()
+                .withKey("env")
+                .withOperator("NotIn")
+                .withValues("dev")
+                .endMatchExpression()
+                .addNewMatchExpression()
+                .withKey("owner")
+                .withOperator("Exists")
+                .endMatchExpression()
+                .addNewMatchExpression()
+                .withKey("legacy")
+                .withOperator("DoesNotExist")
+                .endMatchExpression()
+                .build());
 
     Map<String, String> good = Map.of("app", "web", "tier", "edge", "owner", "me");
     assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "1", good, null)))).isTrue();
-    assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "1",
-        Map.of("app", "web", "tier", "back", "owner", "me"), null)))).as("In").isFalse();
-    assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "1",
-        Map.of("app", "web", "tier", "edge", "owner", "me", "env", "dev"), null))))
-        .as("NotIn").isFalse();
-    assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "1",
-        Map.of("app", "web", "tier", "edge"), null)))).as("Exists").isFalse();
-    assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "1",
-        Map.of("app", "web", "tier", "edge", "owner", "me", "legacy", "y"), null))))
-        .as("DoesNotExist").isFalse();
-    assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "1",
-        Map.of("app", "api", "tier", "edge", "owner", "me"), null)))).as("matchLabels").isFalse();
+    assertThat(
+            p.test(
+                new ResourceEvent.Created<>(
+                    deployment(1, "1", Map.of("app", "web", "tier", "back", "owner", "me"), null))))
+        .as("In")
+        .isFalse();
+    assertThat(
+            p.test(
+                new ResourceEvent.Created<>(
+                    deployment(
+                        1,
+                        "1",
+                        Map.of("app", "web", "tier", "edge", "owner", "me", "env", "dev"),
+                        null))))
+        .as("NotIn")
+        .isFalse();
+    assertThat(
+            p.test(
+                new ResourceEvent.Created<>(
+                    deployment(1, "1", Map.of("app", "web", "tier", "edge"), null))))
+        .as("Exists")
+        .isFalse();
+    assertThat(
+            p.test(
+                new ResourceEvent.Created<>(
+                    deployment(
+                        1,
+                        "1",
+                        Map.of("app", "web", "tier", "edge", "owner", "me", "legacy", "y"),
+                        null))))
+        .as("DoesNotExist")
+        .isFalse();
+    assertThat(
+            p.test(
+                new ResourceEvent.Created<>(
+                    deployment(1, "1", Map.of("app", "api", "tier", "edge", "owner", "me"), null))))
+        .as("matchLabels")
+        .isFalse();
   }
 
   @Test
   void labelSelectorOnUpdateLooksAtTheNewState() {
     EventPredicate<Deployment> p = EventPredicate.hasLabels(Map.of("app", "web"));
-    assertThat(p.test(update(deployment(1, "1", Map.of(), null),
-        deployment(1, "2", Map.of("app", "web"), null)))).isTrue();
-    assertThat(p.test(update(deployment(1, "1", Map.of("app", "web"), null),
-        deployment(1, "2", Map.of(), null)))).isFalse();
+    assertThat(
+            p.test(
+                update(
+                    deployment(1, "1", Map.of(), null),
+                    deployment(1, "2", Map.of("app", "web"), null))))
+        .isTrue();
+    assertThat(
+            p.test(
+                update(
+                    deployment(1, "1", Map.of("app", "web"), null),
+                    deployment(1, "2", Map.of(), null))))
+        .isFalse();
   }
 
   @Test
   void labelSelectorRejectsUnknownOperatorsNamingTheFix() {
-    assertThatThrownBy(() -> EventPredicate.labelSelector(new LabelSelectorBuilder()
-        .addNewMatchExpression().withKey("tier").withOperator("Equals").withValues("a")
-        .endMatchExpression().build()))
+    assertThatThrownBy(
+            () ->
+                EventPredicate.labelSelector(
+                    new LabelSelectorBuilder()
+                        .addNewMatchExpression()
+                        .withKey("tier")
+                        .withOperator("Equals")
+                        .withValues("a")
+                        .endMatchExpression()
+                        .build()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("'Equals'").hasMessageContaining("In, NotIn, Exists or DoesNotExist");
-    assertThatThrownBy(() -> EventPredicate.labelSelector(new LabelSelectorBuilder()
-        .addNewMatchExpression().withKey("tier").withOperator("In").endMatchExpression().build()))
+        .hasMessageContaining("'Equals'")
+        .hasMessageContaining("In, NotIn, Exists or DoesNotExist");
+    assertThatThrownBy(
+            () ->
+                EventPredicate.labelSelector(
+                    new LabelSelectorBuilder()
+                        .addNewMatchExpression()
+                        .withKey("tier")
+                        .withOperator("In")
+                        .endMatchExpression()
+                        .build()))
         .hasMessageContaining("needs at least one value");
   }
 
@@ -152,7 +260,8 @@ class EventPredicateTest {
     EventPredicate<Deployment> labels = EventPredicate.labelsChanged();
     ResourceEvent<Deployment> specOnly = update(deployment(1, "1"), deployment(2, "2"));
     ResourceEvent<Deployment> labelOnly =
-        update(deployment(1, "1", Map.of("a", "1"), null), deployment(1, "2", Map.of("a", "2"), null));
+        update(
+            deployment(1, "1", Map.of("a", "1"), null), deployment(1, "2", Map.of("a", "2"), null));
     ResourceEvent<Deployment> statusOnly = update(deployment(1, "1"), deployment(1, "2"));
 
     assertThat(gen.or(labels).test(specOnly)).isTrue();
@@ -168,18 +277,24 @@ class EventPredicateTest {
 
   @Test
   void customPredicateHasOneRulePerEventType() {
-    EventPredicate<Deployment> p = EventPredicate.<Deployment>custom()
-        .onCreate(d -> d.getMetadata().getName().startsWith("w"))
-        .onUpdate((before, after) -> !before.getMetadata().getGeneration()
-            .equals(after.getMetadata().getGeneration()))
-        .onDelete(d -> false)
-        .build();
+    EventPredicate<Deployment> p =
+        EventPredicate.<Deployment>custom()
+            .onCreate(d -> d.getMetadata().getName().startsWith("w"))
+            .onUpdate(
+                (before, after) ->
+                    !before
+                        .getMetadata()
+                        .getGeneration()
+                        .equals(after.getMetadata().getGeneration()))
+            .onDelete(d -> false)
+            .build();
 
     assertThat(p.test(new ResourceEvent.Created<>(deployment(1, "1")))).isTrue();
     assertThat(p.test(update(deployment(1, "1"), deployment(1, "2")))).isFalse();
     assertThat(p.test(update(deployment(1, "1"), deployment(2, "2")))).isTrue();
     assertThat(p.test(new ResourceEvent.Deleted<>(deployment(1, "1"), true))).isFalse();
     assertThat(p.test(new ResourceEvent.Generic<>(deployment(1, "1"))))
-        .as("types without a rule pass").isTrue();
+        .as("types without a rule pass")
+        .isTrue();
   }
 }

@@ -16,9 +16,13 @@ class ExponentialBackoffTest {
     for (int failures = 1; failures <= 20; failures++) {
       delays.add(ExponentialBackoff.DEFAULT.delayAfter(failures));
     }
-    assertThat(delays.subList(0, 5)).containsExactly(
-        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40),
-        Duration.ofMillis(80));
+    assertThat(delays.subList(0, 5))
+        .containsExactly(
+            Duration.ofMillis(5),
+            Duration.ofMillis(10),
+            Duration.ofMillis(20),
+            Duration.ofMillis(40),
+            Duration.ofMillis(80));
     // 5 ms * 2^17 = 655.36 s is the last delay under the cap; the 19th failure hits 1000 s.
     assertThat(delays.get(17)).isEqualTo(Duration.ofMillis(655_360));
     assertThat(delays.get(18)).isEqualTo(Duration.ofSeconds(1000));
@@ -34,10 +38,19 @@ class ExponentialBackoffTest {
 
   @Test
   void customBaseAndCap() {
-    ExponentialBackoff backoff = new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5));
-    assertThat(List.of(backoff.delayAfter(1), backoff.delayAfter(2), backoff.delayAfter(3),
-        backoff.delayAfter(4))).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2),
-        Duration.ofSeconds(4), Duration.ofSeconds(5));
+    ExponentialBackoff backoff =
+        new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5));
+    assertThat(
+            List.of(
+                backoff.delayAfter(1),
+                backoff.delayAfter(2),
+                backoff.delayAfter(3),
+                backoff.delayAfter(4)))
+        .containsExactly(
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(4),
+            Duration.ofSeconds(5));
   }
 
   @Test

@@ -14,8 +14,9 @@ class RateLimitTest {
 
   @Test
   void afterAnOutageRetriesOfManyKeysAreSpreadAtTheOverallRateOnceTheBurstIsUsed() {
-    WorkQueue<String> queue = new WorkQueue<>(ticker, ExponentialBackoff.DEFAULT, RateLimit.DEFAULT,
-        QueueListener.none());
+    WorkQueue<String> queue =
+        new WorkQueue<>(
+            ticker, ExponentialBackoff.DEFAULT, RateLimit.DEFAULT, QueueListener.none());
     List<Duration> delays = new ArrayList<>();
     for (int i = 0; i < 150; i++) {
       delays.add(queue.addRateLimited("key-" + i)); // every key fails once, at the same instant
@@ -30,8 +31,9 @@ class RateLimitTest {
 
   @Test
   void theBucketRefillsWithTime() {
-    WorkQueue<String> queue = new WorkQueue<>(ticker, ExponentialBackoff.DEFAULT,
-        new RateLimit(10, 1), QueueListener.none());
+    WorkQueue<String> queue =
+        new WorkQueue<>(
+            ticker, ExponentialBackoff.DEFAULT, new RateLimit(10, 1), QueueListener.none());
     assertThat(queue.addRateLimited("a")).isEqualTo(Duration.ofMillis(5));
     assertThat(queue.addRateLimited("b")).isEqualTo(Duration.ofMillis(100));
     ticker.advance(Duration.ofSeconds(10)); // refills to the burst of 1, no more
@@ -41,17 +43,21 @@ class RateLimitTest {
 
   @Test
   void aLongPerKeyBackoffWinsOverTheBucket() {
-    WorkQueue<String> queue = new WorkQueue<>(ticker,
-        new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(60)), new RateLimit(10, 1),
-        QueueListener.none());
+    WorkQueue<String> queue =
+        new WorkQueue<>(
+            ticker,
+            new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(60)),
+            new RateLimit(10, 1),
+            QueueListener.none());
     assertThat(queue.addRateLimited("a")).isEqualTo(Duration.ofSeconds(1));
     assertThat(queue.addRateLimited("a")).isEqualTo(Duration.ofSeconds(2));
   }
 
   @Test
   void freshEventsAreNeverLimited() {
-    WorkQueue<String> queue = new WorkQueue<>(ticker, ExponentialBackoff.DEFAULT,
-        new RateLimit(1, 1), QueueListener.none());
+    WorkQueue<String> queue =
+        new WorkQueue<>(
+            ticker, ExponentialBackoff.DEFAULT, new RateLimit(1, 1), QueueListener.none());
     for (int i = 0; i < 1000; i++) {
       queue.add("key-" + i);
     }
@@ -60,8 +66,9 @@ class RateLimitTest {
 
   @Test
   void unlimitedLeavesOnlyThePerKeyBackoff() {
-    WorkQueue<String> queue = new WorkQueue<>(ticker, ExponentialBackoff.DEFAULT,
-        RateLimit.unlimited(), QueueListener.none());
+    WorkQueue<String> queue =
+        new WorkQueue<>(
+            ticker, ExponentialBackoff.DEFAULT, RateLimit.unlimited(), QueueListener.none());
     for (int i = 0; i < 1000; i++) {
       assertThat(queue.addRateLimited("key-" + i)).isEqualTo(Duration.ofMillis(5));
     }

@@ -8,9 +8,9 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Prints the throughput of the work queue: producers add random keys while workers take and
- * finish them. Not a test; run with
- * {@code java -cp core/target/classes:core/target/test-classes dev.converge.queue.WorkQueueBenchmark}.
+ * Prints the throughput of the work queue: producers add random keys while workers take and finish
+ * them. Not a test; run with {@code java -cp core/target/classes:core/target/test-classes
+ * dev.converge.queue.WorkQueueBenchmark}.
  */
 public final class WorkQueueBenchmark {
 
@@ -26,17 +26,19 @@ public final class WorkQueueBenchmark {
   }
 
   private static void run(int events, int keys, int workers) throws InterruptedException {
-    WorkQueue<Integer> queue = new WorkQueue<>(Ticker.system(), ExponentialBackoff.DEFAULT,
-        QueueListener.none());
+    WorkQueue<Integer> queue =
+        new WorkQueue<>(Ticker.system(), ExponentialBackoff.DEFAULT, QueueListener.none());
     AtomicLong processed = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < workers; w++) {
-      Thread t = new Thread(() -> {
-        for (Optional<Integer> next = queue.take(); next.isPresent(); next = queue.take()) {
-          processed.incrementAndGet();
-          queue.done(next.get());
-        }
-      });
+      Thread t =
+          new Thread(
+              () -> {
+                for (Optional<Integer> next = queue.take(); next.isPresent(); next = queue.take()) {
+                  processed.incrementAndGet();
+                  queue.done(next.get());
+                }
+              });
       t.start();
       threads.add(t);
     }
@@ -50,9 +52,15 @@ public final class WorkQueueBenchmark {
       t.join();
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
-    System.out.printf("keys=%7d workers=%d: %,d adds in %d ms (%,.0f adds/s), %,d processed"
+    System.out.printf(
+        "keys=%7d workers=%d: %,d adds in %d ms (%,.0f adds/s), %,d processed"
             + " (%.1f%% de-duplicated)%n",
-        keys, workers, events, took.toMillis(), events / (took.toNanos() / 1e9), processed.get(),
+        keys,
+        workers,
+        events,
+        took.toMillis(),
+        events / (took.toNanos() / 1e9),
+        processed.get(),
         100.0 * (events - processed.get()) / events);
   }
 }

@@ -56,7 +56,8 @@ class WorkQueueTest {
 
     assertThat(queue.poll()).contains("a");
     queue.done("a");
-    assertThat(queue.poll()).as("three events while processing give one more round, not three")
+    assertThat(queue.poll())
+        .as("three events while processing give one more round, not three")
         .isEmpty();
   }
 
@@ -99,10 +100,17 @@ class WorkQueueTest {
     for (int i = 0; i < 6; i++) {
       delays.add(queue.addRateLimited("a"));
     }
-    assertThat(delays).containsExactly(Duration.ofMillis(5), Duration.ofMillis(10),
-        Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(80), Duration.ofMillis(160));
+    assertThat(delays)
+        .containsExactly(
+            Duration.ofMillis(5),
+            Duration.ofMillis(10),
+            Duration.ofMillis(20),
+            Duration.ofMillis(40),
+            Duration.ofMillis(80),
+            Duration.ofMillis(160));
     assertThat(queue.failures("a")).isEqualTo(6);
-    assertThat(queue.addRateLimited("b")).as("another key has its own backoff")
+    assertThat(queue.addRateLimited("b"))
+        .as("another key has its own backoff")
         .isEqualTo(Duration.ofMillis(5));
   }
 
@@ -160,24 +168,27 @@ class WorkQueueTest {
     AtomicInteger depth = new AtomicInteger();
     AtomicLong waited = new AtomicLong();
     AtomicInteger retries = new AtomicInteger();
-    WorkQueue<String> observed = new WorkQueue<>(ticker, ExponentialBackoff.DEFAULT,
-        new QueueListener() {
-          @Override
-          public void added(int d) {
-            depth.set(d);
-          }
+    WorkQueue<String> observed =
+        new WorkQueue<>(
+            ticker,
+            ExponentialBackoff.DEFAULT,
+            new QueueListener() {
+              @Override
+              public void added(int d) {
+                depth.set(d);
+              }
 
-          @Override
-          public void taken(long waitNanos, int d) {
-            depth.set(d);
-            waited.set(waitNanos);
-          }
+              @Override
+              public void taken(long waitNanos, int d) {
+                depth.set(d);
+                waited.set(waitNanos);
+              }
 
-          @Override
-          public void retried() {
-            retries.incrementAndGet();
-          }
-        });
+              @Override
+              public void retried() {
+                retries.incrementAndGet();
+              }
+            });
     observed.add("a");
     observed.add("b");
     assertThat(depth.get()).isEqualTo(2);
@@ -210,31 +221,34 @@ class WorkQueueTest {
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < workers; w++) {
       long seed = w;
-      Thread t = new Thread(() -> {
-        Random random = new Random(seed);
-        while (true) {
-          Optional<String> next = queue.take();
-          if (next.isEmpty()) {
-            return;
-          }
-          String key = next.get();
-          if (!inProcess.add(key)) {
-            violations.incrementAndGet();
-          }
-          lastStart.merge(key, clock.incrementAndGet(), Math::max);
-          processed.incrementAndGet();
-          // Hold the key for a random while, sometimes giving up the CPU, so that other
-          // workers and the producer run while it is in flight.
-          for (int spin = random.nextInt(5_000); spin > 0; spin--) {
-            Thread.onSpinWait();
-          }
-          if (random.nextBoolean()) {
-            Thread.yield();
-          }
-          inProcess.remove(key);
-          queue.done(key);
-        }
-      }, "worker-" + w);
+      Thread t =
+          new Thread(
+              () -> {
+                Random random = new Random(seed);
+                while (true) {
+                  Optional<String> next = queue.take();
+                  if (next.isEmpty()) {
+                    return;
+                  }
+                  String key = next.get();
+                  if (!inProcess.add(key)) {
+                    violations.incrementAndGet();
+                  }
+                  lastStart.merge(key, clock.incrementAndGet(), Math::max);
+                  processed.incrementAndGet();
+                  // Hold the key for a random while, sometimes giving up the CPU, so that other
+                  // workers and the producer run while it is in flight.
+                  for (int spin = random.nextInt(5_000); spin > 0; spin--) {
+                    Thread.onSpinWait();
+                  }
+                  if (random.nextBoolean()) {
+                    Thread.yield();
+                  }
+                  inProcess.remove(key);
+                  queue.done(key);
+                }
+              },
+              "worker-" + w);
       t.start();
       threads.add(t);
     }
@@ -261,8 +275,11 @@ class WorkQueueTest {
 
     assertThat(violations.get()).as("a key held by two workers at once").isZero();
     assertThat(processed.get()).isPositive().isLessThanOrEqualTo(events);
-    lastEvent.forEach((key, at) -> assertThat(lastStart.get(key))
-        .as("%s was processed after its last event", key).isGreaterThan(at));
+    lastEvent.forEach(
+        (key, at) ->
+            assertThat(lastStart.get(key))
+                .as("%s was processed after its last event", key)
+                .isGreaterThan(at));
   }
 
   private List<String> drainReady() {

@@ -20,17 +20,17 @@ import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
-import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,92 +62,121 @@ class OperatorPermissionsTest {
   }
 
   private static StrategySelector selector(StrategySelection selection) {
-    return new StrategySelector(Map.of(
-        "put", new Declared("put", Set.of("create", "update")),
-        "merge", new Declared("merge", Set.of("create", "patch"))), selection);
+    return new StrategySelector(
+        Map.of(
+            "put", new Declared("put", Set.of("create", "update")),
+            "merge", new Declared("merge", Set.of("create", "patch"))),
+        selection);
   }
 
   @Test
   void rulesFollowWhatTheOperatorWatchesOwnsAndWrites() {
-    Operator operator = Operator.builder(client)
-        .name("widgets")
-        // the default event recorder: Events are written
-        .strategies(selector(StrategySelection.all("put")
-            .with(StrategyRule.byName(ApiKind.parse("v1/Service"), "*-metrics", "merge"))))
-        .leaderElection(LeaderElection.onLease("ops", "widgets"))
-        .cache(Namespace.class)
-        .controller(ControllerBuilder.forPrimary(Gadget.class)
-            .owns(Deployment.class)
-            .owns(Service.class)
-            .watches(Secret.class, (s, caches) -> List.of())
-            .alsoUses(Job.class, "get", "delete")
-            .build(FinalizingReconciler.wrap("example.com/cleanup",
-                (w, ctx) -> CleanupResult.done(), (w, ctx) -> Result.done())))
-        .build();
+    Operator operator =
+        Operator.builder(client)
+            .name("widgets")
+            // the default event recorder: Events are written
+            .strategies(
+                selector(
+                    StrategySelection.all("put")
+                        .with(
+                            StrategyRule.byName(
+                                ApiKind.parse("v1/Service"), "*-metrics", "merge"))))
+            .leaderElection(LeaderElection.onLease("ops", "widgets"))
+            .cache(Namespace.class)
+            .controller(
+                ControllerBuilder.forPrimary(Gadget.class)
+                    .owns(Deployment.class)
+                    .owns(Service.class)
+                    .watches(Secret.class, (s, caches) -> List.of())
+                    .alsoUses(Job.class, "get", "delete")
+                    .build(
+                        FinalizingReconciler.wrap(
+                            "example.com/cleanup",
+                            (w, ctx) -> CleanupResult.done(),
+                            (w, ctx) -> Result.done())))
+            .build();
 
     OperatorPermissions permissions = operator.permissions();
 
     ClusterRole role = permissions.clusterRole("widgets");
-    assertThat(role.getRules()).extracting(OperatorPermissionsTest::line).containsExactly(
-        " events [create, patch]",
-        " namespaces [get, list, watch]",
-        " secrets [get, list, watch]",
-        // put (create, update) for the kind, merge (create, patch) for the *-metrics rule
-        " services [create, get, list, patch, update, watch]",
-        "apps deployments [create, get, list, update, watch]",
-        "batch jobs [delete, get]",
-        // informer, plus the finalizer's merge patch
-        "rbac.test.converge.dev gadgets [get, list, patch, watch]",
-        // blockOwnerDeletion on what it owns
-        "rbac.test.converge.dev gadgets/finalizers [update]",
-        "rbac.test.converge.dev gadgets/status [patch]");
+    assertThat(role.getRules())
+        .extracting(OperatorPermissionsTest::line)
+        .containsExactly(
+            " events [create, patch]",
+            " namespaces [get, list, watch]",
+            " secrets [get, list, watch]",
+            // put (create, update) for the kind, merge (create, patch) for the *-metrics rule
+            " services [create, get, list, patch, update, watch]",
+            "apps deployments [create, get, list, update, watch]",
+            "batch jobs [delete, get]",
+            // informer, plus the finalizer's merge patch
+            "rbac.test.converge.dev gadgets [get, list, patch, watch]",
+            // blockOwnerDeletion on what it owns
+            "rbac.test.converge.dev gadgets/finalizers [update]",
+            "rbac.test.converge.dev gadgets/status [patch]");
     assertThat(permissions.leaseNamespace()).contains("ops");
-    assertThat(permissions.leaderElectionRole("widgets-leader-election", "widgets").orElseThrow()
-        .getRules()).extracting(OperatorPermissionsTest::line)
+    assertThat(
+            permissions
+                .leaderElectionRole("widgets-leader-election", "widgets")
+                .orElseThrow()
+                .getRules())
+        .extracting(OperatorPermissionsTest::line)
         .containsExactly("coordination.k8s.io leases [create, get, patch]");
     assertThat(permissions.clusterRules())
-        .filteredOn(r -> r.resource().equals("services")).singleElement()
-        .satisfies(r -> assertThat(r.reasons()).contains(
-            "controller gadget: Context.apply of v1/Service (strategy put)",
-            "controller gadget: Context.apply of v1/Service[name=*-metrics] (strategy merge)"));
+        .filteredOn(r -> r.resource().equals("services"))
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.reasons())
+                    .contains(
+                        "controller gadget: Context.apply of v1/Service (strategy put)",
+                        "controller gadget: Context.apply of v1/Service[name=*-metrics] (strategy merge)"));
   }
 
   @Test
   void aReadOnlyControllerWithoutEventsOrLeaderElectionNeedsReadsOnly() {
-    Operator operator = Operator.builder(client)
-        .events(EventRecorder.discarding())
-        .controller(ControllerBuilder.forPrimary(ConfigMap.class).build((c, ctx) -> Result.done()))
-        .build();
+    Operator operator =
+        Operator.builder(client)
+            .events(EventRecorder.discarding())
+            .controller(
+                ControllerBuilder.forPrimary(ConfigMap.class).build((c, ctx) -> Result.done()))
+            .build();
 
     assertThat(operator.permissions().clusterRole("reader").getRules())
         .extracting(OperatorPermissionsTest::line)
         .containsExactly(" configmaps [get, list, watch]");
     assertThat(operator.permissions().leaderElectionRole("x", "reader")).isEmpty();
     assertThat(operator.permissions().manifests("reader", "ops", "reader"))
-        .extracting(HasMetadata::getKind).containsExactly("ClusterRole", "ClusterRoleBinding");
+        .extracting(HasMetadata::getKind)
+        .containsExactly("ClusterRole", "ClusterRoleBinding");
   }
 
   @Test
   void aCustomResourceWithoutStatusGetsNoStatusRule() {
-    Operator operator = Operator.builder(client)
-        .events(EventRecorder.discarding())
-        .controller(ControllerBuilder.forPrimary(Plain.class).build((c, ctx) -> Result.done()))
-        .build();
+    Operator operator =
+        Operator.builder(client)
+            .events(EventRecorder.discarding())
+            .controller(ControllerBuilder.forPrimary(Plain.class).build((c, ctx) -> Result.done()))
+            .build();
 
-    assertThat(operator.permissions().clusterRules()).extracting(AccessRule::qualifiedResource)
+    assertThat(operator.permissions().clusterRules())
+        .extracting(AccessRule::qualifiedResource)
         .containsExactly("plains.rbac.test.converge.dev");
   }
 
   @Test
   void aWordThatIsNoVerbIsRefusedNamingTheKind() {
-    assertThatThrownBy(() -> ControllerBuilder.forPrimary(ConfigMap.class)
-        .alsoUses(Secret.class, "read"))
+    assertThatThrownBy(
+            () -> ControllerBuilder.forPrimary(ConfigMap.class).alsoUses(Secret.class, "read"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'read' is not an RBAC verb for secrets");
   }
 
   private static String line(PolicyRule rule) {
-    return String.join(",", rule.getApiGroups()) + " " + String.join(",", rule.getResources())
-        + " " + rule.getVerbs();
+    return String.join(",", rule.getApiGroups())
+        + " "
+        + String.join(",", rule.getResources())
+        + " "
+        + rule.getVerbs();
   }
 }

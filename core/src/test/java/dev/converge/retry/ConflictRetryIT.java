@@ -18,25 +18,37 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ConflictRetryIT {
 
   private static ConfigMap create(KubernetesClient client) {
-    return client.configMaps().resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("settings").endMetadata()
-        .addToData("owner", "nobody").build()).create();
+    return client
+        .configMaps()
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("settings")
+                .endMetadata()
+                .addToData("owner", "nobody")
+                .build())
+        .create();
   }
 
   @Test
   void staleUpdateIsReappliedOnTheLatestVersion(KubernetesClient client) {
     ConfigMap stale = create(client);
-    client.configMaps().withName("settings")
+    client
+        .configMaps()
+        .withName("settings")
         .edit(cm -> new ConfigMapBuilder(cm).addToData("other", "kept").build());
     List<Duration> pauses = new ArrayList<>();
 
-    ConfigMap written = ConflictRetry.defaults().withPause(pauses::add)
-        .update(client, stale, cm -> cm.getData().put("size", "3"));
+    ConfigMap written =
+        ConflictRetry.defaults()
+            .withPause(pauses::add)
+            .update(client, stale, cm -> cm.getData().put("size", "3"));
 
     assertThat(pauses).as("first attempt conflicted, second succeeded").hasSize(1);
     assertThat(written.getData()).containsEntry("size", "3").containsEntry("other", "kept");
     assertThat(client.configMaps().withName("settings").get().getData())
-        .containsEntry("size", "3").containsEntry("other", "kept");
+        .containsEntry("size", "3")
+        .containsEntry("other", "kept");
     assertThat(stale.getData()).as("input not modified").doesNotContainKey("size");
   }
 
@@ -47,12 +59,23 @@ class ConflictRetryIT {
     ConflictRetry retry = ConflictRetry.defaults().withMaxAttempts(3);
 
     // Another writer changes the object between each read and write, so every attempt is stale.
-    assertThatThrownBy(() -> retry.update(client, stale, cm -> {
-      attempts[0]++;
-      client.configMaps().withName("settings").edit(live ->
-          new ConfigMapBuilder(live).addToData("tick", Integer.toString(attempts[0])).build());
-      cm.getData().put("size", "3");
-    }))
+    assertThatThrownBy(
+            () ->
+                retry.update(
+                    client,
+                    stale,
+                    cm -> {
+                      attempts[0]++;
+                      client
+                          .configMaps()
+                          .withName("settings")
+                          .edit(
+                              live ->
+                                  new ConfigMapBuilder(live)
+                                      .addToData("tick", Integer.toString(attempts[0]))
+                                      .build());
+                      cm.getData().put("size", "3");
+                    }))
         .isInstanceOf(ConflictRetriesExhaustedException.class)
         .hasMessageContaining("ConfigMap " + client.getNamespace() + "/settings")
         .hasMessageContaining("3 attempts");
@@ -64,8 +87,8 @@ class ConflictRetryIT {
   void noChangeSendsNoWrite(KubernetesClient client) {
     ConfigMap live = create(client);
 
-    ConfigMap result = ConflictRetry.defaults().update(client, live,
-        cm -> cm.getData().put("owner", "nobody"));
+    ConfigMap result =
+        ConflictRetry.defaults().update(client, live, cm -> cm.getData().put("owner", "nobody"));
 
     assertThat(result.getMetadata().getResourceVersion())
         .isEqualTo(live.getMetadata().getResourceVersion());

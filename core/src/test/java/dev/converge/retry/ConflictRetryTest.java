@@ -19,21 +19,25 @@ class ConflictRetryTest {
   }
 
   private static KubernetesClientException conflict() {
-    return new KubernetesClientException("Operation cannot be fulfilled: the object has been"
-        + " modified", 409, null);
+    return new KubernetesClientException(
+        "Operation cannot be fulfilled: the object has been" + " modified", 409, null);
   }
 
   @Test
   void returnsAsSoonAsAnAttemptSucceeds() {
     AtomicInteger calls = new AtomicInteger();
 
-    String result = retry(1.0).call("ConfigMap ns/cfg", attempt -> {
-      calls.incrementAndGet();
-      if (attempt < 3) {
-        throw conflict();
-      }
-      return "written on attempt " + attempt;
-    });
+    String result =
+        retry(1.0)
+            .call(
+                "ConfigMap ns/cfg",
+                attempt -> {
+                  calls.incrementAndGet();
+                  if (attempt < 3) {
+                    throw conflict();
+                  }
+                  return "written on attempt " + attempt;
+                });
 
     assertThat(result).isEqualTo("written on attempt 3");
     assertThat(calls).hasValue(3);
@@ -44,35 +48,53 @@ class ConflictRetryTest {
   void givesUpAfterMaxAttemptsNamingResourceAndCount() {
     AtomicInteger calls = new AtomicInteger();
 
-    assertThatThrownBy(() -> retry(1.0).withMaxAttempts(4).call("ConfigMap ns/cfg", attempt -> {
-      calls.incrementAndGet();
-      throw conflict();
-    }))
+    assertThatThrownBy(
+            () ->
+                retry(1.0)
+                    .withMaxAttempts(4)
+                    .call(
+                        "ConfigMap ns/cfg",
+                        attempt -> {
+                          calls.incrementAndGet();
+                          throw conflict();
+                        }))
         .isInstanceOf(ConflictRetriesExhaustedException.class)
         .hasMessageContaining("ConfigMap ns/cfg")
         .hasMessageContaining("4 attempts")
         .hasCauseInstanceOf(KubernetesClientException.class)
-        .satisfies(e -> {
-          ConflictRetriesExhaustedException x = (ConflictRetriesExhaustedException) e;
-          assertThat(x.attempts()).isEqualTo(4);
-          assertThat(x.resource()).isEqualTo("ConfigMap ns/cfg");
-        });
+        .satisfies(
+            e -> {
+              ConflictRetriesExhaustedException x = (ConflictRetriesExhaustedException) e;
+              assertThat(x.attempts()).isEqualTo(4);
+              assertThat(x.resource()).isEqualTo("ConfigMap ns/cfg");
+            });
     assertThat(calls).hasValue(4);
     assertThat(pauses).hasSize(3);
   }
 
   @Test
   void backoffDoublesIsCappedAndJitteredIntoTheUpperHalf() {
-    ConflictRetry r = retry(0.0).withMaxAttempts(7)
-        .withBackoff(Duration.ofMillis(10), Duration.ofMillis(50));
+    ConflictRetry r =
+        retry(0.0).withMaxAttempts(7).withBackoff(Duration.ofMillis(10), Duration.ofMillis(50));
 
-    assertThatThrownBy(() -> r.call("x", attempt -> {
-      throw conflict();
-    })).isInstanceOf(ConflictRetriesExhaustedException.class);
+    assertThatThrownBy(
+            () ->
+                r.call(
+                    "x",
+                    attempt -> {
+                      throw conflict();
+                    }))
+        .isInstanceOf(ConflictRetriesExhaustedException.class);
 
     // jitter 0 -> half of each step: 10,20,40,50,50,50 halved
-    assertThat(pauses).containsExactly(Duration.ofMillis(5), Duration.ofMillis(10),
-        Duration.ofMillis(20), Duration.ofMillis(25), Duration.ofMillis(25), Duration.ofMillis(25));
+    assertThat(pauses)
+        .containsExactly(
+            Duration.ofMillis(5),
+            Duration.ofMillis(10),
+            Duration.ofMillis(20),
+            Duration.ofMillis(25),
+            Duration.ofMillis(25),
+            Duration.ofMillis(25));
     assertThat(r.maxTotalWait()).isEqualTo(Duration.ofMillis(220));
   }
 
@@ -86,10 +108,17 @@ class ConflictRetryTest {
   void otherErrorsAreNotRetried() {
     AtomicInteger calls = new AtomicInteger();
 
-    assertThatThrownBy(() -> retry(1.0).call("x", attempt -> {
-      calls.incrementAndGet();
-      throw new KubernetesClientException("forbidden", 403, null);
-    })).isInstanceOf(KubernetesClientException.class).hasMessageContaining("forbidden");
+    assertThatThrownBy(
+            () ->
+                retry(1.0)
+                    .call(
+                        "x",
+                        attempt -> {
+                          calls.incrementAndGet();
+                          throw new KubernetesClientException("forbidden", 403, null);
+                        }))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("forbidden");
     assertThat(calls).hasValue(1);
     assertThat(pauses).isEmpty();
   }
@@ -103,13 +132,21 @@ class ConflictRetryTest {
 
   @Test
   void interruptedWaitStopsAndKeepsTheInterruptFlag() {
-    ConflictRetry r = ConflictRetry.defaults().withPause(d -> {
-      throw new InterruptedException();
-    });
+    ConflictRetry r =
+        ConflictRetry.defaults()
+            .withPause(
+                d -> {
+                  throw new InterruptedException();
+                });
     try {
-      assertThatThrownBy(() -> r.call("ConfigMap ns/cfg", attempt -> {
-        throw conflict();
-      })).isInstanceOf(java.util.concurrent.CancellationException.class)
+      assertThatThrownBy(
+              () ->
+                  r.call(
+                      "ConfigMap ns/cfg",
+                      attempt -> {
+                        throw conflict();
+                      }))
+          .isInstanceOf(java.util.concurrent.CancellationException.class)
           .hasMessageContaining("ConfigMap ns/cfg");
       assertThat(Thread.currentThread().isInterrupted()).isTrue();
     } finally {
@@ -121,8 +158,8 @@ class ConflictRetryTest {
   void invalidConfigurationIsRefused() {
     assertThatThrownBy(() -> ConflictRetry.defaults().withMaxAttempts(0))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ConflictRetry.defaults()
-        .withBackoff(Duration.ofMillis(10), Duration.ofMillis(5)))
+    assertThatThrownBy(
+            () -> ConflictRetry.defaults().withBackoff(Duration.ofMillis(10), Duration.ofMillis(5)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

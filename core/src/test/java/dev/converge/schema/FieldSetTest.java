@@ -14,25 +14,40 @@ class FieldSetTest {
 
   @Test
   void pathsOfADesiredObjectInTheServersForm() {
-    FieldSet set = FieldSet.of(POD, json("{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','namespace':'n',"
-        + "'labels':{'app':'web'},'finalizers':['a/b']},'spec':{'containers':[{'name':'c','ports':[{'containerPort':80}]}],"
-        + "'tolerations':[{'key':'k'}]}}"));
-    assertThat(set.leaves()).containsExactlyInAnyOrder(
-        List.of("f:metadata", "f:labels", "f:app"),
-        List.of("f:metadata", "f:finalizers", "v:\"a/b\""),
-        List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:name"),
-        List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:ports",
-            "k:{\"containerPort\":80,\"protocol\":\"TCP\"}", "f:containerPort"),
-        List.of("f:spec", "f:tolerations"));
+    FieldSet set =
+        FieldSet.of(
+            POD,
+            json(
+                "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'p','namespace':'n',"
+                    + "'labels':{'app':'web'},'finalizers':['a/b']},'spec':{'containers':[{'name':'c','ports':[{'containerPort':80}]}],"
+                    + "'tolerations':[{'key':'k'}]}}"));
+    assertThat(set.leaves())
+        .containsExactlyInAnyOrder(
+            List.of("f:metadata", "f:labels", "f:app"),
+            List.of("f:metadata", "f:finalizers", "v:\"a/b\""),
+            List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:name"),
+            List.of(
+                "f:spec",
+                "f:containers",
+                "k:{\"name\":\"c\"}",
+                "f:ports",
+                "k:{\"containerPort\":80,\"protocol\":\"TCP\"}",
+                "f:containerPort"),
+            List.of("f:spec", "f:tolerations"));
   }
 
   @Test
   void theServersKeyOrderReadsAsTheSamePath() {
-    FieldSet fromServer = FieldSet.fromFieldsV1(new KubernetesSerialization().unmarshal(
-        "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{},\"f:name\":{},\"f:ports\":"
-            + "{\"k:{\\\"protocol\\\":\\\"TCP\\\",\\\"containerPort\\\":80}\":{\".\":{},\"f:containerPort\":{}}}}}}}",
-        Map.class));
-    FieldSet ours = FieldSet.of(POD, json("{'spec':{'containers':[{'name':'c','ports':[{'containerPort':80}]}]}}"));
+    FieldSet fromServer =
+        FieldSet.fromFieldsV1(
+            new KubernetesSerialization()
+                .unmarshal(
+                    "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{},\"f:name\":{},\"f:ports\":"
+                        + "{\"k:{\\\"protocol\\\":\\\"TCP\\\",\\\"containerPort\\\":80}\":{\".\":{},\"f:containerPort\":{}}}}}}}",
+                    Map.class));
+    FieldSet ours =
+        FieldSet.of(
+            POD, json("{'spec':{'containers':[{'name':'c','ports':[{'containerPort':80}]}]}}"));
     assertThat(fromServer.leaves()).isEqualTo(ours.leaves());
   }
 
@@ -46,6 +61,11 @@ class FieldSetTest {
     FieldSet coarse = set.coarsened(10);
     assertThat(coarse.size()).isLessThanOrEqualTo(10);
     assertThat(coarse.child("f:data").orElseThrow().ownsAllChildren()).isTrue();
-    assertThat(coarse.child("f:metadata").flatMap(m -> m.child("f:labels")).flatMap(l -> l.child("f:a"))).isPresent();
+    assertThat(
+            coarse
+                .child("f:metadata")
+                .flatMap(m -> m.child("f:labels"))
+                .flatMap(l -> l.child("f:a")))
+        .isPresent();
   }
 }

@@ -14,9 +14,12 @@ class MergePatchTest {
 
   @Test
   void whatTheServerWouldStoreTheSameIsNoPatch() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'}}}]}}");
-    Map<String, Object> target = json("{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1000m'}}}],"
-        + "'hostNetwork':false}}");
+    Map<String, Object> live =
+        json("{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'}}}]}}");
+    Map<String, Object> target =
+        json(
+            "{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1000m'}}}],"
+                + "'hostNetwork':false}}");
     assertThat(MergePatch.between(POD, live, target)).isEmpty();
   }
 
@@ -30,7 +33,9 @@ class MergePatchTest {
 
   @Test
   void aNumberLikeStringChangeIsAChange() {
-    assertThat(MergePatch.between(CONFIG_MAP, json("{'data':{'v':'1.1'}}"), json("{'data':{'v':'1.10'}}")))
+    assertThat(
+            MergePatch.between(
+                CONFIG_MAP, json("{'data':{'v':'1.1'}}"), json("{'data':{'v':'1.10'}}")))
         .isEqualTo(json("{'data':{'v':'1.10'}}"));
   }
 
@@ -45,19 +50,31 @@ class MergePatchTest {
   void statusIsNeverPatched() {
     Map<String, Object> target = new HashMap<>(json("{'spec':{'replicas':2}}"));
     target.put("status", Map.of("replicas", 2));
-    assertThat(MergePatch.between(DEPLOYMENT, json("{'spec':{'replicas':1},'status':{'replicas':1}}"), target))
+    assertThat(
+            MergePatch.between(
+                DEPLOYMENT, json("{'spec':{'replicas':1},'status':{'replicas':1}}"), target))
         .isEqualTo(json("{'spec':{'replicas':2}}"));
   }
 
   @Test
   void anEmptyStructLiveHoldsInAListIsSentAwayButAnEmptyOneDesiredAddsIsNot() {
-    Map<String, Object> live = json("{'spec':{'tolerations':[{'key':'k'}],'containers':[{'name':'a','env':[{'name':'E',"
-        + "'valueFrom':{'configMapKeyRef':{}}}]}]}}");
-    Map<String, Object> target = json("{'spec':{'tolerations':[{'key':'k'}],'containers':[{'name':'a','env':[{'name':'E',"
-        + "'valueFrom':{}}]}]}}");
-    assertThat(MergePatch.between(POD, live, target)).isEqualTo(json("{'spec':{'containers':[{'name':'a','env':[{'name':'E',"
-        + "'valueFrom':{}}]}]}}"));
-    assertThat(MergePatch.between(POD, json("{'spec':{'containers':[{'name':'a'}]}}"),
-        json("{'spec':{'containers':[{'name':'a','securityContext':{}}]}}"))).isEmpty();
+    Map<String, Object> live =
+        json(
+            "{'spec':{'tolerations':[{'key':'k'}],'containers':[{'name':'a','env':[{'name':'E',"
+                + "'valueFrom':{'configMapKeyRef':{}}}]}]}}");
+    Map<String, Object> target =
+        json(
+            "{'spec':{'tolerations':[{'key':'k'}],'containers':[{'name':'a','env':[{'name':'E',"
+                + "'valueFrom':{}}]}]}}");
+    assertThat(MergePatch.between(POD, live, target))
+        .isEqualTo(
+            json(
+                "{'spec':{'containers':[{'name':'a','env':[{'name':'E'," + "'valueFrom':{}}]}]}}"));
+    assertThat(
+            MergePatch.between(
+                POD,
+                json("{'spec':{'containers':[{'name':'a'}]}}"),
+                json("{'spec':{'containers':[{'name':'a','securityContext':{}}]}}")))
+        .isEmpty();
   }
 }

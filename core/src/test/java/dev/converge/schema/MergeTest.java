@@ -17,77 +17,133 @@ class MergeTest {
 
   @Test
   void aDroppedLabelGoesAndAForeignLabelStays() {
-    Map<String, Object> live = json("{'metadata':{'name':'c','labels':{'mine':'1','dropped':'2','theirs':'3'}}}");
-    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'metadata':{'name':'c','labels':{'mine':'1'}}}"),
-        owned(CONFIG_MAP, "{'metadata':{'labels':{'mine':'1','dropped':'2'}}}"), FieldSet.empty());
-    assertThat(result.object()).isEqualTo(json("{'metadata':{'name':'c','labels':{'mine':'1','theirs':'3'}}}"));
+    Map<String, Object> live =
+        json("{'metadata':{'name':'c','labels':{'mine':'1','dropped':'2','theirs':'3'}}}");
+    Merge.Result result =
+        Merge.apply(
+            CONFIG_MAP,
+            live,
+            json("{'metadata':{'name':'c','labels':{'mine':'1'}}}"),
+            owned(CONFIG_MAP, "{'metadata':{'labels':{'mine':'1','dropped':'2'}}}"),
+            FieldSet.empty());
+    assertThat(result.object())
+        .isEqualTo(json("{'metadata':{'name':'c','labels':{'mine':'1','theirs':'3'}}}"));
     assertThat(result.removed()).containsExactly(".metadata.labels.dropped");
   }
 
   @Test
   void aDroppedValueGoesEvenWhenAnotherWriterChangedItSince() {
     Map<String, Object> live = json("{'data':{'a':'1','shared':'changed'}}");
-    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'data':{'a':'1'}}"),
-        owned(CONFIG_MAP, "{'data':{'a':'1','shared':'2'}}"), owned(CONFIG_MAP, "{'data':{'shared':'changed'}}"));
+    Merge.Result result =
+        Merge.apply(
+            CONFIG_MAP,
+            live,
+            json("{'data':{'a':'1'}}"),
+            owned(CONFIG_MAP, "{'data':{'a':'1','shared':'2'}}"),
+            owned(CONFIG_MAP, "{'data':{'shared':'changed'}}"));
     assertThat(result.object()).isEqualTo(json("{'data':{'a':'1'}}"));
   }
 
   @Test
   void aMapAnotherWriterAddedToKeepsTheirKeysWhenDesiredDropsIt() {
     Map<String, Object> live = json("{'data':{'a':'1','theirs':'2'}}");
-    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{}"),
-        owned(CONFIG_MAP, "{'data':{'a':'1'}}"), owned(CONFIG_MAP, "{'data':{'theirs':'2'}}"));
+    Merge.Result result =
+        Merge.apply(
+            CONFIG_MAP,
+            live,
+            json("{}"),
+            owned(CONFIG_MAP, "{'data':{'a':'1'}}"),
+            owned(CONFIG_MAP, "{'data':{'theirs':'2'}}"));
     assertThat(result.object()).isEqualTo(json("{'data':{'theirs':'2'}}"));
   }
 
   @Test
   void aMapOwnedWholeLosesEveryKeyDesiredDropped() {
     FieldSet whole = FieldSet.fromFieldsV1(json("{'f:data':{'*':{}}}"));
-    Merge.Result result = Merge.apply(CONFIG_MAP, json("{'data':{'a':'1','b':'2','c':'3'}}"),
-        json("{'data':{'a':'1'}}"), whole, FieldSet.empty());
+    Merge.Result result =
+        Merge.apply(
+            CONFIG_MAP,
+            json("{'data':{'a':'1','b':'2','c':'3'}}"),
+            json("{'data':{'a':'1'}}"),
+            whole,
+            FieldSet.empty());
     assertThat(result.object()).isEqualTo(json("{'data':{'a':'1'}}"));
   }
 
   @Test
   void aDroppedProbeGoesWithTheValuesTheServerDefaultedInsideIt() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','image':'x','livenessProbe':"
-        + "{'httpGet':{'path':'/','port':80,'scheme':'HTTP'},'periodSeconds':10,'timeoutSeconds':1},"
-        + "'terminationMessagePath':'/dev/t'}]}}");
-    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"),
-        owned(POD, "{'spec':{'containers':[{'name':'a','image':'x','livenessProbe':{'httpGet':{'path':'/','port':80}}}]}}"),
-        FieldSet.empty());
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'a','image':'x','livenessProbe':"
+                + "{'httpGet':{'path':'/','port':80,'scheme':'HTTP'},'periodSeconds':10,'timeoutSeconds':1},"
+                + "'terminationMessagePath':'/dev/t'}]}}");
+    Merge.Result result =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"),
+            owned(
+                POD,
+                "{'spec':{'containers':[{'name':'a','image':'x','livenessProbe':{'httpGet':{'path':'/','port':80}}}]}}"),
+            FieldSet.empty());
     assertThat(result.object())
-        .isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'x','terminationMessagePath':'/dev/t'}]}}"));
+        .isEqualTo(
+            json(
+                "{'spec':{'containers':[{'name':'a','image':'x','terminationMessagePath':'/dev/t'}]}}"));
   }
 
   @Test
   void droppedResourceLimitsGo() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'},'requests':{'cpu':'500m'}}}]}}");
-    Merge.Result result = Merge.apply(POD, live,
-        json("{'spec':{'containers':[{'name':'a','resources':{'requests':{'cpu':'500m'}}}]}}"),
-        owned(POD, "{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'},'requests':{'cpu':'500m'}}}]}}"),
-        FieldSet.empty());
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'},'requests':{'cpu':'500m'}}}]}}");
+    Merge.Result result =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'a','resources':{'requests':{'cpu':'500m'}}}]}}"),
+            owned(
+                POD,
+                "{'spec':{'containers':[{'name':'a','resources':{'limits':{'cpu':'1'},'requests':{'cpu':'500m'}}}]}}"),
+            FieldSet.empty());
     assertThat(result.object())
-        .isEqualTo(json("{'spec':{'containers':[{'name':'a','resources':{'requests':{'cpu':'500m'}}}]}}"));
+        .isEqualTo(
+            json("{'spec':{'containers':[{'name':'a','resources':{'requests':{'cpu':'500m'}}}]}}"));
   }
 
   @Test
   void switchingTheStrategyTypeClearsTheDefaultedRollingUpdate() {
-    Map<String, Object> live = json("{'spec':{'strategy':{'type':'RollingUpdate','rollingUpdate':{'maxSurge':'25%','maxUnavailable':'25%'}}}}");
-    Merge.Result result = Merge.apply(DEPLOYMENT, live, json("{'spec':{'strategy':{'type':'Recreate'}}}"),
-        FieldSet.empty(), FieldSet.empty());
+    Map<String, Object> live =
+        json(
+            "{'spec':{'strategy':{'type':'RollingUpdate','rollingUpdate':{'maxSurge':'25%','maxUnavailable':'25%'}}}}");
+    Merge.Result result =
+        Merge.apply(
+            DEPLOYMENT,
+            live,
+            json("{'spec':{'strategy':{'type':'Recreate'}}}"),
+            FieldSet.empty(),
+            FieldSet.empty());
     assertThat(result.object()).isEqualTo(json("{'spec':{'strategy':{'type':'Recreate'}}}"));
-    Merge.Result keep = Merge.apply(DEPLOYMENT, live, json("{'spec':{'strategy':{'type':'RollingUpdate'}}}"),
-        FieldSet.empty(), FieldSet.empty());
+    Merge.Result keep =
+        Merge.apply(
+            DEPLOYMENT,
+            live,
+            json("{'spec':{'strategy':{'type':'RollingUpdate'}}}"),
+            FieldSet.empty(),
+            FieldSet.empty());
     assertThat(keep.object()).isEqualTo(live);
   }
 
   @Test
   void envValueBecomesValueFromAndAVolumeChangesItsSource() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','value':'1'}]}],"
-        + "'volumes':[{'name':'v','configMap':{'name':'c','defaultMode':420}}]}}");
-    Map<String, Object> desired = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
-        + "{'secretKeyRef':{'name':'s','key':'k'}}}]}],'volumes':[{'name':'v','secret':{'secretName':'s'}}]}}");
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'a','env':[{'name':'E','value':'1'}]}],"
+                + "'volumes':[{'name':'v','configMap':{'name':'c','defaultMode':420}}]}}");
+    Map<String, Object> desired =
+        json(
+            "{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
+                + "{'secretKeyRef':{'name':'s','key':'k'}}}]}],'volumes':[{'name':'v','secret':{'secretName':'s'}}]}}");
     Merge.Result result = Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty());
     assertThat(result.object()).isEqualTo(desired);
   }
@@ -95,92 +151,174 @@ class MergeTest {
   @Test
   void finalizersMergeAsASet() {
     Map<String, Object> live = json("{'metadata':{'finalizers':['theirs/a','mine/b','mine/old']}}");
-    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'metadata':{'finalizers':['mine/b','mine/c']}}"),
-        owned(CONFIG_MAP, "{'metadata':{'finalizers':['mine/b','mine/old']}}"), FieldSet.empty());
-    assertThat(result.object()).isEqualTo(json("{'metadata':{'finalizers':['theirs/a','mine/b','mine/c']}}"));
+    Merge.Result result =
+        Merge.apply(
+            CONFIG_MAP,
+            live,
+            json("{'metadata':{'finalizers':['mine/b','mine/c']}}"),
+            owned(CONFIG_MAP, "{'metadata':{'finalizers':['mine/b','mine/old']}}"),
+            FieldSet.empty());
+    assertThat(result.object())
+        .isEqualTo(json("{'metadata':{'finalizers':['theirs/a','mine/b','mine/c']}}"));
   }
 
   @Test
   void mapListsKeepForeignElementsAndTheirServerDefaults() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'sidecar','image':'s'},"
-        + "{'name':'a','image':'old','terminationMessagePath':'/dev/t'}]}}");
-    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a','image':'new'}]}}"),
-        owned(POD, "{'spec':{'containers':[{'name':'a','image':'old'}]}}"), FieldSet.empty());
-    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'sidecar','image':'s'},"
-        + "{'name':'a','image':'new','terminationMessagePath':'/dev/t'}]}}"));
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'sidecar','image':'s'},"
+                + "{'name':'a','image':'old','terminationMessagePath':'/dev/t'}]}}");
+    Merge.Result result =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'a','image':'new'}]}}"),
+            owned(POD, "{'spec':{'containers':[{'name':'a','image':'old'}]}}"),
+            FieldSet.empty());
+    assertThat(result.object())
+        .isEqualTo(
+            json(
+                "{'spec':{'containers':[{'name':'sidecar','image':'s'},"
+                    + "{'name':'a','image':'new','terminationMessagePath':'/dev/t'}]}}"));
   }
 
   @Test
   void aReorderedListPutsDesiredsElementsFirstInItsOrder() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'x'},{'name':'a'},{'name':'b'}]}}");
-    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'b'},{'name':'new'},{'name':'a'}]}}"),
-        FieldSet.empty(), FieldSet.empty());
-    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'b'},{'name':'new'},{'name':'a'},{'name':'x'}]}}"));
-    Merge.Result kept = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a'},{'name':'new'},{'name':'b'}]}}"),
-        FieldSet.empty(), FieldSet.empty());
-    assertThat(kept.object()).isEqualTo(json("{'spec':{'containers':[{'name':'x'},{'name':'a'},{'name':'new'},{'name':'b'}]}}"));
+    Map<String, Object> live =
+        json("{'spec':{'containers':[{'name':'x'},{'name':'a'},{'name':'b'}]}}");
+    Merge.Result result =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'b'},{'name':'new'},{'name':'a'}]}}"),
+            FieldSet.empty(),
+            FieldSet.empty());
+    assertThat(result.object())
+        .isEqualTo(
+            json(
+                "{'spec':{'containers':[{'name':'b'},{'name':'new'},{'name':'a'},{'name':'x'}]}}"));
+    Merge.Result kept =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'a'},{'name':'new'},{'name':'b'}]}}"),
+            FieldSet.empty(),
+            FieldSet.empty());
+    assertThat(kept.object())
+        .isEqualTo(
+            json(
+                "{'spec':{'containers':[{'name':'x'},{'name':'a'},{'name':'new'},{'name':'b'}]}}"));
   }
 
   @Test
   void atomicListsAndMapsAreReplaced() {
-    Map<String, Object> live = json("{'spec':{'tolerations':[{'key':'k','operator':'Exists'},{'key':'k','value':'v'}],"
-        + "'nodeSelector':{'a':'1','b':'2'}}}");
-    Map<String, Object> desired = json("{'spec':{'tolerations':[{'key':'k','value':'v'},{'key':'k','operator':'Exists'}],"
-        + "'nodeSelector':{'a':'1'}}}");
-    assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()).isEqualTo(desired);
+    Map<String, Object> live =
+        json(
+            "{'spec':{'tolerations':[{'key':'k','operator':'Exists'},{'key':'k','value':'v'}],"
+                + "'nodeSelector':{'a':'1','b':'2'}}}");
+    Map<String, Object> desired =
+        json(
+            "{'spec':{'tolerations':[{'key':'k','value':'v'},{'key':'k','operator':'Exists'}],"
+                + "'nodeSelector':{'a':'1'}}}");
+    assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object())
+        .isEqualTo(desired);
   }
 
   @Test
   void anAtomicValueLiveAlreadyHoldsKeepsWhatTheServerFilledIn() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
-        + "{'configMapKeyRef':{'name':'c','key':'k','optional':false}}}]}]}}");
-    Map<String, Object> desired = json("{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
-        + "{'configMapKeyRef':{'name':'c','key':'k'}}}]}]}}");
-    assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()).isEqualTo(live);
-    assertThat(MergePatch.between(POD, live, Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()))
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
+                + "{'configMapKeyRef':{'name':'c','key':'k','optional':false}}}]}]}}");
+    Map<String, Object> desired =
+        json(
+            "{'spec':{'containers':[{'name':'a','env':[{'name':'E','valueFrom':"
+                + "{'configMapKeyRef':{'name':'c','key':'k'}}}]}]}}");
+    assertThat(Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object())
+        .isEqualTo(live);
+    assertThat(
+            MergePatch.between(
+                POD,
+                live,
+                Merge.apply(POD, live, desired, FieldSet.empty(), FieldSet.empty()).object()))
         .isEmpty();
   }
 
   @Test
   void aMapDroppedWholeLosesOnlyThisWritersKeysWhenAnotherWriterAddedSome() {
     Map<String, Object> live = json("{'metadata':{'name':'c','labels':{'app':'a','team':'blue'}}}");
-    Merge.Result result = Merge.apply(CONFIG_MAP, live, json("{'metadata':{'name':'c'}}"),
-        owned(CONFIG_MAP, "{'metadata':{'labels':{'app':'a'}}}"), owned(CONFIG_MAP, "{'metadata':{'labels':{'team':'blue'}}}"));
-    assertThat(result.object()).isEqualTo(json("{'metadata':{'name':'c','labels':{'team':'blue'}}}"));
+    Merge.Result result =
+        Merge.apply(
+            CONFIG_MAP,
+            live,
+            json("{'metadata':{'name':'c'}}"),
+            owned(CONFIG_MAP, "{'metadata':{'labels':{'app':'a'}}}"),
+            owned(CONFIG_MAP, "{'metadata':{'labels':{'team':'blue'}}}"));
+    assertThat(result.object())
+        .isEqualTo(json("{'metadata':{'name':'c','labels':{'team':'blue'}}}"));
   }
 
   @Test
   void aDroppedListElementGoesEvenWhenAnotherWriterChangedAFieldInIt() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','image':'x'},{'name':'old','image':'drifted'}]}}");
-    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"),
-        owned(POD, "{'spec':{'containers':[{'name':'a','image':'x'},{'name':'old','image':'y'}]}}"),
-        FieldSet.fromFieldsV1(json("{'f:spec':{'f:containers':{'k:{\\'name\\':\\'old\\'}':{'f:image':{}}}}}")));
-    assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"));
+    Map<String, Object> live =
+        json("{'spec':{'containers':[{'name':'a','image':'x'},{'name':'old','image':'drifted'}]}}");
+    Merge.Result result =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"),
+            owned(
+                POD,
+                "{'spec':{'containers':[{'name':'a','image':'x'},{'name':'old','image':'y'}]}}"),
+            FieldSet.fromFieldsV1(
+                json("{'f:spec':{'f:containers':{'k:{\\'name\\':\\'old\\'}':{'f:image':{}}}}}")));
+    assertThat(result.object())
+        .isEqualTo(json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"));
   }
 
   @Test
   void aDroppedProbeGoesWholeEvenWhenAnotherWriterChangedOneOfItsFields() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'a','livenessProbe':"
-        + "{'httpGet':{'path':'/','port':80},'initialDelaySeconds':13,'periodSeconds':10}}]}}");
-    Merge.Result result = Merge.apply(POD, live, json("{'spec':{'containers':[{'name':'a'}]}}"),
-        owned(POD, "{'spec':{'containers':[{'name':'a','livenessProbe':{'httpGet':{'path':'/','port':80},"
-            + "'initialDelaySeconds':5}}]}}"),
-        owned(POD, "{'spec':{'containers':[{'name':'a','livenessProbe':{'initialDelaySeconds':13}}]}}"));
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'a','livenessProbe':"
+                + "{'httpGet':{'path':'/','port':80},'initialDelaySeconds':13,'periodSeconds':10}}]}}");
+    Merge.Result result =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'a'}]}}"),
+            owned(
+                POD,
+                "{'spec':{'containers':[{'name':'a','livenessProbe':{'httpGet':{'path':'/','port':80},"
+                    + "'initialDelaySeconds':5}}]}}"),
+            owned(
+                POD,
+                "{'spec':{'containers':[{'name':'a','livenessProbe':{'initialDelaySeconds':13}}]}}"));
     assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a'}]}}"));
   }
 
   @Test
   void pointersNameLiveElementsAndReachTheirDesiredCounterparts() {
-    Map<String, Object> live = json("{'spec':{'containers':[{'name':'side','image':'s'},"
-        + "{'name':'web','image':'w','livenessProbe':{'httpGet':{'path':'/h','port':80},'periodSeconds':10}}]}}");
-    Map<String, Object> desired = json("{'spec':{'containers':[{'name':'web','image':'w',"
-        + "'livenessProbe':{'exec':{'command':['true']}}}]}}");
-    FieldSet before = owned(POD, "{'spec':{'containers':[{'name':'web','image':'w',"
-        + "'livenessProbe':{'httpGet':{'path':'/h','port':80},'periodSeconds':10}}]}}");
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'side','image':'s'},"
+                + "{'name':'web','image':'w','livenessProbe':{'httpGet':{'path':'/h','port':80},'periodSeconds':10}}]}}");
+    Map<String, Object> desired =
+        json(
+            "{'spec':{'containers':[{'name':'web','image':'w',"
+                + "'livenessProbe':{'exec':{'command':['true']}}}]}}");
+    FieldSet before =
+        owned(
+            POD,
+            "{'spec':{'containers':[{'name':'web','image':'w',"
+                + "'livenessProbe':{'httpGet':{'path':'/h','port':80},'periodSeconds':10}}]}}");
     Merge.Result result = Merge.apply(POD, live, desired, before, FieldSet.empty());
-    assertThat(result.removed()).containsExactly(".spec.containers[{name=web}].livenessProbe.httpGet",
-        ".spec.containers[{name=web}].livenessProbe.periodSeconds");
-    assertThat(result.pointer(result.removed().get(0))).isEqualTo("/spec/containers/1/livenessProbe/httpGet");
+    assertThat(result.removed())
+        .containsExactly(
+            ".spec.containers[{name=web}].livenessProbe.httpGet",
+            ".spec.containers[{name=web}].livenessProbe.periodSeconds");
+    assertThat(result.pointer(result.removed().get(0)))
+        .isEqualTo("/spec/containers/1/livenessProbe/httpGet");
     assertThat(Merge.desiredAt(POD, live, desired, "/spec/containers/1/livenessProbe"))
         .isEqualTo(json("{'exec':{'command':['true']}}"));
     assertThat(Merge.desiredAt(POD, live, desired, "/spec/containers/0")).isNull();

@@ -44,7 +44,8 @@ class OpenApiSchemaTest {
   void atomicMapsQuantitiesAndIntOrStrings() {
     assertThat(((MapSchema) at(POD, "spec", "nodeSelector")).atomic()).isTrue();
     assertThat(((MapSchema) at(POD, "metadata", "labels")).atomic()).isFalse();
-    assertThat(at(POD, "spec", "containers", "[]", "resources", "limits", "cpu")).isEqualTo(ScalarSchema.QUANTITY);
+    assertThat(at(POD, "spec", "containers", "[]", "resources", "limits", "cpu"))
+        .isEqualTo(ScalarSchema.QUANTITY);
     assertThat(at(POD, "spec", "containers", "[]", "livenessProbe", "httpGet", "port"))
         .isEqualTo(ScalarSchema.INT_OR_STRING);
     assertThat(at(GADGET, "spec", "size")).isEqualTo(ScalarSchema.INT_OR_STRING);

@@ -26,7 +26,8 @@ class ResourceSchemasTest {
   private final Map<String, String> server = new HashMap<>();
 
   private static String read() {
-    try (InputStream in = ResourceSchemasTest.class.getResourceAsStream("/openapi/sample-v1.json")) {
+    try (InputStream in =
+        ResourceSchemasTest.class.getResourceAsStream("/openapi/sample-v1.json")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -34,18 +35,25 @@ class ResourceSchemasTest {
   }
 
   private ResourceSchemas schemas() {
-    return new ResourceSchemas(path -> {
-      requests.add(path);
-      return server.get(path);
-    }, clock);
+    return new ResourceSchemas(
+        path -> {
+          requests.add(path);
+          return server.get(path);
+        },
+        clock);
   }
 
   private void publish(String... groupVersions) {
     StringBuilder index = new StringBuilder("{\"paths\":{");
     for (int i = 0; i < groupVersions.length; i++) {
       String url = "/openapi/v3/" + groupVersions[i] + "?hash=" + i;
-      index.append(i == 0 ? "" : ",").append('"').append(groupVersions[i]).append("\":{\"serverRelativeURL\":\"")
-          .append(url).append("\"}");
+      index
+          .append(i == 0 ? "" : ",")
+          .append('"')
+          .append(groupVersions[i])
+          .append("\":{\"serverRelativeURL\":\"")
+          .append(url)
+          .append("\"}");
       server.put(url, SAMPLE);
     }
     server.put("/openapi/v3", index.append("}}").toString());
@@ -64,8 +72,10 @@ class ResourceSchemasTest {
       schemas.forKind(new ApiKind("v1", "Pod"));
       schemas.forKind(new ApiKind("apps/v1", "Deployment"));
     }
-    assertThat(requests).hasSize(afterFirst).containsExactly("/openapi/v3", "/openapi/v3/api/v1?hash=0",
-        "/openapi/v3/apis/apps/v1?hash=1");
+    assertThat(requests)
+        .hasSize(afterFirst)
+        .containsExactly(
+            "/openapi/v3", "/openapi/v3/api/v1?hash=0", "/openapi/v3/apis/apps/v1?hash=1");
   }
 
   @Test
@@ -73,10 +83,12 @@ class ResourceSchemasTest {
     publish("api/v1");
     ResourceSchemas schemas = schemas();
     assertThat(schemas.forKind(new ApiKind("v1", "Pod"))).isInstanceOf(MapSchema.class);
-    assertThat(schemas.forKind(new ApiKind("test.converge.dev/v1", "Gadget"))).isEqualTo(UntypedSchema.INSTANCE);
+    assertThat(schemas.forKind(new ApiKind("test.converge.dev/v1", "Gadget")))
+        .isEqualTo(UntypedSchema.INSTANCE);
     publish("api/v1", "apis/test.converge.dev/v1");
     clock.advance(Duration.ofSeconds(1));
-    assertThat(schemas.forKind(new ApiKind("test.converge.dev/v1", "Gadget"))).isInstanceOf(MapSchema.class);
+    assertThat(schemas.forKind(new ApiKind("test.converge.dev/v1", "Gadget")))
+        .isInstanceOf(MapSchema.class);
 
     int before = requests.size();
     for (int i = 0; i < 50; i++) {
@@ -93,14 +105,21 @@ class ResourceSchemasTest {
 
   @Test
   void aServerWithoutSchemasGivesUntypedAndAFailureIsAnError() {
-    ResourceSchemas none = new ResourceSchemas(path -> {
-      throw new KubernetesClientException("forbidden", 403, null);
-    }, clock);
+    ResourceSchemas none =
+        new ResourceSchemas(
+            path -> {
+              throw new KubernetesClientException("forbidden", 403, null);
+            },
+            clock);
     assertThat(none.forKind(new ApiKind("v1", "Pod"))).isEqualTo(UntypedSchema.INSTANCE);
-    ResourceSchemas failing = new ResourceSchemas(path -> {
-      throw new KubernetesClientException("connection refused");
-    }, clock);
+    ResourceSchemas failing =
+        new ResourceSchemas(
+            path -> {
+              throw new KubernetesClientException("connection refused");
+            },
+            clock);
     assertThatThrownBy(() -> failing.forKind(new ApiKind("v1", "Pod")))
-        .isInstanceOf(SchemaUnavailableException.class).hasMessageContaining("/openapi/v3");
+        .isInstanceOf(SchemaUnavailableException.class)
+        .hasMessageContaining("/openapi/v3");
   }
 }

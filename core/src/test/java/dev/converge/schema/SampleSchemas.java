@@ -7,7 +7,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
 
-/** A small OpenAPI v3 document in the API server's form, with the shapes the semantics depend on. */
+/**
+ * A small OpenAPI v3 document in the API server's form, with the shapes the semantics depend on.
+ */
 final class SampleSchemas {
 
   private static final KubernetesSerialization JSON = new KubernetesSerialization();

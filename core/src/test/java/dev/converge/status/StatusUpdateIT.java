@@ -55,10 +55,16 @@ class StatusUpdateIT {
   private static void ready(Widget w, AtomicInteger runs) {
     runs.incrementAndGet();
     WidgetStatus status = w.getStatus() == null ? new WidgetStatus() : w.getStatus();
-    List<io.fabric8.kubernetes.api.model.Condition> conditions = new ArrayList<>(
-        Conditions.remove(status.getConditions(), "Ready"));
-    conditions.add(new ConditionBuilder().withType("Ready").withStatus("True").withReason("Done")
-        .withMessage("").withLastTransitionTime("2026-12-01T06:00:00Z").build());
+    List<io.fabric8.kubernetes.api.model.Condition> conditions =
+        new ArrayList<>(Conditions.remove(status.getConditions(), "Ready"));
+    conditions.add(
+        new ConditionBuilder()
+            .withType("Ready")
+            .withStatus("True")
+            .withReason("Done")
+            .withMessage("")
+            .withLastTransitionTime("2026-12-01T06:00:00Z")
+            .build());
     status.setConditions(conditions);
     status.setPhase("Running");
     status.setObservedGeneration(w.getMetadata().getGeneration());
@@ -67,7 +73,8 @@ class StatusUpdateIT {
 
   @Test
   void writtenOnceThenNoRequestWhileNothingDiffers(KubernetesClient client) {
-    RecomputingStatusUpdate update = new RecomputingStatusUpdate(client, StatusWriter.create(client));
+    RecomputingStatusUpdate update =
+        new RecomputingStatusUpdate(client, StatusWriter.create(client));
     AtomicInteger runs = new AtomicInteger();
     Widget read = create(client, "steady");
 
@@ -83,16 +90,26 @@ class StatusUpdateIT {
   }
 
   @Test
-  void aStaleReadIsRecomputedFromAFreshOneAndKeepsTheOtherWritersCondition(KubernetesClient client) {
-    RecomputingStatusUpdate update = new RecomputingStatusUpdate(client, StatusWriter.create(client));
+  void aStaleReadIsRecomputedFromAFreshOneAndKeepsTheOtherWritersCondition(
+      KubernetesClient client) {
+    RecomputingStatusUpdate update =
+        new RecomputingStatusUpdate(client, StatusWriter.create(client));
     AtomicInteger runs = new AtomicInteger();
     Widget stale = create(client, "raced");
     // Another controller adds its own condition after our read.
     Widget other = client.resources(Widget.class).withName("raced").get();
     other.setStatus(new WidgetStatus());
-    other.getStatus().setConditions(List.of(new ConditionBuilder().withType("Scheduled")
-        .withStatus("True").withReason("ByOther").withMessage("")
-        .withLastTransitionTime("2026-12-01T05:00:00Z").build()));
+    other
+        .getStatus()
+        .setConditions(
+            List.of(
+                new ConditionBuilder()
+                    .withType("Scheduled")
+                    .withStatus("True")
+                    .withReason("ByOther")
+                    .withMessage("")
+                    .withLastTransitionTime("2026-12-01T05:00:00Z")
+                    .build()));
     client.resource(other).updateStatus();
 
     StatusOutcome<Widget> outcome = update.update(stale, w -> ready(w, runs));
@@ -100,18 +117,20 @@ class StatusUpdateIT {
     assertThat(outcome).isInstanceOf(StatusOutcome.Written.class);
     assertThat(runs).as("computed on the stale read, then again on the fresh one").hasValue(2);
     Widget live = client.resources(Widget.class).withName("raced").get();
-    assertThat(live.getStatus().getConditions()).extracting(c -> c.getType())
+    assertThat(live.getStatus().getConditions())
+        .extracting(c -> c.getType())
         .containsExactly("Scheduled", "Ready");
     assertThat(stale.getStatus()).as("the object as read is not modified").isNull();
   }
 
   @Test
   void anObjectDeletedSinceTheReadIsDone(KubernetesClient client) {
-    RecomputingStatusUpdate update = new RecomputingStatusUpdate(client, StatusWriter.create(client));
+    RecomputingStatusUpdate update =
+        new RecomputingStatusUpdate(client, StatusWriter.create(client));
     Widget read = create(client, "gone");
     client.resource(read).withGracePeriod(0).delete();
-    org.awaitility.Awaitility.await().until(() ->
-        client.resources(Widget.class).withName("gone").get() == null);
+    org.awaitility.Awaitility.await()
+        .until(() -> client.resources(Widget.class).withName("gone").get() == null);
 
     StatusOutcome<Widget> outcome = update.update(read, w -> ready(w, new AtomicInteger()));
 
@@ -121,32 +140,52 @@ class StatusUpdateIT {
 
   @Test
   void aNewGenerationSinceTheReadIsLeftToItsOwnReconcile(KubernetesClient client) {
-    RecomputingStatusUpdate update = new RecomputingStatusUpdate(client, StatusWriter.create(client));
+    RecomputingStatusUpdate update =
+        new RecomputingStatusUpdate(client, StatusWriter.create(client));
     Widget read = create(client, "respecified");
-    client.resources(Widget.class).withName("respecified").edit(w -> {
-      w.getSpec().setSize(5);
-      return w;
-    });
+    client
+        .resources(Widget.class)
+        .withName("respecified")
+        .edit(
+            w -> {
+              w.getSpec().setSize(5);
+              return w;
+            });
 
     StatusOutcome<Widget> outcome = update.update(read, w -> ready(w, new AtomicInteger()));
 
     assertThat(outcome).isInstanceOf(StatusOutcome.Superseded.class);
     assertThat(outcome.object().getMetadata().getGeneration()).isEqualTo(2L);
     assertThat(client.resources(Widget.class).withName("respecified").get().getStatus())
-        .as("no status claiming generation 1 was written").isNull();
+        .as("no status claiming generation 1 was written")
+        .isNull();
   }
 
   @Test
   void aKindWithoutAStatusSubresourceIsNamedWithTheFix(KubernetesClient client) {
-    RecomputingStatusUpdate update = new RecomputingStatusUpdate(client, StatusWriter.create(client));
-    ConfigMap read = client.resource(new ConfigMapBuilder().withNewMetadata().withName("plain")
-        .endMetadata().withData(java.util.Map.of("a", "1")).build()).create();
+    RecomputingStatusUpdate update =
+        new RecomputingStatusUpdate(client, StatusWriter.create(client));
+    ConfigMap read =
+        client
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("plain")
+                    .endMetadata()
+                    .withData(java.util.Map.of("a", "1"))
+                    .build())
+            .create();
     // A ConfigMap has no status at all; give it one in memory so that there is something to write.
-    var withStatus = client.getKubernetesSerialization().convertValue(read,
-        io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+    var withStatus =
+        client
+            .getKubernetesSerialization()
+            .convertValue(read, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
 
-    assertThatThrownBy(() -> update.update(withStatus,
-            g -> g.setAdditionalProperty("status", java.util.Map.of("phase", "Running"))))
+    assertThatThrownBy(
+            () ->
+                update.update(
+                    withStatus,
+                    g -> g.setAdditionalProperty("status", java.util.Map.of("phase", "Running"))))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("ConfigMap")
         .hasMessageContaining("plain")

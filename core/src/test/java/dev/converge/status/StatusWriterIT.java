@@ -82,7 +82,8 @@ class StatusWriterIT {
   @Group(GROUP)
   @Version("v1")
   @Kind("Widget")
-  public static class Widget extends CustomResource<WidgetSpec, WidgetStatus> implements Namespaced {}
+  public static class Widget extends CustomResource<WidgetSpec, WidgetStatus>
+      implements Namespaced {}
 
   /** Counts the requests a client sends, as "METHOD path". */
   static final class RequestLog implements Interceptor {
@@ -119,8 +120,8 @@ class StatusWriterIT {
     return client.resource(created).updateStatus();
   }
 
-  private static KubernetesClient countingClient(LocalCluster cluster, String namespace,
-      RequestLog log) {
+  private static KubernetesClient countingClient(
+      LocalCluster cluster, String namespace, RequestLog log) {
     return new KubernetesClientBuilder()
         .withConfig(new ConfigBuilder(cluster.config()).withNamespace(namespace).build())
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", log))
@@ -134,9 +135,10 @@ class StatusWriterIT {
     try (KubernetesClient counted = countingClient(cluster, client.getNamespace(), log)) {
       StatusWriter writer = StatusWriter.create(counted);
 
-      StatusOutcome<Widget> noChange = writer.update(asRead, w -> { });
-      StatusOutcome<Widget> sameValue = writer.update(asRead, w -> w.getStatus().setPhase("Running"));
-      StatusOutcome<Widget> locked = writer.withOptimisticLock().update(asRead, w -> { });
+      StatusOutcome<Widget> noChange = writer.update(asRead, w -> {});
+      StatusOutcome<Widget> sameValue =
+          writer.update(asRead, w -> w.getStatus().setPhase("Running"));
+      StatusOutcome<Widget> locked = writer.withOptimisticLock().update(asRead, w -> {});
 
       assertThat(noChange.written()).isFalse();
       assertThat(sameValue.written()).isFalse();
@@ -151,15 +153,20 @@ class StatusWriterIT {
     Widget asRead = createWidget(client, "busy", "Pending");
     RequestLog log = new RequestLog();
     try (KubernetesClient counted = countingClient(cluster, client.getNamespace(), log)) {
-      StatusOutcome<Widget> outcome = StatusWriter.create(counted).update(asRead, w -> {
-        w.getSpec().setSize(99);
-        w.getStatus().setPhase("Running");
-      });
+      StatusOutcome<Widget> outcome =
+          StatusWriter.create(counted)
+              .update(
+                  asRead,
+                  w -> {
+                    w.getSpec().setSize(99);
+                    w.getStatus().setPhase("Running");
+                  });
 
       assertThat(outcome.written()).isTrue();
       assertThat(outcome.object().getStatus().getPhase()).isEqualTo("Running");
-      assertThat(log.requests).singleElement().satisfies(r -> assertThat(r)
-          .startsWith("PATCH ").endsWith("/widgets/busy/status"));
+      assertThat(log.requests)
+          .singleElement()
+          .satisfies(r -> assertThat(r).startsWith("PATCH ").endsWith("/widgets/busy/status"));
     }
     Widget live = client.resources(Widget.class).withName("busy").get();
     assertThat(live.getStatus().getPhase()).isEqualTo("Running");
@@ -181,8 +188,13 @@ class StatusWriterIT {
         .isEqualTo("Failed");
 
     Widget fresh = client.resources(Widget.class).withName("raced").get();
-    assertThat(locked.update(fresh, w -> w.getStatus().setPhase("Running")).object()
-        .getStatus().getPhase()).isEqualTo("Running");
+    assertThat(
+            locked
+                .update(fresh, w -> w.getStatus().setPhase("Running"))
+                .object()
+                .getStatus()
+                .getPhase())
+        .isEqualTo("Running");
   }
 
   @Test
@@ -194,52 +206,81 @@ class StatusWriterIT {
 
     WidgetStatus live = client.resources(Widget.class).withName("merged").get().getStatus();
     assertThat(live.getPhase()).isEqualTo("Running");
-    assertThat(live.getObservedGeneration()).as("field set by the other writer survives")
+    assertThat(live.getObservedGeneration())
+        .as("field set by the other writer survives")
         .isEqualTo(5L);
   }
 
   @Test
   void conditionsRoundTripWithoutRewrites(KubernetesClient client, LocalCluster cluster) {
-    Conditions conditions = new Conditions(
-        Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC));
+    Conditions conditions =
+        new Conditions(Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC));
     Widget asRead = createWidget(client, "ready", "Pending");
     StatusWriter writer = StatusWriter.create(client);
-    Widget written = writer.update(asRead, w -> {
-      w.getStatus().setConditions(conditions.set(w.getStatus().getConditions(), w, "Ready",
-          ConditionStatus.FALSE, "Scaling", "0 of 1 ready"));
-      w.getStatus().setObservedGeneration(w.getMetadata().getGeneration());
-    }).object();
+    Widget written =
+        writer
+            .update(
+                asRead,
+                w -> {
+                  w.getStatus()
+                      .setConditions(
+                          conditions.set(
+                              w.getStatus().getConditions(),
+                              w,
+                              "Ready",
+                              ConditionStatus.FALSE,
+                              "Scaling",
+                              "0 of 1 ready"));
+                  w.getStatus().setObservedGeneration(w.getMetadata().getGeneration());
+                })
+            .object();
     Widget reread = client.resources(Widget.class).withName("ready").get();
 
     RequestLog log = new RequestLog();
     try (KubernetesClient counted = countingClient(cluster, client.getNamespace(), log)) {
-      StatusOutcome<Widget> again = StatusWriter.create(counted).update(reread, w ->
-          w.getStatus().setConditions(conditions.set(w.getStatus().getConditions(), w, "Ready",
-              ConditionStatus.FALSE, "Scaling", "0 of 1 ready")));
+      StatusOutcome<Widget> again =
+          StatusWriter.create(counted)
+              .update(
+                  reread,
+                  w ->
+                      w.getStatus()
+                          .setConditions(
+                              conditions.set(
+                                  w.getStatus().getConditions(),
+                                  w,
+                                  "Ready",
+                                  ConditionStatus.FALSE,
+                                  "Scaling",
+                                  "0 of 1 ready")));
       assertThat(again.written()).isFalse();
       assertThat(log.requests).isEmpty();
     }
     assertThat(Conditions.lastTransitionTime(written.getStatus().getConditions(), "Ready"))
         .contains(Instant.parse("2026-11-29T10:00:00Z"));
     assertThat(reread.getStatus().getObservedGeneration()).isEqualTo(1L);
-    assertThat(reread.getStatus().getConditions()).singleElement()
+    assertThat(reread.getStatus().getConditions())
+        .singleElement()
         .satisfies(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
   }
 
   @Test
   void genericResourcesAreWrittenTheSameWay(KubernetesClient client, LocalCluster cluster) {
     createWidget(client, "untyped", "Pending");
-    GenericKubernetesResource asRead = client.genericKubernetesResources(GROUP + "/v1", "Widget")
-        .withName("untyped").get();
+    GenericKubernetesResource asRead =
+        client.genericKubernetesResources(GROUP + "/v1", "Widget").withName("untyped").get();
 
-    StatusOutcome<GenericKubernetesResource> outcome = StatusWriter.create(client).update(asRead,
-        g -> g.setAdditionalProperty("status", Map.of("phase", "Running")));
+    StatusOutcome<GenericKubernetesResource> outcome =
+        StatusWriter.create(client)
+            .update(asRead, g -> g.setAdditionalProperty("status", Map.of("phase", "Running")));
     assertThat(outcome.written()).isTrue();
 
     RequestLog log = new RequestLog();
     try (KubernetesClient counted = countingClient(cluster, client.getNamespace(), log)) {
-      StatusOutcome<GenericKubernetesResource> again = StatusWriter.create(counted).update(
-          outcome.object(), g -> g.setAdditionalProperty("status", Map.of("phase", "Running")));
+      StatusOutcome<GenericKubernetesResource> again =
+          StatusWriter.create(counted)
+              .update(
+                  outcome.object(),
+                  g -> g.setAdditionalProperty("status", Map.of("phase", "Running")));
       assertThat(again.written()).isFalse();
       assertThat(log.requests).isEmpty();
     }

@@ -18,38 +18,77 @@ public final class WidgetCrd {
 
   private WidgetCrd() {}
 
-  /** Creates (or keeps) {@code widgets.<group>} with version v1 and waits until it is established. */
+  /**
+   * Creates (or keeps) {@code widgets.<group>} with version v1 and waits until it is established.
+   */
   public static CustomResourceDefinition install(KubernetesClient client, String group) {
-    CustomResourceDefinition crd = new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName("widgets." + group).endMetadata()
-        .withNewSpec()
-          .withGroup(group)
-          .withScope("Namespaced")
-          .withNewNames().withKind("Widget").withPlural("widgets").withSingular("widget")
-            .withListKind("WidgetList").endNames()
-          .addNewVersion()
-            .withName("v1").withServed(true).withStorage(true)
-            .withNewSubresources().withNewStatus().endStatus().endSubresources()
-            .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder()
-                .withType("object")
-                .addToProperties("spec", new JSONSchemaPropsBuilder().withType("object")
-                    .withXKubernetesPreserveUnknownFields(true).build())
-                .addToProperties("status", new JSONSchemaPropsBuilder().withType("object")
-                    .withXKubernetesPreserveUnknownFields(true).build())
-                .build())
+    CustomResourceDefinition crd =
+        new CustomResourceDefinitionBuilder()
+            .withNewMetadata()
+            .withName("widgets." + group)
+            .endMetadata()
+            .withNewSpec()
+            .withGroup(group)
+            .withScope("Namespaced")
+            .withNewNames()
+            .withKind("Widget")
+            .withPlural("widgets")
+            .withSingular("widget")
+            .withListKind("WidgetList")
+            .endNames()
+            .addNewVersion()
+            .withName("v1")
+            .withServed(true)
+            .withStorage(true)
+            .withNewSubresources()
+            .withNewStatus()
+            .endStatus()
+            .endSubresources()
+            .withNewSchema()
+            .withOpenAPIV3Schema(
+                new JSONSchemaPropsBuilder()
+                    .withType("object")
+                    .addToProperties(
+                        "spec",
+                        new JSONSchemaPropsBuilder()
+                            .withType("object")
+                            .withXKubernetesPreserveUnknownFields(true)
+                            .build())
+                    .addToProperties(
+                        "status",
+                        new JSONSchemaPropsBuilder()
+                            .withType("object")
+                            .withXKubernetesPreserveUnknownFields(true)
+                            .build())
+                    .build())
             .endSchema()
-          .endVersion()
-        .endSpec()
-        .build();
-    client.apiextensions().v1().customResourceDefinitions().resource(crd)
+            .endVersion()
+            .endSpec()
+            .build();
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .resource(crd)
         .createOr(NonDeletingOperation::update);
-    await().atMost(Duration.ofSeconds(30)).until(() -> {
-      CustomResourceDefinition live = client.apiextensions().v1().customResourceDefinitions()
-          .withName("widgets." + group).get();
-      return live != null && live.getStatus() != null && live.getStatus().getConditions() != null
-          && live.getStatus().getConditions().stream()
-              .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              CustomResourceDefinition live =
+                  client
+                      .apiextensions()
+                      .v1()
+                      .customResourceDefinitions()
+                      .withName("widgets." + group)
+                      .get();
+              return live != null
+                  && live.getStatus() != null
+                  && live.getStatus().getConditions() != null
+                  && live.getStatus().getConditions().stream()
+                      .anyMatch(
+                          c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+            });
     return crd;
   }
 

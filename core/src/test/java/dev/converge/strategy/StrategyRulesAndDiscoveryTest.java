@@ -36,15 +36,23 @@ class StrategyRulesAndDiscoveryTest {
       Map.of("ssa", named("ssa"), "update", named("update"), "merge-patch", named("merge-patch"));
 
   private static Service service(String name, Map<String, String> labels) {
-    return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("ns")
-        .withLabels(labels).endMetadata().build();
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace("ns")
+        .withLabels(labels)
+        .endMetadata()
+        .build();
   }
 
   @Test
   void twoServicesOfOneOperatorGetDifferentStrategiesByNameOrLabel() {
-    StrategySelector selector = new StrategySelector(INSTALLED, StrategySelection.parse(
-        "v1/Service=update, v1/Service[name=*-metrics]=ssa,"
-            + " v1/Service[label:tier=cache]=merge-patch"));
+    StrategySelector selector =
+        new StrategySelector(
+            INSTALLED,
+            StrategySelection.parse(
+                "v1/Service=update, v1/Service[name=*-metrics]=ssa,"
+                    + " v1/Service[label:tier=cache]=merge-patch"));
 
     assertThat(selector.forResource(service("web", Map.of())).name()).isEqualTo("update");
     assertThat(selector.forResource(service("web-metrics", Map.of())).name()).isEqualTo("ssa");
@@ -54,16 +62,20 @@ class StrategyRulesAndDiscoveryTest {
     assertThat(selector.forResource(service("redis-metrics", Map.of("tier", "cache"))).name())
         .isEqualTo("ssa");
     // A rule is for its kind only.
-    var configMap = new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
-        .withName("x-metrics").endMetadata().build();
+    var configMap =
+        new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+            .withNewMetadata()
+            .withName("x-metrics")
+            .endMetadata()
+            .build();
     assertThat(selector.forResource(configMap).name()).isEqualTo("ssa");
   }
 
   @Test
   void rulesBuiltInCodeMatchTheirTextForm() {
     ApiKind service = ApiKind.parse("v1/Service");
-    StrategySelection selection = StrategySelection.all("update")
-        .with(StrategyRule.byName(service, "db-*-primary", "ssa"));
+    StrategySelection selection =
+        StrategySelection.all("update").with(StrategyRule.byName(service, "db-*-primary", "ssa"));
 
     assertThat(selection.strategyFor(service("db-eu-primary", Map.of()))).isEqualTo("ssa");
     assertThat(selection.strategyFor(service("db-eu-replica", Map.of()))).isEqualTo("update");
@@ -114,9 +126,9 @@ class StrategyRulesAndDiscoveryTest {
   @Test
   void theGuiceModuleBindsTheSameServicesEntries(@TempDir Path dir) throws IOException {
     try (URLClassLoader loader = withServicesEntry(dir, NoArgTestStrategy.class.getName())) {
-      StrategySelector selector = Guice.createInjector(
-              new StrategiesModule(StrategySelection.all("no-arg-test"), loader))
-          .getInstance(StrategySelector.class);
+      StrategySelector selector =
+          Guice.createInjector(new StrategiesModule(StrategySelection.all("no-arg-test"), loader))
+              .getInstance(StrategySelector.class);
 
       assertThat(selector.forResource(service("web", Map.of())))
           .isInstanceOf(NoArgTestStrategy.class);
@@ -149,7 +161,7 @@ class StrategyRulesAndDiscoveryTest {
     Path services = dir.resolve("META-INF/services");
     Files.createDirectories(services);
     Files.writeString(services.resolve(ResourceStrategy.class.getName()), className + "\n");
-    return new URLClassLoader(new URL[] {dir.toUri().toURL()},
-        StrategyRulesAndDiscoveryTest.class.getClassLoader());
+    return new URLClassLoader(
+        new URL[] {dir.toUri().toURL()}, StrategyRulesAndDiscoveryTest.class.getClassLoader());
   }
 }

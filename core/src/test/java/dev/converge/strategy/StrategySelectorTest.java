@@ -30,19 +30,25 @@ class StrategySelectorTest {
 
   @Test
   void perKindConfigurationOverridesTheDefault() {
-    StrategySelection selection = StrategySelection.parse("default=update,\napps/v1/Deployment=ssa, v1/Service = update");
-    StrategySelector selector = new StrategySelector(
-        Map.of("update", named("update"), "ssa", named("ssa")), selection);
+    StrategySelection selection =
+        StrategySelection.parse("default=update,\napps/v1/Deployment=ssa, v1/Service = update");
+    StrategySelector selector =
+        new StrategySelector(Map.of("update", named("update"), "ssa", named("ssa")), selection);
 
     assertThat(selector.forKind(ApiKind.parse("apps/v1/Deployment")).name()).isEqualTo("ssa");
-    assertThat(selector.forResource(new ServiceBuilder().withNewMetadata().withName("s").endMetadata().build()).name())
+    assertThat(
+            selector
+                .forResource(
+                    new ServiceBuilder().withNewMetadata().withName("s").endMetadata().build())
+                .name())
         .isEqualTo("update");
     assertThat(selector.forKind(ApiKind.parse("v1/ConfigMap")).name()).isEqualTo("update");
   }
 
   @Test
   void unknownNamesAreReportedTogetherWithTheKindsAndWhatIsInstalled() {
-    StrategySelection selection = StrategySelection.parse("apps/v1/Deployment=sa, v1/Service=sa, v1/Secret=patch");
+    StrategySelection selection =
+        StrategySelection.parse("apps/v1/Deployment=sa, v1/Service=sa, v1/Secret=patch");
 
     assertThatThrownBy(() -> new StrategySelector(Map.of("update", named("update")), selection))
         .isInstanceOf(StrategyConfigurationException.class)
@@ -76,17 +82,20 @@ class StrategySelectorTest {
 
   @Test
   void guiceModuleBindsStrategiesAddedByOperatorModulesAndFailsEarlyOnTypos() {
-    AbstractModule mine = new AbstractModule() {
-      @Override
-      protected void configure() {
-        StrategyMapBinder.of(binder()).addBinding("mine").toInstance(named("mine"));
-      }
-    };
-    StrategySelector selector = Guice.createInjector(new StrategiesModule(StrategySelection.all("mine")), mine)
-        .getInstance(StrategySelector.class);
+    AbstractModule mine =
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            StrategyMapBinder.of(binder()).addBinding("mine").toInstance(named("mine"));
+          }
+        };
+    StrategySelector selector =
+        Guice.createInjector(new StrategiesModule(StrategySelection.all("mine")), mine)
+            .getInstance(StrategySelector.class);
     assertThat(selector.forKind(ApiKind.parse("v1/Pod")).name()).isEqualTo("mine");
 
-    assertThatThrownBy(() -> Guice.createInjector(new StrategiesModule(StrategySelection.all("mne")), mine))
+    assertThatThrownBy(
+            () -> Guice.createInjector(new StrategiesModule(StrategySelection.all("mne")), mine))
         .isInstanceOf(CreationException.class)
         .hasMessageContaining("'mne' (for default)")
         .hasMessageContaining("strategies found: [mine]");
@@ -94,7 +103,8 @@ class StrategySelectorTest {
 
   @Test
   void apiKindRoundTripsThroughItsConfigurationForm() {
-    assertThat(ApiKind.parse(" apps/v1/Deployment ")).isEqualTo(new ApiKind("apps/v1", "Deployment"));
+    assertThat(ApiKind.parse(" apps/v1/Deployment "))
+        .isEqualTo(new ApiKind("apps/v1", "Deployment"));
     assertThat(ApiKind.parse("v1/Service").toString()).isEqualTo("v1/Service");
     assertThatThrownBy(() -> ApiKind.parse("a/b/c/D")).isInstanceOf(IllegalArgumentException.class);
   }

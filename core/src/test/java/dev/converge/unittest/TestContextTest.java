@@ -22,13 +22,26 @@ class TestContextTest {
 
   // A Deployment stands in for a custom primary: it has metadata, spec and status.
   private static Deployment primary() {
-    return new DeploymentBuilder().withNewMetadata().withName("web").withNamespace("shop")
-        .withGeneration(2L).endMetadata().withNewSpec().withReplicas(1).endSpec().build();
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withName("web")
+        .withNamespace("shop")
+        .withGeneration(2L)
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(1)
+        .endSpec()
+        .build();
   }
 
   private static ConfigMap desired(String value) {
-    return new ConfigMapBuilder().withNewMetadata().withName("web-cfg").withNamespace("shop")
-        .endMetadata().withData(Map.of("k", value)).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("web-cfg")
+        .withNamespace("shop")
+        .endMetadata()
+        .withData(Map.of("k", value))
+        .build();
   }
 
   @Test
@@ -49,13 +62,24 @@ class TestContextTest {
   @Test
   void aLiveStatusSurvivesAnApplyAsOnTheServer() {
     TestContext<Deployment> context = TestContext.of(primary());
-    Deployment child = new DeploymentBuilder().withNewMetadata().withName("child")
-        .withNamespace("shop").endMetadata().withNewSpec().withReplicas(2).endSpec().build();
+    Deployment child =
+        new DeploymentBuilder()
+            .withNewMetadata()
+            .withName("child")
+            .withNamespace("shop")
+            .endMetadata()
+            .withNewSpec()
+            .withReplicas(2)
+            .endSpec()
+            .build();
     context.apply(child);
-    context.edit(Deployment.class, "child",
+    context.edit(
+        Deployment.class,
+        "child",
         d -> d.setStatus(new DeploymentStatusBuilder().withReadyReplicas(2).build()));
 
-    var again = context.apply(new DeploymentBuilder(child).editSpec().withReplicas(3).endSpec().build());
+    var again =
+        context.apply(new DeploymentBuilder(child).editSpec().withReplicas(3).endSpec().build());
 
     assertThat(again.live().getStatus().getReadyReplicas()).isEqualTo(2);
     assertThat(again.live().getSpec().getReplicas()).isEqualTo(3);
@@ -64,7 +88,8 @@ class TestContextTest {
   @Test
   void anObjectANamespacedPrimaryCannotOwnNamesTheOptOut() {
     TestContext<Deployment> context = TestContext.of(primary());
-    Namespace clusterScoped = new NamespaceBuilder().withNewMetadata().withName("team").endMetadata().build();
+    Namespace clusterScoped =
+        new NamespaceBuilder().withNewMetadata().withName("team").endMetadata().build();
 
     assertThatThrownBy(() -> context.apply(clusterScoped))
         .isInstanceOf(InvalidOwnerException.class)
@@ -79,7 +104,8 @@ class TestContextTest {
     var ready = new DeploymentStatusBuilder().withReadyReplicas(1).build();
 
     assertThat(context.updateStatus(context.primary(), d -> d.setStatus(ready)).written()).isTrue();
-    assertThat(context.updateStatus(context.primary(), d -> d.setStatus(ready)).written()).isFalse();
+    assertThat(context.updateStatus(context.primary(), d -> d.setStatus(ready)).written())
+        .isFalse();
     assertThat(context.statusWrites()).hasSize(1);
     assertThat(context.primary().getStatus().getReadyReplicas()).isEqualTo(1);
 
@@ -94,9 +120,11 @@ class TestContextTest {
     TestContext<Deployment> context = TestContext.of(primary());
     context.events().warning(context.primary(), "InvalidSpec", "spec.x is wrong");
 
-    assertThat(context.recordedEvents()).singleElement()
+    assertThat(context.recordedEvents())
+        .singleElement()
         .satisfies(e -> assertThat(e.reason()).isEqualTo("InvalidSpec"));
-    assertThatThrownBy(context::client).isInstanceOf(UnsupportedOperationException.class)
+    assertThatThrownBy(context::client)
+        .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("integration test");
   }
 }

@@ -39,20 +39,42 @@ class ImageReferenceTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "nginx:1.27-alpine", "ghcr.io/org/repo/sub:v1_2", "a__b/c-d.e:latest",
-      "nginx@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-      "[::1]:5000/app:1", "quay.io/prometheus/node-exporter:v1.8.2", "my--repo"})
+  @ValueSource(
+      strings = {
+        "nginx:1.27-alpine",
+        "ghcr.io/org/repo/sub:v1_2",
+        "a__b/c-d.e:latest",
+        "nginx@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "[::1]:5000/app:1",
+        "quay.io/prometheus/node-exporter:v1.8.2",
+        "my--repo"
+      })
   void acceptsWhatRegistriesAccept(String text) {
     assertThat(ImageReference.parse(text).toString()).isEqualTo(text);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "", " nginx", "nginx latest", "Nginx", "team/App:1", "nginx:", ":1.0", "nginx:-bad",
-      "nginx:" + "x", // placeholder replaced below by a too-long tag
-      "team//app", "/app", "app/", "nginx@sha256:abc", "nginx@notadigest",
-      "registry.example.com:99999/app", "-bad.example.com/app", "nginx::1", "app_/x"})
+  @ValueSource(
+      strings = {
+        "",
+        " nginx",
+        "nginx latest",
+        "Nginx",
+        "team/App:1",
+        "nginx:",
+        ":1.0",
+        "nginx:-bad",
+        "nginx:" + "x", // placeholder replaced below by a too-long tag
+        "team//app",
+        "/app",
+        "app/",
+        "nginx@sha256:abc",
+        "nginx@notadigest",
+        "registry.example.com:99999/app",
+        "-bad.example.com/app",
+        "nginx::1",
+        "app_/x"
+      })
   void rejectsWhatNoRegistryAccepts(String text) {
     String input = text.equals("nginx:x") ? "nginx:" + "x".repeat(129) : text;
     assertThatThrownBy(() -> ImageReference.parse(input))
@@ -71,8 +93,7 @@ class ImageReferenceTest {
         .hasMessageContaining("repository names must be lower-case");
     assertThatThrownBy(() -> ImageReference.parse("nginx@sha256:abc"))
         .hasMessageContaining("64 lower-case hex digits");
-    assertThatThrownBy(() -> ImageReference.parse("nginx:1.0 "))
-        .hasMessageContaining("whitespace");
+    assertThatThrownBy(() -> ImageReference.parse("nginx:1.0 ")).hasMessageContaining("whitespace");
   }
 
   @Test

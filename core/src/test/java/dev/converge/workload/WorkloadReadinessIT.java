@@ -31,29 +31,48 @@ class WorkloadReadinessIT {
 
   private static final Duration ROLLOUT = Duration.ofSeconds(60);
 
-  private static Deployment deployment(String image, int replicas, Map<String, String> nodeSelector) {
-    return new DeploymentBuilder().withNewMetadata().withName("web").endMetadata()
-        .withNewSpec().withReplicas(replicas).withProgressDeadlineSeconds(600)
-          .withNewSelector().addToMatchLabels("app", "web").endSelector()
-          .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
-            .withSpec(new PodSpecBuilder().withNodeSelector(nodeSelector)
+  private static Deployment deployment(
+      String image, int replicas, Map<String, String> nodeSelector) {
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withName("web")
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(replicas)
+        .withProgressDeadlineSeconds(600)
+        .withNewSelector()
+        .addToMatchLabels("app", "web")
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .addToLabels("app", "web")
+        .endMetadata()
+        .withSpec(
+            new PodSpecBuilder()
+                .withNodeSelector(nodeSelector)
                 .withContainers(new ContainerBuilder().withName("app").withImage(image).build())
                 .build())
-          .endTemplate()
-        .endSpec().build();
+        .endTemplate()
+        .endSpec()
+        .build();
   }
 
   /** Every readiness seen for the Deployment "web", in order, from a watch. */
   private static Watch record(KubernetesClient client, List<Readiness> seen) {
-    return client.apps().deployments().withName("web").watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, Deployment resource) {
-        seen.add(WorkloadReadiness.of(resource));
-      }
+    return client
+        .apps()
+        .deployments()
+        .withName("web")
+        .watch(
+            new Watcher<>() {
+              @Override
+              public void eventReceived(Action action, Deployment resource) {
+                seen.add(WorkloadReadiness.of(resource));
+              }
 
-      @Override
-      public void onClose(WatcherException cause) {}
-    });
+              @Override
+              public void onClose(WatcherException cause) {}
+            });
   }
 
   @Test
@@ -63,28 +82,56 @@ class WorkloadReadinessIT {
     try (watch) {
       Deployment created = client.resource(deployment("nginx:1.27", 3, Map.of())).create();
       assertThat(WorkloadReadiness.of(created).state())
-          .as("a new Deployment, not yet seen by its controller").isEqualTo(ReadinessState.IN_PROGRESS);
-      await("rollout complete").atMost(ROLLOUT).until(() ->
-          WorkloadReadiness.of(client.apps().deployments().withName("web").get()).isCurrent());
+          .as("a new Deployment, not yet seen by its controller")
+          .isEqualTo(ReadinessState.IN_PROGRESS);
+      await("rollout complete")
+          .atMost(ROLLOUT)
+          .until(
+              () ->
+                  WorkloadReadiness.of(client.apps().deployments().withName("web").get())
+                      .isCurrent());
       Readiness done = WorkloadReadiness.of(client.apps().deployments().withName("web").get());
       assertThat(done.message()).isEqualTo("3 of 3 pods of the current template are ready");
-      assertThat(seen).extracting(Readiness::state)
-          .startsWith(ReadinessState.IN_PROGRESS).contains(ReadinessState.CURRENT);
+      assertThat(seen)
+          .extracting(Readiness::state)
+          .startsWith(ReadinessState.IN_PROGRESS)
+          .contains(ReadinessState.CURRENT);
 
       seen.clear();
-      Deployment changed = client.apps().deployments().withName("web").edit(d -> {
-        d.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:1.28");
-        return d;
-      });
+      Deployment changed =
+          client
+              .apps()
+              .deployments()
+              .withName("web")
+              .edit(
+                  d -> {
+                    d.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .setImage("nginx:1.28");
+                    return d;
+                  });
       assertThat(WorkloadReadiness.hasObservedLatest(changed)).isFalse();
       assertThat(WorkloadReadiness.of(changed).message()).contains("not yet observed generation 2");
-      await("second rollout complete").atMost(ROLLOUT).until(() ->
-          WorkloadReadiness.of(client.apps().deployments().withName("web").get()).isCurrent());
-      assertThat(seen).as("states seen during the image change").extracting(Readiness::state)
-          .startsWith(ReadinessState.IN_PROGRESS).endsWith(ReadinessState.CURRENT);
-      assertThat(seen).extracting(Readiness::message)
-          .anyMatch(m -> m.contains("of 3 pods are of the current template")
-              || m.contains("older template"));
+      await("second rollout complete")
+          .atMost(ROLLOUT)
+          .until(
+              () ->
+                  WorkloadReadiness.of(client.apps().deployments().withName("web").get())
+                      .isCurrent());
+      assertThat(seen)
+          .as("states seen during the image change")
+          .extracting(Readiness::state)
+          .startsWith(ReadinessState.IN_PROGRESS)
+          .endsWith(ReadinessState.CURRENT);
+      assertThat(seen)
+          .extracting(Readiness::message)
+          .anyMatch(
+              m ->
+                  m.contains("of 3 pods are of the current template")
+                      || m.contains("older template"));
     }
   }
 
@@ -94,23 +141,47 @@ class WorkloadReadinessIT {
     stuck.getSpec().setProgressDeadlineSeconds(1);
     client.resource(stuck).create();
 
-    await("progress deadline exceeded").atMost(ROLLOUT).until(() ->
-        WorkloadReadiness.of(client.apps().deployments().withName("web").get()).isFailed());
+    await("progress deadline exceeded")
+        .atMost(ROLLOUT)
+        .until(
+            () ->
+                WorkloadReadiness.of(client.apps().deployments().withName("web").get()).isFailed());
     Readiness failed = WorkloadReadiness.of(client.apps().deployments().withName("web").get());
-    assertThat(failed.message()).contains("progress deadline").contains("has timed out progressing");
+    assertThat(failed.message())
+        .contains("progress deadline")
+        .contains("has timed out progressing");
   }
 
   @Test
   void aJobRunsToCompletion(KubernetesClient client) {
-    Job job = client.resource(new JobBuilder().withNewMetadata().withName("migrate").endMetadata()
-        .withNewSpec().withCompletions(1).withNewTemplate().withSpec(new PodSpecBuilder()
-            .withRestartPolicy("Never")
-            .withContainers(new ContainerBuilder().withName("run").withImage("busybox").build())
-            .build()).endTemplate().endSpec().build()).create();
+    Job job =
+        client
+            .resource(
+                new JobBuilder()
+                    .withNewMetadata()
+                    .withName("migrate")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withCompletions(1)
+                    .withNewTemplate()
+                    .withSpec(
+                        new PodSpecBuilder()
+                            .withRestartPolicy("Never")
+                            .withContainers(
+                                new ContainerBuilder().withName("run").withImage("busybox").build())
+                            .build())
+                    .endTemplate()
+                    .endSpec()
+                    .build())
+            .create();
     assertThat(WorkloadReadiness.of(job).state()).isEqualTo(ReadinessState.IN_PROGRESS);
 
-    await("Job complete").atMost(ROLLOUT).until(() ->
-        WorkloadReadiness.of(client.batch().v1().jobs().withName("migrate").get()).isCurrent());
+    await("Job complete")
+        .atMost(ROLLOUT)
+        .until(
+            () ->
+                WorkloadReadiness.of(client.batch().v1().jobs().withName("migrate").get())
+                    .isCurrent());
     assertThat(WorkloadReadiness.of(client.batch().v1().jobs().withName("migrate").get()).message())
         .isEqualTo("the Job completed: 1 pods succeeded");
   }

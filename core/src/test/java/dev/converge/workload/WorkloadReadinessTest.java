@@ -15,7 +15,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** Objects as the API server returns them (trimmed to metadata, spec fields that matter, status). */
+/**
+ * Objects as the API server returns them (trimmed to metadata, spec fields that matter, status).
+ */
 class WorkloadReadinessTest {
 
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
@@ -28,18 +30,26 @@ class WorkloadReadinessTest {
   class Deployments {
 
     private Deployment deployment(long generation, String spec, String status) {
-      return read(Deployment.class, """
+      return read(
+          Deployment.class,
+          """
           apiVersion: apps/v1
           kind: Deployment
           metadata: {name: web, namespace: shop, generation: %d}
           spec: %s
           status: %s
-          """.formatted(generation, spec, status));
+          """
+              .formatted(generation, spec, status));
     }
 
     @Test
     void completeRollout() {
-      Readiness r = WorkloadReadiness.of(deployment(3, "{replicas: 3}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  3,
+                  "{replicas: 3}",
+                  """
           {observedGeneration: 3, replicas: 3, updatedReplicas: 3, readyReplicas: 3,
            availableReplicas: 3, conditions: [
             {type: Available, status: "True", reason: MinimumReplicasAvailable},
@@ -51,7 +61,12 @@ class WorkloadReadinessTest {
 
     @Test
     void aLaggingObservedGenerationIsInProgressWhateverTheCountsSay() {
-      Readiness r = WorkloadReadiness.of(deployment(4, "{replicas: 3}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  4,
+                  "{replicas: 3}",
+                  """
           {observedGeneration: 3, replicas: 3, updatedReplicas: 3, readyReplicas: 3,
            availableReplicas: 3}"""));
 
@@ -62,8 +77,10 @@ class WorkloadReadinessTest {
     @Test
     void observedLatestFollowsObservedGeneration() {
       String counts = "{observedGeneration: %d, replicas: 1, updatedReplicas: 1, readyReplicas: 1}";
-      assertThat(WorkloadReadiness.hasObservedLatest(deployment(4, "{}", counts.formatted(3)))).isFalse();
-      assertThat(WorkloadReadiness.hasObservedLatest(deployment(4, "{}", counts.formatted(4)))).isTrue();
+      assertThat(WorkloadReadiness.hasObservedLatest(deployment(4, "{}", counts.formatted(3))))
+          .isFalse();
+      assertThat(WorkloadReadiness.hasObservedLatest(deployment(4, "{}", counts.formatted(4))))
+          .isTrue();
       assertThat(WorkloadReadiness.hasObservedLatest(deployment(1, "{}", "{}"))).isFalse();
     }
 
@@ -78,7 +95,12 @@ class WorkloadReadinessTest {
     @Test
     void midRolloutWithOldPodsStillServingIsInProgress() {
       // A rolling update: three ready pods, only one of the new template, four in total.
-      Readiness r = WorkloadReadiness.of(deployment(2, "{replicas: 3}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  2,
+                  "{replicas: 3}",
+                  """
           {observedGeneration: 2, replicas: 4, updatedReplicas: 1, readyReplicas: 3,
            availableReplicas: 3, unavailableReplicas: 1}"""));
 
@@ -88,7 +110,12 @@ class WorkloadReadinessTest {
 
     @Test
     void oldPodsLeftAfterEveryNewOneExistsIsInProgress() {
-      Readiness r = WorkloadReadiness.of(deployment(2, "{replicas: 3}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  2,
+                  "{replicas: 3}",
+                  """
           {observedGeneration: 2, replicas: 4, updatedReplicas: 3, readyReplicas: 3,
            availableReplicas: 3}"""));
 
@@ -98,7 +125,12 @@ class WorkloadReadinessTest {
 
     @Test
     void readyButNotYetAvailableWaitsForMinReadySeconds() {
-      Readiness r = WorkloadReadiness.of(deployment(2, "{replicas: 2, minReadySeconds: 30}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  2,
+                  "{replicas: 2, minReadySeconds: 30}",
+                  """
           {observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2,
            availableReplicas: 1}"""));
 
@@ -108,7 +140,12 @@ class WorkloadReadinessTest {
 
     @Test
     void progressDeadlineExceededIsFailedWithTheControllersMessage() {
-      Readiness r = WorkloadReadiness.of(deployment(5, "{replicas: 2, progressDeadlineSeconds: 60}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  5,
+                  "{replicas: 2, progressDeadlineSeconds: 60}",
+                  """
           {observedGeneration: 5, replicas: 3, updatedReplicas: 1, readyReplicas: 2,
            availableReplicas: 2, unavailableReplicas: 1, conditions: [
             {type: Available, status: "True", reason: MinimumReplicasAvailable},
@@ -122,7 +159,12 @@ class WorkloadReadinessTest {
 
     @Test
     void aPausedRolloutSaysItIsPaused() {
-      Readiness r = WorkloadReadiness.of(deployment(6, "{replicas: 3, paused: true}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  6,
+                  "{replicas: 3, paused: true}",
+                  """
           {observedGeneration: 6, replicas: 3, updatedReplicas: 0, readyReplicas: 3,
            availableReplicas: 3, conditions: [
             {type: Progressing, status: Unknown, reason: DeploymentPaused}]}"""));
@@ -133,7 +175,12 @@ class WorkloadReadinessTest {
 
     @Test
     void aPausedDeploymentWithNothingPendingIsCurrent() {
-      Readiness r = WorkloadReadiness.of(deployment(6, "{replicas: 2, paused: true}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              deployment(
+                  6,
+                  "{replicas: 2, paused: true}",
+                  """
           {observedGeneration: 6, replicas: 2, updatedReplicas: 2, readyReplicas: 2,
            availableReplicas: 2}"""));
 
@@ -142,10 +189,18 @@ class WorkloadReadinessTest {
 
     @Test
     void replicasDefaultToOneAndZeroIsScaledToZero() {
-      assertThat(WorkloadReadiness.of(deployment(1, "{}", """
+      assertThat(
+              WorkloadReadiness.of(
+                      deployment(
+                          1,
+                          "{}",
+                          """
           {observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1,
-           availableReplicas: 1}""")).isCurrent()).isTrue();
-      Readiness zero = WorkloadReadiness.of(deployment(2, "{replicas: 0}", "{observedGeneration: 2}"));
+           availableReplicas: 1}"""))
+                  .isCurrent())
+          .isTrue();
+      Readiness zero =
+          WorkloadReadiness.of(deployment(2, "{replicas: 0}", "{observedGeneration: 2}"));
       assertThat(zero.isCurrent()).isTrue();
       assertThat(zero.message()).isEqualTo("scaled to zero");
     }
@@ -163,18 +218,25 @@ class WorkloadReadinessTest {
   class StatefulSets {
 
     private StatefulSet set(String spec, String status) {
-      return read(StatefulSet.class, """
+      return read(
+          StatefulSet.class,
+          """
           apiVersion: apps/v1
           kind: StatefulSet
           metadata: {name: db, namespace: shop, generation: 2}
           spec: %s
           status: %s
-          """.formatted(spec, status));
+          """
+              .formatted(spec, status));
     }
 
     @Test
     void rolledOutWhenEveryPodIsReadyAndTheRevisionsAgree() {
-      Readiness r = WorkloadReadiness.of(set("{replicas: 3}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              set(
+                  "{replicas: 3}",
+                  """
           {observedGeneration: 2, replicas: 3, readyReplicas: 3, currentReplicas: 3,
            updatedReplicas: 3, currentRevision: db-5c8f, updateRevision: db-5c8f}"""));
 
@@ -184,7 +246,11 @@ class WorkloadReadinessTest {
 
     @Test
     void aRollingUpdateInProgressNamesTheRevision() {
-      Readiness r = WorkloadReadiness.of(set("{replicas: 3}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              set(
+                  "{replicas: 3}",
+                  """
           {observedGeneration: 2, replicas: 3, readyReplicas: 3, currentReplicas: 2,
            updatedReplicas: 1, currentRevision: db-5c8f, updateRevision: db-77aa}"""));
 
@@ -194,11 +260,20 @@ class WorkloadReadinessTest {
 
     @Test
     void aPartitionedUpdateIsCurrentOnceThePodsAboveThePartitionAreUpdated() {
-      String spec = "{replicas: 4, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 2}}}";
-      Readiness halfway = WorkloadReadiness.of(set(spec, """
+      String spec =
+          "{replicas: 4, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 2}}}";
+      Readiness halfway =
+          WorkloadReadiness.of(
+              set(
+                  spec,
+                  """
           {observedGeneration: 2, replicas: 4, readyReplicas: 4, updatedReplicas: 1,
            currentRevision: db-1, updateRevision: db-2}"""));
-      Readiness done = WorkloadReadiness.of(set(spec, """
+      Readiness done =
+          WorkloadReadiness.of(
+              set(
+                  spec,
+                  """
           {observedGeneration: 2, replicas: 4, readyReplicas: 4, updatedReplicas: 2,
            currentRevision: db-1, updateRevision: db-2}"""));
 
@@ -209,7 +284,11 @@ class WorkloadReadinessTest {
 
     @Test
     void notAllReadyIsInProgress() {
-      Readiness r = WorkloadReadiness.of(set("{replicas: 3}", """
+      Readiness r =
+          WorkloadReadiness.of(
+              set(
+                  "{replicas: 3}",
+                  """
           {observedGeneration: 2, replicas: 2, readyReplicas: 1}"""));
 
       assertThat(r.message()).isEqualTo("1 of 3 pods are ready");
@@ -221,7 +300,10 @@ class WorkloadReadinessTest {
 
     @Test
     void everyScheduledPodUpdatedAndAvailable() {
-      DaemonSet ds = read(DaemonSet.class, """
+      DaemonSet ds =
+          read(
+              DaemonSet.class,
+              """
           apiVersion: apps/v1
           kind: DaemonSet
           metadata: {name: agent, namespace: ops, generation: 3}
@@ -240,37 +322,55 @@ class WorkloadReadinessTest {
   class Jobs {
 
     private Job job(String spec, String status) {
-      return read(Job.class, """
+      return read(
+          Job.class,
+          """
           apiVersion: batch/v1
           kind: Job
           metadata: {name: migrate, namespace: shop, generation: 1}
           spec: %s
           status: %s
-          """.formatted(spec, status));
+          """
+              .formatted(spec, status));
     }
 
     @Test
     void runningCompleteAndFailed() {
-      assertThat(WorkloadReadiness.of(job("{completions: 3}", "{active: 1, succeeded: 2}")).message())
+      assertThat(
+              WorkloadReadiness.of(job("{completions: 3}", "{active: 1, succeeded: 2}")).message())
           .isEqualTo("1 pods running, 2 of 3 completions, 0 failed");
-      Readiness complete = WorkloadReadiness.of(job("{}", """
+      Readiness complete =
+          WorkloadReadiness.of(
+              job(
+                  "{}",
+                  """
           {succeeded: 1, conditions: [
             {type: SuccessCriteriaMet, status: "True"}, {type: Complete, status: "True"}]}"""));
       assertThat(complete.isCurrent()).isTrue();
       assertThat(complete.message()).isEqualTo("the Job completed: 1 pods succeeded");
-      Readiness failed = WorkloadReadiness.of(job("{backoffLimit: 1}", """
+      Readiness failed =
+          WorkloadReadiness.of(
+              job(
+                  "{backoffLimit: 1}",
+                  """
           {failed: 2, conditions: [{type: FailureTarget, status: "True", reason: BackoffLimitExceeded},
             {type: Failed, status: "True", reason: BackoffLimitExceeded,
              message: Job has reached the specified backoff limit}]}"""));
       assertThat(failed.isFailed()).isTrue();
       assertThat(failed.message())
-          .isEqualTo("the Job failed (BackoffLimitExceeded): Job has reached the specified backoff limit");
+          .isEqualTo(
+              "the Job failed (BackoffLimitExceeded): Job has reached the specified backoff limit");
     }
 
     @Test
     void suspendedSaysSo() {
-      assertThat(WorkloadReadiness.of(job("{suspend: true}", """
-          {conditions: [{type: Suspended, status: "True", reason: JobSuspended}]}""")).message())
+      assertThat(
+              WorkloadReadiness.of(
+                      job(
+                          "{suspend: true}",
+                          """
+          {conditions: [{type: Suspended, status: "True", reason: JobSuspended}]}"""))
+                  .message())
           .contains("suspended");
     }
   }
@@ -280,7 +380,10 @@ class WorkloadReadinessTest {
 
     @Test
     void aClusterIpServiceIsCurrentOnceAllocated() {
-      Service allocated = read(Service.class, """
+      Service allocated =
+          read(
+              Service.class,
+              """
           apiVersion: v1
           kind: Service
           metadata: {name: web, namespace: shop}
@@ -293,7 +396,10 @@ class WorkloadReadinessTest {
 
     @Test
     void aLoadBalancerWaitsForItsAddress() {
-      Service lb = read(Service.class, """
+      Service lb =
+          read(
+              Service.class,
+              """
           apiVersion: v1
           kind: Service
           metadata: {name: web, namespace: shop}
@@ -302,14 +408,22 @@ class WorkloadReadinessTest {
           """);
       assertThat(WorkloadReadiness.of(lb).message()).contains("load balancer");
       assertThat(WorkloadReadiness.of(lb).isCurrent()).isFalse();
-      lb.getStatus().getLoadBalancer().setIngress(java.util.List.of(
-          new io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder().withIp("203.0.113.7").build()));
+      lb.getStatus()
+          .getLoadBalancer()
+          .setIngress(
+              java.util.List.of(
+                  new io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder()
+                      .withIp("203.0.113.7")
+                      .build()));
       assertThat(WorkloadReadiness.of(lb).message()).isEqualTo("load balancer at 203.0.113.7");
     }
 
     @Test
     void claimsByPhase() {
-      PersistentVolumeClaim claim = read(PersistentVolumeClaim.class, """
+      PersistentVolumeClaim claim =
+          read(
+              PersistentVolumeClaim.class,
+              """
           apiVersion: v1
           kind: PersistentVolumeClaim
           metadata: {name: data, namespace: shop}
@@ -326,7 +440,8 @@ class WorkloadReadinessTest {
 
     @Test
     void otherKindsAreRefusedNamingTheSupportedOnes() {
-      ConfigMap cm = read(ConfigMap.class, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+      ConfigMap cm =
+          read(ConfigMap.class, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
       assertThatThrownBy(() -> WorkloadReadiness.of((HasMetadata) cm))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("ConfigMap c")

@@ -13,14 +13,13 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The CRDs that the build step put into jars on the class path, under
- * {@value GeneratedCrd#RESOURCE_FOLDER}, so an operator can install its own CRDs at start-up without
+ * The CRDs that the build step put into jars on the class path, under {@value
+ * GeneratedCrd#RESOURCE_FOLDER}, so an operator can install its own CRDs at start-up without
  * generating them again.
  */
 public final class BundledCrds {
 
-  private BundledCrds() {
-  }
+  private BundledCrds() {}
 
   /** Every CRD listed by a {@code META-INF/converge/crds/crds.list} index visible to the loader. */
   public static List<GeneratedCrd> load(ClassLoader loader) {
@@ -29,11 +28,12 @@ public final class BundledCrds {
     try {
       for (URL url : Collections.list(loader.getResources(index))) {
         String listing = read(url);
-        for (String fileName : listing.lines().map(String::strip).filter(line -> !line.isEmpty()).toList()) {
+        for (String fileName :
+            listing.lines().map(String::strip).filter(line -> !line.isEmpty()).toList()) {
           URL file = new URL(url, fileName);
           String yaml = read(file);
-          CustomResourceDefinition definition = CrdSerialization.INSTANCE.unmarshal(yaml,
-              CustomResourceDefinition.class);
+          CustomResourceDefinition definition =
+              CrdSerialization.INSTANCE.unmarshal(yaml, CustomResourceDefinition.class);
           crds.add(new GeneratedCrd(definition.getMetadata().getName(), definition, yaml));
         }
       }

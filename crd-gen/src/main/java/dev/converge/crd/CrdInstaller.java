@@ -10,46 +10,68 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Installs generated CRDs with server-side apply and waits until the API server serves them
- * ({@code Established} and {@code NamesAccepted}) and publishes their schemas in its OpenAPI v3
- * documents, so a test or a launcher can create resources right after and a strategy reads the
- * kind's list and map semantics from its first write on.
+ * Installs generated CRDs with server-side apply and waits until the API server serves them ({@code
+ * Established} and {@code NamesAccepted}) and publishes their schemas in its OpenAPI v3 documents,
+ * so a test or a launcher can create resources right after and a strategy reads the kind's list and
+ * map semantics from its first write on.
  */
 public final class CrdInstaller {
 
   /** The field manager of the apply requests. */
   public static final String FIELD_MANAGER = "converge-crd-gen";
 
-  private CrdInstaller() {
-  }
+  private CrdInstaller() {}
 
   /**
    * Applies the CRDs (server-side apply) and waits until the API server has established them and
    * publishes their schemas.
    *
-   * @throws CrdGenerationException when the API server rejects a CRD (with its reason) or does not establish
-   *     it within {@code timeout} (with its conditions)
+   * @throws CrdGenerationException when the API server rejects a CRD (with its reason) or does not
+   *     establish it within {@code timeout} (with its conditions)
    */
   public static void install(KubernetesClient client, List<GeneratedCrd> crds, Duration timeout) {
     for (GeneratedCrd crd : crds) {
       try {
-        client.apiextensions().v1().customResourceDefinitions().resource(crd.definition())
-            .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .resource(crd.definition())
+            .fieldManager(FIELD_MANAGER)
+            .forceConflicts()
+            .serverSideApply();
       } catch (KubernetesClientException e) {
-        throw new CrdGenerationException("CustomResourceDefinition " + crd.name() + " was rejected by the API"
-            + " server: " + e.getMessage(), e);
+        throw new CrdGenerationException(
+            "CustomResourceDefinition "
+                + crd.name()
+                + " was rejected by the API"
+                + " server: "
+                + e.getMessage(),
+            e);
       }
     }
     for (GeneratedCrd crd : crds) {
       try {
-        client.apiextensions().v1().customResourceDefinitions().withName(crd.name())
-            .waitUntilCondition(CrdInstaller::established, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(crd.name())
+            .waitUntilCondition(
+                CrdInstaller::established, timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (KubernetesClientTimeoutException e) {
-        CustomResourceDefinition live = client.apiextensions().v1().customResourceDefinitions()
-            .withName(crd.name()).get();
-        throw new CrdGenerationException("CustomResourceDefinition " + crd.name() + " was not established within "
-            + timeout + "; conditions: " + (live == null || live.getStatus() == null ? "none"
-            : live.getStatus().getConditions()), e);
+        CustomResourceDefinition live =
+            client.apiextensions().v1().customResourceDefinitions().withName(crd.name()).get();
+        throw new CrdGenerationException(
+            "CustomResourceDefinition "
+                + crd.name()
+                + " was not established within "
+                + timeout
+                + "; conditions: "
+                + (live == null || live.getStatus() == null
+                    ? "none"
+                    : live.getStatus().getConditions()),
+            e);
       }
     }
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -60,10 +82,11 @@ public final class CrdInstaller {
 
   /**
    * Waits until every served version of {@code crd} is in the API server's OpenAPI v3 documents;
-   * the server publishes them a moment after it establishes the CRD. A server without OpenAPI v3
-   * is not waited for.
+   * the server publishes them a moment after it establishes the CRD. A server without OpenAPI v3 is
+   * not waited for.
    */
-  private static void awaitPublished(KubernetesClient client, CustomResourceDefinition crd, long deadline) {
+  private static void awaitPublished(
+      KubernetesClient client, CustomResourceDefinition crd, long deadline) {
     String group = crd.getSpec().getGroup();
     String kind = crd.getSpec().getNames().getKind();
     for (var version : crd.getSpec().getVersions()) {
@@ -76,23 +99,35 @@ public final class CrdInstaller {
           break;
         }
         if (System.nanoTime() > deadline) {
-          throw new CrdGenerationException("CustomResourceDefinition " + crd.getMetadata().getName()
-              + " is established but the API server has not published the OpenAPI schema of " + group + "/"
-              + version.getName() + " " + kind + " in time", null);
+          throw new CrdGenerationException(
+              "CustomResourceDefinition "
+                  + crd.getMetadata().getName()
+                  + " is established but the API server has not published the OpenAPI schema of "
+                  + group
+                  + "/"
+                  + version.getName()
+                  + " "
+                  + kind
+                  + " in time",
+              null);
         }
         try {
           Thread.sleep(100);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new CrdGenerationException("interrupted while waiting for the OpenAPI schema of " + kind, e);
+          throw new CrdGenerationException(
+              "interrupted while waiting for the OpenAPI schema of " + kind, e);
         }
       }
     }
   }
 
-  /** Whether the kind is in its group-version's OpenAPI v3 document; null when the server has none. */
+  /**
+   * Whether the kind is in its group-version's OpenAPI v3 document; null when the server has none.
+   */
   @SuppressWarnings("unchecked")
-  private static Boolean published(KubernetesClient client, String group, String version, String kind) {
+  private static Boolean published(
+      KubernetesClient client, String group, String version, String kind) {
     String index;
     try {
       index = client.raw("/openapi/v3");
@@ -111,15 +146,19 @@ public final class CrdInstaller {
     if (document == null) {
       return false;
     }
-    Object components = client.getKubernetesSerialization().unmarshal(document, Map.class).get("components");
+    Object components =
+        client.getKubernetesSerialization().unmarshal(document, Map.class).get("components");
     Object schemas = components instanceof Map<?, ?> c ? c.get("schemas") : null;
     if (!(schemas instanceof Map<?, ?> all)) {
       return false;
     }
     for (Object schema : all.values()) {
-      if (schema instanceof Map<?, ?> s && s.get("x-kubernetes-group-version-kind") instanceof List<?> gvks) {
+      if (schema instanceof Map<?, ?> s
+          && s.get("x-kubernetes-group-version-kind") instanceof List<?> gvks) {
         for (Object gvk : gvks) {
-          if (gvk instanceof Map<?, ?> g && group.equals(g.get("group")) && version.equals(g.get("version"))
+          if (gvk instanceof Map<?, ?> g
+              && group.equals(g.get("group"))
+              && version.equals(g.get("version"))
               && kind.equals(g.get("kind"))) {
             return true;
           }
@@ -129,15 +168,20 @@ public final class CrdInstaller {
     return false;
   }
 
-  /** True when the CRD's {@code Established} and {@code NamesAccepted} conditions are {@code True}. */
+  /**
+   * True when the CRD's {@code Established} and {@code NamesAccepted} conditions are {@code True}.
+   */
   public static boolean established(CustomResourceDefinition crd) {
     if (crd == null || crd.getStatus() == null || crd.getStatus().getConditions() == null) {
       return false;
     }
-    long satisfied = crd.getStatus().getConditions().stream()
-        .filter(c -> ("Established".equals(c.getType()) || "NamesAccepted".equals(c.getType()))
-            && "True".equals(c.getStatus()))
-        .count();
+    long satisfied =
+        crd.getStatus().getConditions().stream()
+            .filter(
+                c ->
+                    ("Established".equals(c.getType()) || "NamesAccepted".equals(c.getType()))
+                        && "True".equals(c.getStatus()))
+            .count();
     return satisfied == 2;
   }
 }

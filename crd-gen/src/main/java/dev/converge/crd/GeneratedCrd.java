@@ -4,16 +4,17 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import java.util.List;
 
 /**
- * One generated CustomResourceDefinition, as a fabric8 object (to install with a client) and as YAML
- * (to write to a file).
+ * One generated CustomResourceDefinition, as a fabric8 object (to install with a client) and as
+ * YAML (to write to a file).
  *
  * @param name the CRD name, {@code <plural>.<group>}
  * @param definition the CRD; callers get their own copy each time they call {@link CrdGenerator}
  * @param yaml the CRD as a YAML document
- * @param warnings what will not work as the Java classes suggest, each naming the class or field and the fix
- *     (the build step prints them, and fails on them with {@code --fail-on-warnings})
+ * @param warnings what will not work as the Java classes suggest, each naming the class or field
+ *     and the fix (the build step prints them, and fails on them with {@code --fail-on-warnings})
  */
-public record GeneratedCrd(String name, CustomResourceDefinition definition, String yaml, List<String> warnings) {
+public record GeneratedCrd(
+    String name, CustomResourceDefinition definition, String yaml, List<String> warnings) {
 
   public GeneratedCrd {
     warnings = List.copyOf(warnings);
@@ -32,7 +33,10 @@ public record GeneratedCrd(String name, CustomResourceDefinition definition, Str
     return name + ".yaml";
   }
 
-  /** The class-path resource the build step writes, {@code META-INF/converge/crds/<plural>.<group>.yaml}. */
+  /**
+   * The class-path resource the build step writes, {@code
+   * META-INF/converge/crds/<plural>.<group>.yaml}.
+   */
   public String resourcePath() {
     return RESOURCE_FOLDER + "/" + fileName();
   }

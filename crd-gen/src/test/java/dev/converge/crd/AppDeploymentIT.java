@@ -30,9 +30,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The AppDeployment sample on the real API server: its kubebuilder markers are enforced, the server fills in
- * defaults, {@code kubectl get} shows the printer columns, and status is only writable through the
- * status subresource.
+ * The AppDeployment sample on the real API server: its kubebuilder markers are enforced, the server
+ * fills in defaults, {@code kubectl get} shows the printer columns, and status is only writable
+ * through the status subresource.
  */
 @ExtendWith(LocalClusterExtension.class)
 class AppDeploymentIT {
@@ -64,14 +64,18 @@ class AppDeploymentIT {
 
   @Test
   void defaultsAreFilledInByTheServer(KubernetesClient client) {
-    // Sent without replicas and port: the generic client does not serialise Java field initialisers.
+    // Sent without replicas and port: the generic client does not serialise Java field
+    // initialisers.
     GenericKubernetesResource raw = new GenericKubernetesResource();
     raw.setApiVersion("sample.crd.converge.dev/v1");
     raw.setKind("AppDeployment");
     raw.setMetadata(new ObjectMetaBuilder().withName("defaults").build());
     raw.setAdditionalProperty("spec", Map.of("image", "nginx:1.27"));
-    GenericKubernetesResource created = client.genericKubernetesResources("sample.crd.converge.dev/v1",
-        "AppDeployment").resource(raw).create();
+    GenericKubernetesResource created =
+        client
+            .genericKubernetesResources("sample.crd.converge.dev/v1", "AppDeployment")
+            .resource(raw)
+            .create();
     assertThat(created.<Object>get("spec", "replicas")).isEqualTo(1);
     assertThat(created.<Object>get("spec", "port")).isEqualTo(8080);
     Map<String, Object> spec = created.get("spec");
@@ -80,14 +84,18 @@ class AppDeploymentIT {
 
   @Test
   void imageIsRequiredAndReplicasAtLeastOne(KubernetesClient client) {
-    assertThatThrownBy(() -> client.resources(AppDeployment.class).resource(app("no-image", null)).create())
-        .isInstanceOfSatisfying(KubernetesClientException.class,
+    assertThatThrownBy(
+            () -> client.resources(AppDeployment.class).resource(app("no-image", null)).create())
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
             e -> assertThat(e.getMessage()).contains("spec.image", "Required value"));
     AppDeployment zero = app("zero", "nginx:1.27");
     zero.getSpec().replicas = 0;
     assertThatThrownBy(() -> client.resources(AppDeployment.class).resource(zero).create())
-        .isInstanceOfSatisfying(KubernetesClientException.class,
-            e -> assertThat(e.getMessage()).contains("spec.replicas", "greater than or equal to 1"));
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e ->
+                assertThat(e.getMessage()).contains("spec.replicas", "greater than or equal to 1"));
   }
 
   @Test
@@ -102,36 +110,56 @@ class AppDeploymentIT {
 
     created.setStatus(status);
     AppDeployment updated = client.resources(AppDeployment.class).resource(created).update();
-    assertThat(updated.getStatus()).as("status sent with an update of the main resource is dropped").isNull();
+    assertThat(updated.getStatus())
+        .as("status sent with an update of the main resource is dropped")
+        .isNull();
     long generation = updated.getMetadata().getGeneration();
 
     updated.setStatus(status);
     AppDeployment written = client.resources(AppDeployment.class).resource(updated).updateStatus();
     assertThat(written.getStatus().phase).isEqualTo("Running");
     assertThat(written.getStatus().readyReplicas).isEqualTo(3);
-    assertThat(written.getMetadata().getGeneration()).as("status writes do not bump generation")
+    assertThat(written.getMetadata().getGeneration())
+        .as("status writes do not bump generation")
         .isEqualTo(generation);
 
     written.getSpec().replicas = 2;
     written.getStatus().phase = "Changed";
     AppDeployment specChanged = client.resources(AppDeployment.class).resource(written).update();
     assertThat(specChanged.getSpec().replicas).isEqualTo(2);
-    assertThat(specChanged.getStatus().phase).as("the main resource cannot change status").isEqualTo("Running");
+    assertThat(specChanged.getStatus().phase)
+        .as("the main resource cannot change status")
+        .isEqualTo("Running");
     assertThat(specChanged.getMetadata().getGeneration()).isEqualTo(generation + 1);
   }
 
   @Test
-  void theServerServesThePrinterColumnsAsATable(KubernetesClient client, TestNamespace namespace) throws Exception {
+  void theServerServesThePrinterColumnsAsATable(KubernetesClient client, TestNamespace namespace)
+      throws Exception {
     client.resources(AppDeployment.class).resource(app("table", "nginx:1.27")).create();
-    String url = client.getMasterUrl().toString().replaceAll("/$", "") + "/apis/sample.crd.converge.dev/v1/namespaces/"
-        + namespace.name() + "/appdeployments";
-    HttpRequest request = client.getHttpClient().newHttpRequestBuilder().uri(url)
-        .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").build();
-    HttpResponse<String> response = client.getHttpClient().sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
+    String url =
+        client.getMasterUrl().toString().replaceAll("/$", "")
+            + "/apis/sample.crd.converge.dev/v1/namespaces/"
+            + namespace.name()
+            + "/appdeployments";
+    HttpRequest request =
+        client
+            .getHttpClient()
+            .newHttpRequestBuilder()
+            .uri(url)
+            .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+            .build();
+    HttpResponse<String> response =
+        client.getHttpClient().sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
     assertThat(response.code()).isEqualTo(200);
     JsonNode table = JsonMapper.builder().build().readTree(response.body());
     assertThat(table.get("kind").asString()).isEqualTo("Table");
-    assertThat(table.get("columnDefinitions").valueStream().map(c -> c.get("name").asString()).toList())
+    assertThat(
+            table
+                .get("columnDefinitions")
+                .valueStream()
+                .map(c -> c.get("name").asString())
+                .toList())
         .containsExactly("Name", "Image", "Replicas", "Ready", "Phase", "Age");
     JsonNode cells = table.at("/rows/0/cells");
     assertThat(cells.get(0).asString()).isEqualTo("table");
@@ -140,17 +168,27 @@ class AppDeploymentIT {
   }
 
   @Test
-  void kubectlGetShowsThePrinterColumns(KubernetesClient client, TestNamespace namespace, LocalCluster cluster)
+  void kubectlGetShowsThePrinterColumns(
+      KubernetesClient client, TestNamespace namespace, LocalCluster cluster)
       throws IOException, InterruptedException {
     client.resources(AppDeployment.class).resource(app("shown", "nginx:1.27")).create();
-    Process kubectl = new ProcessBuilder(ControlPlaneBinaries.locate().kubectl().toString(),
-        "--kubeconfig", cluster.kubeconfig().toString(), "get", "appdeployments", "-n", namespace.name())
-        .redirectErrorStream(true).start();
+    Process kubectl =
+        new ProcessBuilder(
+                ControlPlaneBinaries.locate().kubectl().toString(),
+                "--kubeconfig",
+                cluster.kubeconfig().toString(),
+                "get",
+                "appdeployments",
+                "-n",
+                namespace.name())
+            .redirectErrorStream(true)
+            .start();
     assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String output = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(kubectl.exitValue()).as(output).isZero();
     List<String> lines = output.lines().toList();
-    assertThat(lines.get(0).split("\\s+")).containsExactly("NAME", "IMAGE", "REPLICAS", "READY", "PHASE", "AGE");
+    assertThat(lines.get(0).split("\\s+"))
+        .containsExactly("NAME", "IMAGE", "REPLICAS", "READY", "PHASE", "AGE");
     assertThat(lines.get(1).split("\\s+")).startsWith("shown", "nginx:1.27", "1");
   }
 }

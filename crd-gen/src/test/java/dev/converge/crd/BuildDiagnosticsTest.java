@@ -24,8 +24,8 @@ import tools.jackson.databind.annotation.JsonSerialize;
 import tools.jackson.databind.ser.std.StdSerializer;
 
 /**
- * What the build step says about Java types whose CRD would not behave as the code suggests: each warning
- * or error names the class, the field, the path and the fix.
+ * What the build step says about Java types whose CRD would not behave as the code suggests: each
+ * warning or error names the class, the field, the path and the fix.
  */
 public class BuildDiagnosticsTest {
 
@@ -34,14 +34,18 @@ public class BuildDiagnosticsTest {
   public static class Counts {
     @Default("3")
     public int replicas;
+
     @Default("3")
     public Integer boxed;
+
     @Default("true")
     public boolean enabled;
+
     @Default("8080")
     public int port = 8080;
-    @jakarta.validation.constraints.Positive
-    public int weight;
+
+    @jakarta.validation.constraints.Positive public int weight;
+
     @dev.converge.crd.annotation.Minimum(1)
     public int ready = 1;
   }
@@ -66,25 +70,47 @@ public class BuildDiagnosticsTest {
 
   @Test
   void aDefaultOnAPrimitiveIsAWarningNamingTheFieldAndTheFix() {
-    List<String> warnings = CrdGenerator.generate(Counter.class).get(0).warnings().stream()
-        .filter(w -> w.contains("@Default")).toList();
+    List<String> warnings =
+        CrdGenerator.generate(Counter.class).get(0).warnings().stream()
+            .filter(w -> w.contains("@Default"))
+            .toList();
     assertThat(warnings).hasSize(2);
     assertThat(warnings.get(0))
-        .contains("Counter Counts.enabled (spec.enabled)", "@Default(\"true\")", "primitive boolean",
-            "fabric8 always sends the field (false when unset)", "Use the wrapper type (Boolean");
+        .contains(
+            "Counter Counts.enabled (spec.enabled)",
+            "@Default(\"true\")",
+            "primitive boolean",
+            "fabric8 always sends the field (false when unset)",
+            "Use the wrapper type (Boolean");
     assertThat(warnings.get(1))
-        .contains("Counts.replicas (spec.replicas)", "@Default(\"3\")", "(0 when unset)", "(Integer", "initialise");
-    assertThat(warnings).as("a wrapper, and a primitive initialised to its default, need no warning")
+        .contains(
+            "Counts.replicas (spec.replicas)",
+            "@Default(\"3\")",
+            "(0 when unset)",
+            "(Integer",
+            "initialise");
+    assertThat(warnings)
+        .as("a wrapper, and a primitive initialised to its default, need no warning")
         .noneMatch(w -> w.contains("Counts.boxed") || w.contains("Counts.port"));
   }
 
   @Test
   void aPrimitiveWhoseStartingValueTheSchemaRefusesIsAWarning() {
     List<String> warnings = CrdGenerator.generate(Counter.class).get(0).warnings();
-    assertThat(warnings).filteredOn(w -> w.contains("Counts.weight")).singleElement().asString()
-        .contains("Counts.weight (spec.weight)", "primitive int", "starts out as 0", "exclusive minimum 0",
-            "Use the wrapper type (Integer", "initialise the field to a valid value");
-    assertThat(warnings).as("initialised to a valid value").noneMatch(w -> w.contains("Counts.ready"));
+    assertThat(warnings)
+        .filteredOn(w -> w.contains("Counts.weight"))
+        .singleElement()
+        .asString()
+        .contains(
+            "Counts.weight (spec.weight)",
+            "primitive int",
+            "starts out as 0",
+            "exclusive minimum 0",
+            "Use the wrapper type (Integer",
+            "initialise the field to a valid value");
+    assertThat(warnings)
+        .as("initialised to a valid value")
+        .noneMatch(w -> w.contains("Counts.ready"));
   }
 
   @Test
@@ -95,11 +121,22 @@ public class BuildDiagnosticsTest {
   @Test
   void theBuildStepPrintsWarningsAndFailsOnThemWhenAsked(@TempDir Path output) {
     List<String> printed = new ArrayList<>();
-    GenerateCrds.run(List.of("--class", Counter.class.getName(), "--output", output.toString()),
-        getClass().getClassLoader(), printed::add);
+    GenerateCrds.run(
+        List.of("--class", Counter.class.getName(), "--output", output.toString()),
+        getClass().getClassLoader(),
+        printed::add);
     assertThat(printed).hasSize(3).anyMatch(w -> w.contains("Counts.weight"));
-    assertThatThrownBy(() -> GenerateCrds.run(List.of("--class", Counter.class.getName(), "--output",
-        output.toString(), "--fail-on-warnings"), getClass().getClassLoader(), printed::add))
+    assertThatThrownBy(
+            () ->
+                GenerateCrds.run(
+                    List.of(
+                        "--class",
+                        Counter.class.getName(),
+                        "--output",
+                        output.toString(),
+                        "--fail-on-warnings"),
+                    getClass().getClassLoader(),
+                    printed::add))
         .isInstanceOf(CrdGenerationException.class)
         .hasMessageContaining("--fail-on-warnings: 3 warning(s)")
         .hasMessageContaining("Counts.replicas (spec.replicas)");
@@ -143,8 +180,7 @@ public class BuildDiagnosticsTest {
   }
 
   public static class Described {
-    @PreserveUnknownFields
-    public Opaque opaque;
+    @PreserveUnknownFields public Opaque opaque;
     public Token token;
     public java.net.URI link;
     public java.time.LocalTime at;
@@ -175,12 +211,18 @@ public class BuildDiagnosticsTest {
 
   @Test
   void whatTheSerializerDeclaresIsWhatTheSchemaSays() {
-    assertThat(SchemaTrees.spec(DescribedSerialized.class, "opaque").get("x-kubernetes-preserve-unknown-fields")
-        .asBoolean()).isTrue();
+    assertThat(
+            SchemaTrees.spec(DescribedSerialized.class, "opaque")
+                .get("x-kubernetes-preserve-unknown-fields")
+                .asBoolean())
+        .isTrue();
     assertThat(SchemaTrees.spec(DescribedSerialized.class, "token").get("type").asString())
-        .as("a @JsonValue String is a string, not an object of the class's fields").isEqualTo("string");
-    assertThat(SchemaTrees.spec(DescribedSerialized.class, "link").get("type").asString()).isEqualTo("string");
-    assertThat(SchemaTrees.spec(DescribedSerialized.class, "at").get("type").asString()).isEqualTo("string");
+        .as("a @JsonValue String is a string, not an object of the class's fields")
+        .isEqualTo("string");
+    assertThat(SchemaTrees.spec(DescribedSerialized.class, "link").get("type").asString())
+        .isEqualTo("string");
+    assertThat(SchemaTrees.spec(DescribedSerialized.class, "at").get("type").asString())
+        .isEqualTo("string");
   }
 
   // ---- versions with different schemas and no conversion
@@ -219,15 +261,23 @@ public class BuildDiagnosticsTest {
 
   @Test
   void versionsWithDifferentSchemasAndNoConversionAreAWarningWithMigrationGuidance() {
-    List<String> warnings = CrdGenerator.generate(ShapeV1Alpha1.class, ShapeV1.class).get(0).warnings();
-    assertThat(warnings).singleElement().asString()
-        .contains("the schema of v1alpha1 (ShapeV1Alpha1) differs from the storage version v1 (ShapeV1)",
-            "does not generate conversion", "Keep the schemas identical", "served = false",
-            "kubectl replace", "status.storedVersions");
+    List<String> warnings =
+        CrdGenerator.generate(ShapeV1Alpha1.class, ShapeV1.class).get(0).warnings();
+    assertThat(warnings)
+        .singleElement()
+        .asString()
+        .contains(
+            "the schema of v1alpha1 (ShapeV1Alpha1) differs from the storage version v1 (ShapeV1)",
+            "does not generate conversion",
+            "Keep the schemas identical",
+            "served = false",
+            "kubectl replace",
+            "status.storedVersions");
   }
 
   @Test
   void aVersionThatIsNotServedNeedsNoConversion() {
-    assertThat(CrdGenerator.generate(HiddenShapeV1Alpha1.class, ShapeV1.class).get(0).warnings()).isEmpty();
+    assertThat(CrdGenerator.generate(HiddenShapeV1Alpha1.class, ShapeV1.class).get(0).warnings())
+        .isEmpty();
   }
 }

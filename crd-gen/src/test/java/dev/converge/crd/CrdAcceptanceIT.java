@@ -20,16 +20,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalClusterExtension.class)
 class CrdAcceptanceIT {
 
-  private static final List<GeneratedCrd> ALL = CrdGenerator.generate(
-      Widget.class,
-      AppDeployment.class,
-      CustomResourceDefinitionTest.ClusterSetting.class,
-      CustomResourceDefinitionTest.Replicated.class,
-      CustomResourceDefinitionTest.GadgetV1Alpha1.class,
-      CustomResourceDefinitionTest.GadgetV1Beta1.class,
-      CustomResourceDefinitionTest.GadgetV1.class,
-      GenerationErrorsTest.LimitedTree.class,
-      Workload.class);
+  private static final List<GeneratedCrd> ALL =
+      CrdGenerator.generate(
+          Widget.class,
+          AppDeployment.class,
+          CustomResourceDefinitionTest.ClusterSetting.class,
+          CustomResourceDefinitionTest.Replicated.class,
+          CustomResourceDefinitionTest.GadgetV1Alpha1.class,
+          CustomResourceDefinitionTest.GadgetV1Beta1.class,
+          CustomResourceDefinitionTest.GadgetV1.class,
+          GenerationErrorsTest.LimitedTree.class,
+          Workload.class);
 
   @AfterAll
   static void removeCrds(LocalCluster localCluster) {
@@ -43,7 +44,8 @@ class CrdAcceptanceIT {
   @Test
   void anEmbeddedPodTemplateKeepsItsLabels(KubernetesClient client) {
     CrdInstaller.install(client, ALL, Duration.ofSeconds(60));
-    String yaml = """
+    String yaml =
+        """
         apiVersion: workloads.crd.converge.dev/v1
         kind: Workload
         metadata:
@@ -62,12 +64,18 @@ class CrdAcceptanceIT {
                     memory: 128Mi
                     cpu: 1
         """;
-    GenericKubernetesResource workload = client.getKubernetesSerialization().unmarshal(yaml,
-        GenericKubernetesResource.class);
-    GenericKubernetesResource created = client.genericKubernetesResources("workloads.crd.converge.dev/v1",
-        "Workload").resource(workload).create();
-    assertThat(created.<Object>get("spec", "template", "metadata", "labels", "app")).isEqualTo("web");
-    assertThat(created.<Object>get("spec", "template", "spec", "containers", 0, "resources", "limits", "cpu"))
+    GenericKubernetesResource workload =
+        client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
+    GenericKubernetesResource created =
+        client
+            .genericKubernetesResources("workloads.crd.converge.dev/v1", "Workload")
+            .resource(workload)
+            .create();
+    assertThat(created.<Object>get("spec", "template", "metadata", "labels", "app"))
+        .isEqualTo("web");
+    assertThat(
+            created.<Object>get(
+                "spec", "template", "spec", "containers", 0, "resources", "limits", "cpu"))
         .isEqualTo(1);
   }
 
@@ -76,19 +84,34 @@ class CrdAcceptanceIT {
     {
       CrdInstaller.install(client, ALL, Duration.ofSeconds(60));
       for (GeneratedCrd crd : ALL) {
-        CustomResourceDefinition live = client.apiextensions().v1().customResourceDefinitions()
-            .withName(crd.name()).get();
+        CustomResourceDefinition live =
+            client.apiextensions().v1().customResourceDefinitions().withName(crd.name()).get();
         assertThat(CrdInstaller.established(live)).as(crd.name()).isTrue();
-        assertThat(live.getSpec().getVersions()).extracting(v -> v.getName())
-            .containsExactlyElementsOf(crd.definition().getSpec().getVersions().stream().map(v -> v.getName())
-                .toList());
+        assertThat(live.getSpec().getVersions())
+            .extracting(v -> v.getName())
+            .containsExactlyElementsOf(
+                crd.definition().getSpec().getVersions().stream().map(v -> v.getName()).toList());
       }
       // The API server keeps the structural schema as generated: nothing was pruned or rewritten.
-      CustomResourceDefinition widget = client.apiextensions().v1().customResourceDefinitions()
-          .withName("widgets.widgets.crd.converge.dev").get();
+      CustomResourceDefinition widget =
+          client
+              .apiextensions()
+              .v1()
+              .customResourceDefinitions()
+              .withName("widgets.widgets.crd.converge.dev")
+              .get();
       assertThat(widget.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema())
-          .isEqualTo(ALL.stream().filter(c -> c.name().equals(widget.getMetadata().getName())).findFirst()
-              .orElseThrow().definition().getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema());
+          .isEqualTo(
+              ALL.stream()
+                  .filter(c -> c.name().equals(widget.getMetadata().getName()))
+                  .findFirst()
+                  .orElseThrow()
+                  .definition()
+                  .getSpec()
+                  .getVersions()
+                  .get(0)
+                  .getSchema()
+                  .getOpenAPIV3Schema());
     }
   }
 }

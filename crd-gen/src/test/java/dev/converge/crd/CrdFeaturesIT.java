@@ -29,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalClusterExtension.class)
 class CrdFeaturesIT {
 
-  private static final List<GeneratedCrd> CRDS = CrdGenerator.generate(CrdFeaturesTest.Feature.class);
+  private static final List<GeneratedCrd> CRDS =
+      CrdGenerator.generate(CrdFeaturesTest.Feature.class);
   private static final String API_VERSION = "features.crd.converge.dev/v1";
 
   @BeforeAll
@@ -46,8 +47,11 @@ class CrdFeaturesIT {
     }
   }
 
-  private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-      Resource<GenericKubernetesResource>> features(KubernetesClient client) {
+  private static MixedOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      features(KubernetesClient client) {
     return client.genericKubernetesResources(API_VERSION, "Feature");
   }
 
@@ -55,34 +59,45 @@ class CrdFeaturesIT {
     GenericKubernetesResource resource = new GenericKubernetesResource();
     resource.setApiVersion(API_VERSION);
     resource.setKind("Feature");
-    resource.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
+    resource.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
     resource.setAdditionalProperty("spec", new HashMap<>(spec));
     return resource;
   }
 
   @Test
   void selectableFieldsFilterListsOnTheServer(KubernetesClient client) {
-    features(client).resource(feature("red-one", Map.of("color", "red", "nested", Map.of("level", 1)))).create();
-    features(client).resource(feature("blue-one", Map.of("color", "blue", "nested", Map.of("level", 2)))).create();
-    features(client).resource(feature("red-two", Map.of("color", "red", "nested", Map.of("level", 2)))).create();
+    features(client)
+        .resource(feature("red-one", Map.of("color", "red", "nested", Map.of("level", 1))))
+        .create();
+    features(client)
+        .resource(feature("blue-one", Map.of("color", "blue", "nested", Map.of("level", 2))))
+        .create();
+    features(client)
+        .resource(feature("red-two", Map.of("color", "red", "nested", Map.of("level", 2))))
+        .create();
 
     assertThat(features(client).withField("spec.color", "red").list().getItems())
-        .extracting(f -> f.getMetadata().getName()).containsExactlyInAnyOrder("red-one", "red-two");
+        .extracting(f -> f.getMetadata().getName())
+        .containsExactlyInAnyOrder("red-one", "red-two");
     assertThat(features(client).withField("spec.nested.level", "2").list().getItems())
-        .extracting(f -> f.getMetadata().getName()).containsExactlyInAnyOrder("blue-one", "red-two");
+        .extracting(f -> f.getMetadata().getName())
+        .containsExactlyInAnyOrder("blue-one", "red-two");
   }
 
   @Test
   void theCrdCarriesItsLabelsAndAnnotations(KubernetesClient client) {
-    CustomResourceDefinition live = client.apiextensions().v1().customResourceDefinitions()
-        .withName(CRDS.get(0).name()).get();
+    CustomResourceDefinition live =
+        client.apiextensions().v1().customResourceDefinitions().withName(CRDS.get(0).name()).get();
     assertThat(live.getMetadata().getLabels()).containsEntry("app.kubernetes.io/part-of", "shop");
     assertThat(live.getMetadata().getAnnotations()).containsEntry("example.com/owner", "team-a");
   }
 
   @Test
-  void aTransitionRuleWithOptionalOldSelfAllowsTheFirstValueAndRefusesAChange(KubernetesClient client) {
-    GenericKubernetesResource created = features(client).resource(feature("owned", Map.of("color", "red"))).create();
+  void aTransitionRuleWithOptionalOldSelfAllowsTheFirstValueAndRefusesAChange(
+      KubernetesClient client) {
+    GenericKubernetesResource created =
+        features(client).resource(feature("owned", Map.of("color", "red"))).create();
     Map<String, Object> spec = created.get("spec");
     spec.put("owner", "team-a");
     GenericKubernetesResource owned = features(client).resource(created).update();
@@ -91,29 +106,41 @@ class CrdFeaturesIT {
     Map<String, Object> changed = owned.get("spec");
     changed.put("owner", "team-b");
     assertThatThrownBy(() -> features(client).resource(owned).update())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(422);
-          assertThat(e.getMessage()).contains("spec.owner", "owner is set once");
-        });
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(422);
+              assertThat(e.getMessage()).contains("spec.owner", "owner is set once");
+            });
   }
 
   @Test
   void aQuantityTheServerCannotParseIsRefusedAtCreateTime(KubernetesClient client) {
-    assertThatThrownBy(() -> features(client).resource(feature("lots", Map.of("memory", "lots"))).create())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(422);
-          assertThat(e.getMessage()).contains("spec.memory", "should match");
-        });
-    GenericKubernetesResource fine = features(client).resource(feature("plenty", Map.of("memory", "512Mi"))).create();
+    assertThatThrownBy(
+            () -> features(client).resource(feature("lots", Map.of("memory", "lots"))).create())
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(422);
+              assertThat(e.getMessage()).contains("spec.memory", "should match");
+            });
+    GenericKubernetesResource fine =
+        features(client).resource(feature("plenty", Map.of("memory", "512Mi"))).create();
     assertThat(fine.<Object>get("spec", "memory")).isEqualTo("512Mi");
   }
 
   @Test
   void aJavaSetRefusesDuplicates(KubernetesClient client) {
-    assertThatThrownBy(() -> features(client).resource(feature("twice", Map.of("names", List.of("a", "a")))).create())
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(422);
-          assertThat(e.getMessage()).contains("spec.names[1]", "Duplicate value");
-        });
+    assertThatThrownBy(
+            () ->
+                features(client)
+                    .resource(feature("twice", Map.of("names", List.of("a", "a"))))
+                    .create())
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(422);
+              assertThat(e.getMessage()).contains("spec.names[1]", "Duplicate value");
+            });
   }
 }

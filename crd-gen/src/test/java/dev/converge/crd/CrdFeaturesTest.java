@@ -22,21 +22,30 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
-/** Sets, transition rules on optional fields, selectable fields, CRD labels and annotations, formats. */
+/**
+ * Sets, transition rules on optional fields, selectable fields, CRD labels and annotations,
+ * formats.
+ */
 public class CrdFeaturesTest {
 
-  public enum Color { RED, GREEN }
+  public enum Color {
+    RED,
+    GREEN
+  }
 
   public static class Features {
-    @SelectableField
-    public String color;
+    @SelectableField public String color;
     public Set<String> names;
     public Set<Color> colors;
     public Set<Integer> numbers;
     public List<String> ordered;
-    @Rule(value = "!oldSelf.hasValue() || self == oldSelf.value()", message = "owner is set once",
+
+    @Rule(
+        value = "!oldSelf.hasValue() || self == oldSelf.value()",
+        message = "owner is set once",
         optionalOldSelf = true)
     public String owner;
+
     public Quantity memory;
     public Duration timeout;
     public io.fabric8.kubernetes.api.model.Duration interval;
@@ -61,9 +70,12 @@ public class CrdFeaturesTest {
 
   @Test
   void aJavaSetOfScalarsIsAListTypeSet() {
-    assertThat(SchemaTrees.spec(Feature.class, "names").get("x-kubernetes-list-type").asString()).isEqualTo("set");
-    assertThat(SchemaTrees.spec(Feature.class, "colors").get("x-kubernetes-list-type").asString()).isEqualTo("set");
-    assertThat(SchemaTrees.spec(Feature.class, "numbers").get("x-kubernetes-list-type").asString()).isEqualTo("set");
+    assertThat(SchemaTrees.spec(Feature.class, "names").get("x-kubernetes-list-type").asString())
+        .isEqualTo("set");
+    assertThat(SchemaTrees.spec(Feature.class, "colors").get("x-kubernetes-list-type").asString())
+        .isEqualTo("set");
+    assertThat(SchemaTrees.spec(Feature.class, "numbers").get("x-kubernetes-list-type").asString())
+        .isEqualTo("set");
     assertThat(SchemaTrees.spec(Feature.class, "ordered").has("x-kubernetes-list-type")).isFalse();
   }
 
@@ -77,9 +89,13 @@ public class CrdFeaturesTest {
   @Test
   void selectableFieldsFromTheClassAndFromFields() {
     JsonNode crd = SchemaTrees.crd(Feature.class);
-    assertThat(SchemaTrees.texts(crd.at("/spec/versions/0/selectableFields").findValues("jsonPath").stream()
-        .collect(tools.jackson.databind.node.JsonNodeFactory.instance::arrayNode,
-            tools.jackson.databind.node.ArrayNode::add, tools.jackson.databind.node.ArrayNode::addAll)))
+    assertThat(
+            SchemaTrees.texts(
+                crd.at("/spec/versions/0/selectableFields").findValues("jsonPath").stream()
+                    .collect(
+                        tools.jackson.databind.node.JsonNodeFactory.instance::arrayNode,
+                        tools.jackson.databind.node.ArrayNode::add,
+                        tools.jackson.databind.node.ArrayNode::addAll)))
         .containsExactly(".spec.nested.level", ".spec.color");
   }
 
@@ -91,8 +107,7 @@ public class CrdFeaturesTest {
   }
 
   public static class BadSelectable {
-    @SelectableField
-    public List<String> tags;
+    @SelectableField public List<String> tags;
   }
 
   @Group("features.crd.converge.dev")
@@ -131,19 +146,29 @@ public class CrdFeaturesTest {
     JsonNode timeout = SchemaTrees.spec(Feature.class, "timeout");
     assertThat(timeout.get("type").asString()).isEqualTo("string");
     Pattern iso = Pattern.compile(timeout.get("pattern").asString());
-    for (Duration value : List.of(Duration.ZERO, Duration.ofMinutes(90).plusMillis(5), Duration.ofMillis(-500),
-        Duration.ofDays(400))) {
+    for (Duration value :
+        List.of(
+            Duration.ZERO,
+            Duration.ofMinutes(90).plusMillis(5),
+            Duration.ofMillis(-500),
+            Duration.ofDays(400))) {
       assertThat(iso.matcher(value.toString()).matches()).as(value.toString()).isTrue();
     }
     assertThat(iso.matcher("1h30m").matches()).isFalse();
     JsonNode interval = SchemaTrees.spec(Feature.class, "interval");
-    assertThat(interval.get("format").asString()).as("fabric8's metav1.Duration is Go's form").isEqualTo("duration");
+    assertThat(interval.get("format").asString())
+        .as("fabric8's metav1.Duration is Go's form")
+        .isEqualTo("duration");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"1", "512Mi", "1.5Gi", "100m", "+2", "-3k", ".5", "1e3", "2E-2", "10n", "5u", "1Ei"})
+  @ValueSource(
+      strings = {
+        "1", "512Mi", "1.5Gi", "100m", "+2", "-3k", ".5", "1e3", "2E-2", "10n", "5u", "1Ei"
+      })
   void quantityPatternAcceptsWhatTheApiServerParses(String quantity) {
-    Pattern pattern = Pattern.compile(SchemaTrees.spec(Feature.class, "memory").get("pattern").asString());
+    Pattern pattern =
+        Pattern.compile(SchemaTrees.spec(Feature.class, "memory").get("pattern").asString());
     assertThat(pattern.matcher(quantity).matches()).isTrue();
     assertThat(pattern.matcher(new Quantity(quantity).toString()).matches()).isTrue();
   }
@@ -151,7 +176,8 @@ public class CrdFeaturesTest {
   @ParameterizedTest
   @ValueSource(strings = {"lots", "", "1 Gi", "1gi", "1KiB", "Mi", "1.2.3"})
   void quantityPatternRefusesWhatTheApiServerCannotParse(String quantity) {
-    Pattern pattern = Pattern.compile(SchemaTrees.spec(Feature.class, "memory").get("pattern").asString());
+    Pattern pattern =
+        Pattern.compile(SchemaTrees.spec(Feature.class, "memory").get("pattern").asString());
     assertThat(pattern.matcher(quantity).matches()).isFalse();
   }
 }

@@ -37,15 +37,12 @@ public class CustomResourceDefinitionTest {
   }
 
   public static class ReplicatedSpec {
-    @SpecReplicas
-    public int replicas;
+    @SpecReplicas public int replicas;
   }
 
   public static class ReplicatedStatus {
-    @StatusReplicas
-    public int replicas;
-    @LabelSelector
-    public String selector;
+    @StatusReplicas public int replicas;
+    @LabelSelector public String selector;
   }
 
   @Group("scale.crd.converge.dev")
@@ -56,7 +53,10 @@ public class CustomResourceDefinitionTest {
 
   @Group("scale.crd.converge.dev")
   @Version("v1")
-  @Scale(specReplicasPath = ".spec.count", statusReplicasPath = ".status.count", labelSelectorPath = ".status.sel")
+  @Scale(
+      specReplicasPath = ".spec.count",
+      statusReplicasPath = ".status.count",
+      labelSelectorPath = ".status.sel")
   public static class Counted extends CustomResource<Config, Config> {
     private static final long serialVersionUID = 1L;
   }
@@ -79,7 +79,11 @@ public class CustomResourceDefinitionTest {
   }
 
   @Group("gadgets.crd.converge.dev")
-  @Version(value = "v1alpha1", storage = false, deprecated = true, deprecationWarning = "gadgets v1alpha1 is going away")
+  @Version(
+      value = "v1alpha1",
+      storage = false,
+      deprecated = true,
+      deprecationWarning = "gadgets v1alpha1 is going away")
   @Kind("Gadget")
   @Plural("gadgets")
   public static class GadgetV1Alpha1 extends CustomResource<GadgetSpecV1Alpha1, Void> {
@@ -117,12 +121,14 @@ public class CustomResourceDefinitionTest {
     assertThat(texts(names.get("shortNames"))).containsExactly("wd", "wdg");
     assertThat(texts(names.get("categories"))).containsExactly("converge");
     assertThat(crd.at("/spec/scope").asString()).isEqualTo("Namespaced");
-    assertThat(SchemaTrees.crd(ClusterSetting.class).at("/spec/scope").asString()).isEqualTo("Cluster");
+    assertThat(SchemaTrees.crd(ClusterSetting.class).at("/spec/scope").asString())
+        .isEqualTo("Cluster");
   }
 
   @Test
   void printerColumnsWithTypesDescriptionsAndPriority() {
-    JsonNode columns = SchemaTrees.crd(Widget.class).at("/spec/versions/0/additionalPrinterColumns");
+    JsonNode columns =
+        SchemaTrees.crd(Widget.class).at("/spec/versions/0/additionalPrinterColumns");
     assertThat(columns).hasSize(3);
     assertThat(columns.get(0).get("name").asString()).isEqualTo("Size");
     assertThat(columns.get(0).get("type").asString()).isEqualTo("integer");
@@ -135,10 +141,13 @@ public class CustomResourceDefinitionTest {
   public static class ColumnSpec {
     @PrinterColumn(name = "Count")
     public int count;
+
     @PrinterColumn(name = "Started")
     public java.time.Instant started;
+
     @PrinterColumn(name = "Flag", type = "string", description = "as text")
     public boolean flag;
+
     public ColumnNested nested;
   }
 
@@ -166,9 +175,20 @@ public class CustomResourceDefinitionTest {
 
   @Test
   void printerColumnsOnFieldsTakeTheFieldsPathAndType() {
-    JsonNode columns = SchemaTrees.crd(Columned.class).at("/spec/versions/0/additionalPrinterColumns");
-    assertThat(columns.valueStream().map(c -> c.get("name").asString() + " " + c.get("jsonPath").asString() + " "
-        + c.get("type").asString()).toList()).containsExactly(
+    JsonNode columns =
+        SchemaTrees.crd(Columned.class).at("/spec/versions/0/additionalPrinterColumns");
+    assertThat(
+            columns
+                .valueStream()
+                .map(
+                    c ->
+                        c.get("name").asString()
+                            + " "
+                            + c.get("jsonPath").asString()
+                            + " "
+                            + c.get("type").asString())
+                .toList())
+        .containsExactly(
             "Age .metadata.creationTimestamp date",
             "Count .spec.count integer",
             "Flag .spec.flag string",
@@ -179,7 +199,8 @@ public class CustomResourceDefinitionTest {
 
   @Test
   void aPrinterColumnInsideAListIsRefused() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CrdGenerator.generate(ColumnInListResource.class))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> CrdGenerator.generate(ColumnInListResource.class))
         .isInstanceOf(CrdGenerationException.class)
         .hasMessageContaining("ColumnNested.deep (spec.entries[*].deep)")
         .hasMessageContaining("inside a list or map");
@@ -187,7 +208,8 @@ public class CustomResourceDefinitionTest {
 
   @Test
   void statusSubresourceOnlyWithAStatusType() {
-    assertThat(SchemaTrees.crd(Widget.class).at("/spec/versions/0/subresources/status").isObject()).isTrue();
+    assertThat(SchemaTrees.crd(Widget.class).at("/spec/versions/0/subresources/status").isObject())
+        .isTrue();
     JsonNode cluster = SchemaTrees.crd(ClusterSetting.class).at("/spec/versions/0");
     assertThat(cluster.has("subresources")).isFalse();
     assertThat(cluster.at("/schema/openAPIV3Schema/properties").has("status")).isFalse();
@@ -211,25 +233,42 @@ public class CustomResourceDefinitionTest {
 
   @Test
   void severalVersionsMakeOneCrdWithOneStorageVersion() {
-    List<GeneratedCrd> crds = CrdGenerator.generate(GadgetV1Alpha1.class, GadgetV1Beta1.class, GadgetV1.class);
+    List<GeneratedCrd> crds =
+        CrdGenerator.generate(GadgetV1Alpha1.class, GadgetV1Beta1.class, GadgetV1.class);
     assertThat(crds).hasSize(1);
     CustomResourceDefinition crd = crds.get(0).definition();
-    assertThat(crd.getSpec().getVersions()).extracting(v -> v.getName()).containsExactly("v1alpha1", "v1beta1", "v1");
-    assertThat(crd.getSpec().getVersions()).extracting(v -> v.getStorage()).containsExactly(false, false, true);
-    assertThat(crd.getSpec().getVersions()).extracting(v -> v.getServed()).containsExactly(true, false, true);
+    assertThat(crd.getSpec().getVersions())
+        .extracting(v -> v.getName())
+        .containsExactly("v1alpha1", "v1beta1", "v1");
+    assertThat(crd.getSpec().getVersions())
+        .extracting(v -> v.getStorage())
+        .containsExactly(false, false, true);
+    assertThat(crd.getSpec().getVersions())
+        .extracting(v -> v.getServed())
+        .containsExactly(true, false, true);
     assertThat(crd.getSpec().getVersions().get(0).getDeprecated()).isTrue();
-    assertThat(crd.getSpec().getVersions().get(0).getDeprecationWarning()).isEqualTo("gadgets v1alpha1 is going away");
+    assertThat(crd.getSpec().getVersions().get(0).getDeprecationWarning())
+        .isEqualTo("gadgets v1alpha1 is going away");
     assertThat(crd.getSpec().getVersions().get(2).getDeprecated()).isNull();
     JsonNode tree = SchemaTrees.crd(GadgetV1Alpha1.class, GadgetV1.class);
-    assertThat(tree.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties").propertyNames())
+    assertThat(
+            tree.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties")
+                .propertyNames())
         .containsExactly("model");
-    assertThat(tree.at("/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties").propertyNames())
+    assertThat(
+            tree.at("/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties")
+                .propertyNames())
         .containsExactlyInAnyOrder("model", "weight");
   }
 
   @Test
   void aClassGivenTwiceCountsOnce() {
-    assertThat(CrdGenerator.generate(GadgetV1.class, GadgetV1.class).get(0).definition().getSpec().getVersions())
+    assertThat(
+            CrdGenerator.generate(GadgetV1.class, GadgetV1.class)
+                .get(0)
+                .definition()
+                .getSpec()
+                .getVersions())
         .hasSize(1);
   }
 
@@ -244,8 +283,10 @@ public class CustomResourceDefinitionTest {
 
   @Test
   void differentCrdsAreSortedByName() {
-    assertThat(CrdGenerator.generate(Widget.class, ClusterSetting.class)).extracting(GeneratedCrd::name)
-        .containsExactly("clustersettings.clusters.crd.converge.dev", "widgets.widgets.crd.converge.dev");
+    assertThat(CrdGenerator.generate(Widget.class, ClusterSetting.class))
+        .extracting(GeneratedCrd::name)
+        .containsExactly(
+            "clustersettings.clusters.crd.converge.dev", "widgets.widgets.crd.converge.dev");
     assertThat(CrdGenerator.generate(Widget.class).get(0).resourcePath())
         .isEqualTo("META-INF/converge/crds/widgets.widgets.crd.converge.dev.yaml");
   }

@@ -22,14 +22,15 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A custom resource that embeds a pod template merges like a Deployment under server-side apply: one field
- * manager owns the application container, another adds a sidecar container, and both survive, because the
- * generated schema carries the upstream {@code x-kubernetes-list-type: map} keyed by {@code name} for
- * containers (and by {@code containerPort}, {@code protocol} for ports, with the {@code TCP} default).
+ * A custom resource that embeds a pod template merges like a Deployment under server-side apply:
+ * one field manager owns the application container, another adds a sidecar container, and both
+ * survive, because the generated schema carries the upstream {@code x-kubernetes-list-type: map}
+ * keyed by {@code name} for containers (and by {@code containerPort}, {@code protocol} for ports,
+ * with the {@code TCP} default).
  *
- * <p>The control is the same resource under a schema without those list semantics, which is what the
- * generator produced for embedded fabric8 types before it carried them: there the sidecar's apply replaces
- * the whole list and the application container is gone.
+ * <p>The control is the same resource under a schema without those list semantics, which is what
+ * the generator produced for embedded fabric8 types before it carried them: there the sidecar's
+ * apply replaces the whole list and the application container is gone.
  */
 @ExtendWith(LocalClusterExtension.class)
 class EmbeddedPodTemplateMergeIT {
@@ -43,32 +44,51 @@ class EmbeddedPodTemplateMergeIT {
   @BeforeAll
   static void installBothSchemas(LocalCluster cluster) {
     try (KubernetesClient client = cluster.newClient()) {
-      CrdInstaller.install(client, List.of(GENERATED, withoutListSemantics(GENERATED)), Duration.ofSeconds(60));
+      CrdInstaller.install(
+          client, List.of(GENERATED, withoutListSemantics(GENERATED)), Duration.ofSeconds(60));
     }
   }
 
   @AfterAll
   static void removeCrds(LocalCluster cluster) {
     try (KubernetesClient client = cluster.newClient()) {
-      client.apiextensions().v1().customResourceDefinitions().withName("workloads." + GROUP).delete();
-      client.apiextensions().v1().customResourceDefinitions().withName("workloads." + ATOMIC_GROUP).delete();
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName("workloads." + GROUP)
+          .delete();
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName("workloads." + ATOMIC_GROUP)
+          .delete();
     }
   }
 
   @Test
   void twoFieldManagersEachKeepTheirContainer(KubernetesClient client) {
-    assertThat(schemaAt(GENERATED, "template", "spec", "containers").get("x-kubernetes-list-type").asString())
+    assertThat(
+            schemaAt(GENERATED, "template", "spec", "containers")
+                .get("x-kubernetes-list-type")
+                .asString())
         .isEqualTo("map");
 
     apply(client, GROUP, "app-operator", appContainer("nginx:1.27"));
     apply(client, GROUP, "sidecar-injector", sidecarContainer());
-    GenericKubernetesResource live = apply(client, GROUP, "app-operator", appContainer("nginx:1.28"));
+    GenericKubernetesResource live =
+        apply(client, GROUP, "app-operator", appContainer("nginx:1.28"));
 
     assertThat(containerNames(live)).containsExactly("app", "sidecar");
-    assertThat(container(live, "app").get("image")).as("the owner's later change applied").isEqualTo("nginx:1.28");
+    assertThat(container(live, "app").get("image"))
+        .as("the owner's later change applied")
+        .isEqualTo("nginx:1.28");
     assertThat(container(live, "sidecar").get("image")).isEqualTo("busybox:1.36");
     List<Map<String, Object>> ports = list(container(live, "app").get("ports"));
-    assertThat(ports).singleElement().satisfies(port -> assertThat(port).containsEntry("protocol", "TCP"));
+    assertThat(ports)
+        .singleElement()
+        .satisfies(port -> assertThat(port).containsEntry("protocol", "TCP"));
     assertThat(managersOfContainer(live, "sidecar")).containsExactly("sidecar-injector");
     assertThat(managersOfContainer(live, "app")).containsExactly("app-operator");
   }
@@ -76,23 +96,35 @@ class EmbeddedPodTemplateMergeIT {
   @Test
   void withoutTheListSemanticsTheSidecarReplacesTheApplicationContainer(KubernetesClient client) {
     apply(client, ATOMIC_GROUP, "app-operator", appContainer("nginx:1.27"));
-    GenericKubernetesResource live = apply(client, ATOMIC_GROUP, "sidecar-injector", sidecarContainer());
+    GenericKubernetesResource live =
+        apply(client, ATOMIC_GROUP, "sidecar-injector", sidecarContainer());
 
-    assertThat(containerNames(live)).as("an atomic list belongs to its last writer").containsExactly("sidecar");
+    assertThat(containerNames(live))
+        .as("an atomic list belongs to its last writer")
+        .containsExactly("sidecar");
   }
 
   // ---------------------------------------------------------------- helpers
 
-  private static GenericKubernetesResource apply(KubernetesClient client, String group, String manager,
-      Map<String, Object> container) {
-    Map<String, Object> object = Map.of(
-        "apiVersion", group + "/v1",
-        "kind", "Workload",
-        "metadata", Map.of("name", "web", "namespace", client.getNamespace()),
-        "spec", Map.of("template", Map.of("spec", Map.of("containers", List.of(container)))));
+  private static GenericKubernetesResource apply(
+      KubernetesClient client, String group, String manager, Map<String, Object> container) {
+    Map<String, Object> object =
+        Map.of(
+            "apiVersion",
+            group + "/v1",
+            "kind",
+            "Workload",
+            "metadata",
+            Map.of("name", "web", "namespace", client.getNamespace()),
+            "spec",
+            Map.of("template", Map.of("spec", Map.of("containers", List.of(container)))));
     GenericKubernetesResource resource = JSON.convertValue(object, GenericKubernetesResource.class);
-    return client.genericKubernetesResources(group + "/v1", "Workload").resource(resource)
-        .fieldManager(manager).forceConflicts().serverSideApply();
+    return client
+        .genericKubernetesResources(group + "/v1", "Workload")
+        .resource(resource)
+        .fieldManager(manager)
+        .forceConflicts()
+        .serverSideApply();
   }
 
   private static Map<String, Object> appContainer(String image) {
@@ -112,7 +144,10 @@ class EmbeddedPodTemplateMergeIT {
   }
 
   private static Map<String, Object> container(GenericKubernetesResource live, String name) {
-    return containers(live).stream().filter(c -> name.equals(c.get("name"))).findFirst().orElseThrow();
+    return containers(live).stream()
+        .filter(c -> name.equals(c.get("name")))
+        .findFirst()
+        .orElseThrow();
   }
 
   @SuppressWarnings("unchecked")
@@ -131,8 +166,12 @@ class EmbeddedPodTemplateMergeIT {
   }
 
   private static JsonNode schemaAt(GeneratedCrd crd, String... properties) {
-    JsonNode node = SERIALIZATION.convertValue(crd.definition().getSpec().getVersions().get(0).getSchema()
-        .getOpenAPIV3Schema(), JsonNode.class).at("/properties/spec");
+    JsonNode node =
+        SERIALIZATION
+            .convertValue(
+                crd.definition().getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema(),
+                JsonNode.class)
+            .at("/properties/spec");
     for (String property : properties) {
       node = node.at("/properties/" + property);
     }
@@ -145,13 +184,15 @@ class EmbeddedPodTemplateMergeIT {
     strip(tree.at("/spec/versions/0/schema/openAPIV3Schema"));
     ((ObjectNode) tree.get("metadata")).put("name", "workloads." + ATOMIC_GROUP);
     ((ObjectNode) tree.get("spec")).put("group", ATOMIC_GROUP);
-    CustomResourceDefinition definition = SERIALIZATION.convertValue(tree, CustomResourceDefinition.class);
+    CustomResourceDefinition definition =
+        SERIALIZATION.convertValue(tree, CustomResourceDefinition.class);
     return new GeneratedCrd("workloads." + ATOMIC_GROUP, definition, crd.yaml());
   }
 
   private static void strip(JsonNode node) {
     if (node instanceof ObjectNode object) {
-      object.remove(List.of("x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type"));
+      object.remove(
+          List.of("x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type"));
       object.forEach(EmbeddedPodTemplateMergeIT::strip);
     } else if (node.isArray()) {
       node.forEach(EmbeddedPodTemplateMergeIT::strip);

@@ -15,7 +15,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** Shapes Kubernetes cannot express fail with the Java member, the path and the fix; cycles never overflow. */
+/**
+ * Shapes Kubernetes cannot express fail with the Java member, the path and the fix; cycles never
+ * overflow.
+ */
 public class GenerationErrorsTest {
 
   // ---- cycles
@@ -37,6 +40,7 @@ public class GenerationErrorsTest {
 
   public static class LimitedNode {
     public String label;
+
     @RecursionLimit(depth = 2)
     public List<LimitedNode> children;
   }
@@ -155,8 +159,7 @@ public class GenerationErrorsTest {
 
   public static class Drawing {
     public List<Shape> shapes;
-    @dev.converge.crd.annotation.PreserveUnknownFields
-    public Shape anyShape;
+    @dev.converge.crd.annotation.PreserveUnknownFields public Shape anyShape;
   }
 
   @Group("bad.crd.converge.dev")
@@ -210,7 +213,8 @@ public class GenerationErrorsTest {
   @Test
   void classesMustBeAnnotatedCustomResources() {
     assertThatThrownBy(() -> CrdGenerator.generate(NoGroup.class))
-        .hasMessageContaining("NoGroup").hasMessageContaining("@Group");
+        .hasMessageContaining("NoGroup")
+        .hasMessageContaining("@Group");
     assertThatThrownBy(() -> CrdGenerator.generate(Entry.class))
         .hasMessageContaining("Entry is not a custom resource");
   }

@@ -25,23 +25,26 @@ class JakartaAndJacksonTest {
   public static class Spec {
     @JsonProperty(required = true)
     public String byJackson;
-    @NotBlank
-    public String notBlank;
-    @NotEmpty
-    public List<String> notEmpty;
-    @Email
-    public String email;
+
+    @NotBlank public String notBlank;
+    @NotEmpty public List<String> notEmpty;
+    @Email public String email;
+
     @Max(5)
     public int atMostFive;
+
     @DecimalMin("0.5")
     public double atLeastHalf;
+
     @Size(min = 1, max = 3)
     public Map<String, String> someEntries;
-    @JsonIgnore
-    public String ignored;
+
+    @JsonIgnore public String ignored;
     public transient String notSerialised;
+
     @SuppressWarnings("unused")
     private String privateWithoutAccessor;
+
     private String privateWithGetter;
 
     public String getPrivateWithGetter() {
@@ -59,7 +62,8 @@ class JakartaAndJacksonTest {
 
   @Test
   void requiredFromJacksonAndJakarta() {
-    assertThat(texts(spec.get("required"))).containsExactlyInAnyOrder("byJackson", "notBlank", "notEmpty");
+    assertThat(texts(spec.get("required")))
+        .containsExactlyInAnyOrder("byJackson", "notBlank", "notEmpty");
     assertThat(spec.at("/properties/notBlank/minLength").asInt()).isEqualTo(1);
     assertThat(spec.at("/properties/notEmpty/minItems").asInt()).isEqualTo(1);
   }

@@ -13,8 +13,10 @@ class KubernetesExtensionsTest {
 
   @Test
   void listTypes() {
-    assertThat(spec(Widget.class, "tags").get("x-kubernetes-list-type").asString()).isEqualTo("set");
-    assertThat(spec(Widget.class, "numbers").get("x-kubernetes-list-type").asString()).isEqualTo("atomic");
+    assertThat(spec(Widget.class, "tags").get("x-kubernetes-list-type").asString())
+        .isEqualTo("set");
+    assertThat(spec(Widget.class, "numbers").get("x-kubernetes-list-type").asString())
+        .isEqualTo("atomic");
     JsonNode ports = spec(Widget.class, "ports");
     assertThat(ports.get("x-kubernetes-list-type").asString()).isEqualTo("map");
     assertThat(texts(ports.get("x-kubernetes-list-map-keys"))).containsExactly("name");
@@ -22,7 +24,8 @@ class KubernetesExtensionsTest {
 
   @Test
   void mapType() {
-    assertThat(spec(Widget.class, "limits").get("x-kubernetes-map-type").asString()).isEqualTo("atomic");
+    assertThat(spec(Widget.class, "limits").get("x-kubernetes-map-type").asString())
+        .isEqualTo("atomic");
   }
 
   @Test
@@ -48,6 +51,7 @@ class KubernetesExtensionsTest {
     JsonNode open = spec(Widget.class, "openEndpoint");
     assertThat(open.get("x-kubernetes-preserve-unknown-fields").asBoolean()).isTrue();
     assertThat(open.get("properties").propertyNames()).contains("url", "service");
-    assertThat(spec(Widget.class, "endpoint").has("x-kubernetes-preserve-unknown-fields")).isFalse();
+    assertThat(spec(Widget.class, "endpoint").has("x-kubernetes-preserve-unknown-fields"))
+        .isFalse();
   }
 }

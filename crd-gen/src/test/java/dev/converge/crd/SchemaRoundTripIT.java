@@ -19,27 +19,32 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The round-trip property on the real API server, for every annotation and type the generator supports:
- * Widget (every annotation), Schedule (JDK, Jackson and fabric8 value types), Workload (embedded pod
- * template, resources, env, selector), AppDeployment (status with conditions) and a cluster-scoped
- * resource. Random instances (and statuses) written by fabric8 are accepted and read back equal; values
- * breaking each declared constraint are refused with the field named.
+ * The round-trip property on the real API server, for every annotation and type the generator
+ * supports: Widget (every annotation), Schedule (JDK, Jackson and fabric8 value types), Workload
+ * (embedded pod template, resources, env, selector), AppDeployment (status with conditions) and a
+ * cluster-scoped resource. Random instances (and statuses) written by fabric8 are accepted and read
+ * back equal; values breaking each declared constraint are refused with the field named.
  *
- * <p>{@value SchemaRoundTrip#DEFAULT_INSTANCES} instances per type inside {@code mvn verify}; more with
- * {@code -Dconverge.roundtrip.instances=500}, a fixed seed with {@code -Dconverge.roundtrip.seed=...}.
+ * <p>{@value SchemaRoundTrip#DEFAULT_INSTANCES} instances per type inside {@code mvn verify}; more
+ * with {@code -Dconverge.roundtrip.instances=500}, a fixed seed with {@code
+ * -Dconverge.roundtrip.seed=...}.
  */
 @ExtendWith(LocalClusterExtension.class)
 class SchemaRoundTripIT {
 
   static Stream<Class<? extends CustomResource<?, ?>>> types() {
-    return Stream.of(Widget.class, Schedule.class, Workload.class, AppDeployment.class,
+    return Stream.of(
+        Widget.class,
+        Schedule.class,
+        Workload.class,
+        AppDeployment.class,
         CustomResourceDefinitionTest.ClusterSetting.class);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("types")
-  void randomInstancesRoundTripAndHostileOnesAreRefused(Class<? extends CustomResource<?, ?>> type,
-      KubernetesClient client) {
+  void randomInstancesRoundTripAndHostileOnesAreRefused(
+      Class<? extends CustomResource<?, ?>> type, KubernetesClient client) {
     RoundTripReport report = SchemaRoundTrip.of(type).check(client);
     System.out.println("round trip " + report.summary());
     assertThat(report.accepted()).isEqualTo(report.instances()).isPositive();

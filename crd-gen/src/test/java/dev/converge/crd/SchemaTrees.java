@@ -11,8 +11,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 final class SchemaTrees {
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
-  private SchemaTrees() {
-  }
+  private SchemaTrees() {}
 
   /** The whole CRD of a single-CRD generation, read back from its YAML. */
   static JsonNode crd(Class<?>... classes) {
@@ -35,14 +34,17 @@ final class SchemaTrees {
 
   /**
    * Checks the structural rules of KEP-2335 that a generator can break, over the whole tree: no
-   * references, a type on every node (unless int-or-string or preserve-unknown-fields), no type arrays,
-   * no JSON-Schema-only keywords, numeric exclusive bounds turned into booleans.
+   * references, a type on every node (unless int-or-string or preserve-unknown-fields), no type
+   * arrays, no JSON-Schema-only keywords, numeric exclusive bounds turned into booleans.
    */
   static void assertStructural(JsonNode node, String path) {
     assertThat(node.has("$ref")).as("%s has no $ref", path).isFalse();
-    assertThat(node.has("$defs") || node.has("$schema") || node.has("const")).as("%s has no JSON Schema only keywords", path).isFalse();
-    boolean typeless = node.path("x-kubernetes-int-or-string").asBoolean(false)
-        || node.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
+    assertThat(node.has("$defs") || node.has("$schema") || node.has("const"))
+        .as("%s has no JSON Schema only keywords", path)
+        .isFalse();
+    boolean typeless =
+        node.path("x-kubernetes-int-or-string").asBoolean(false)
+            || node.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
     if (!typeless) {
       assertThat(node.path("type").isString()).as("%s has a single type: %s", path, node).isTrue();
     }

@@ -16,14 +16,14 @@ class TypeMappingTest {
 
   @ParameterizedTest
   @CsvSource({
-      "size, integer, int32",
-      "big, integer, int64",
-      "small, number, float",
-      "ratio, number, double",
-      "amount, number, ''",
-      "enabled, boolean, ''",
-      "name, string, ''",
-      "notAfter, string, date-time",
+    "size, integer, int32",
+    "big, integer, int64",
+    "small, number, float",
+    "ratio, number, double",
+    "amount, number, ''",
+    "enabled, boolean, ''",
+    "name, string, ''",
+    "notAfter, string, date-time",
   })
   void scalarsHaveTypeAndFormat(String property, String type, String format) {
     JsonNode node = spec(Widget.class, property);
@@ -54,9 +54,11 @@ class TypeMappingTest {
   void nestedClassesRecordsAndOptionalsAreInlined() {
     JsonNode endpoint = spec(Widget.class, "endpoint");
     assertThat(endpoint.get("type").asString()).isEqualTo("object");
-    assertThat(endpoint.get("properties").propertyNames()).containsExactlyInAnyOrder("url", "service");
+    assertThat(endpoint.get("properties").propertyNames())
+        .containsExactlyInAnyOrder("url", "service");
     JsonNode port = spec(Widget.class, "ports").get("items");
-    assertThat(port.get("properties").propertyNames()).containsExactlyInAnyOrder("name", "port", "protocol");
+    assertThat(port.get("properties").propertyNames())
+        .containsExactlyInAnyOrder("name", "port", "protocol");
     assertThat(spec(Widget.class, "note").get("type").asString()).isEqualTo("string");
     JsonNode status = SchemaTrees.schema(Widget.class).at("/properties/status/properties");
     assertThat(status.propertyNames()).containsExactlyInAnyOrder("phase", "observedSize");
@@ -65,7 +67,10 @@ class TypeMappingTest {
   @Test
   void jsonPropertyRenamesAProperty() {
     assertThat(spec(Widget.class, "renamed-field").get("type").asString()).isEqualTo("string");
-    assertThat(SchemaTrees.schema(Widget.class).at("/properties/spec/properties/renamedField").isMissingNode())
+    assertThat(
+            SchemaTrees.schema(Widget.class)
+                .at("/properties/spec/properties/renamedField")
+                .isMissingNode())
         .isTrue();
   }
 
@@ -82,9 +87,12 @@ class TypeMappingTest {
 
   @Test
   void untypedValuesPreserveUnknownFields() {
-    assertThat(spec(Widget.class, "anything").get("x-kubernetes-preserve-unknown-fields").asBoolean()).isTrue();
+    assertThat(
+            spec(Widget.class, "anything").get("x-kubernetes-preserve-unknown-fields").asBoolean())
+        .isTrue();
     assertThat(spec(Widget.class, "anything").has("type")).isFalse();
-    assertThat(spec(Widget.class, "raw").get("x-kubernetes-preserve-unknown-fields").asBoolean()).isTrue();
+    assertThat(spec(Widget.class, "raw").get("x-kubernetes-preserve-unknown-fields").asBoolean())
+        .isTrue();
     JsonNode extra = spec(Widget.class, "extra");
     assertThat(extra.get("type").asString()).isEqualTo("object");
     assertThat(extra.get("x-kubernetes-preserve-unknown-fields").asBoolean()).isTrue();
@@ -101,13 +109,19 @@ class TypeMappingTest {
   @Test
   void fabric8ModelTypesExpandAndNestedMetadataKeepsItsContent() {
     JsonNode template = spec(Workload.class, "template");
-    assertThat(template.at("/properties/spec/properties/containers/items/properties/image/type").asString())
+    assertThat(
+            template
+                .at("/properties/spec/properties/containers/items/properties/image/type")
+                .asString())
         .isEqualTo("string");
     JsonNode metadata = template.at("/properties/metadata");
     assertThat(metadata.get("type").asString()).isEqualTo("object");
     assertThat(metadata.get("x-kubernetes-preserve-unknown-fields").asBoolean()).isTrue();
-    assertThat(spec(Workload.class, "resources").at("/properties/limits/additionalProperties/x-kubernetes-int-or-string")
-        .asBoolean()).isTrue();
+    assertThat(
+            spec(Workload.class, "resources")
+                .at("/properties/limits/additionalProperties/x-kubernetes-int-or-string")
+                .asBoolean())
+        .isTrue();
     SchemaTrees.assertStructural(SchemaTrees.schema(Workload.class), "Workload");
   }
 

@@ -52,7 +52,9 @@ class ValidationAnnotationsTest {
     JsonNode tags = spec(Widget.class, "tags");
     assertThat(tags.get("minItems").asInt()).isEqualTo(1);
     assertThat(tags.get("maxItems").asInt()).isEqualTo(4);
-    assertThat(spec(Widget.class, "aliases").get("maxItems").asInt()).as("Jakarta @Size on a list").isEqualTo(3);
+    assertThat(spec(Widget.class, "aliases").get("maxItems").asInt())
+        .as("Jakarta @Size on a list")
+        .isEqualTo(3);
     JsonNode labels = spec(Widget.class, "labelsInOrder");
     assertThat(labels.has("pattern")).as("the list itself has no pattern").isFalse();
     assertThat(labels.at("/items/pattern").asString()).isEqualTo("^[a-z]+$");
@@ -69,22 +71,28 @@ class ValidationAnnotationsTest {
 
   @Test
   void allowedValuesRestrictAString() {
-    assertThat(texts(spec(Widget.class, "color").get("enum"))).containsExactly("red", "green", "blue");
+    assertThat(texts(spec(Widget.class, "color").get("enum")))
+        .containsExactly("red", "green", "blue");
   }
 
   @Test
   void nullableOnlyWhereAsked() {
     assertThat(spec(Widget.class, "optionalValue").get("nullable").asBoolean()).isTrue();
     assertThat(spec(Widget.class, "name").has("nullable")).isFalse();
-    assertThat(spec(Widget.class, "note").has("nullable")).as("Optional alone is not nullable").isFalse();
+    assertThat(spec(Widget.class, "note").has("nullable"))
+        .as("Optional alone is not nullable")
+        .isFalse();
   }
 
   @Test
   void descriptionsFromConvergeAndJackson() {
-    assertThat(spec(Widget.class, "name").get("description").asString()).isEqualTo("Name of the widget.");
-    assertThat(spec(Widget.class, "documented").get("description").asString()).isEqualTo("Described by Jackson.");
+    assertThat(spec(Widget.class, "name").get("description").asString())
+        .isEqualTo("Name of the widget.");
+    assertThat(spec(Widget.class, "documented").get("description").asString())
+        .isEqualTo("Described by Jackson.");
     assertThat(spec(Widget.class, "endpoint").get("description").asString())
-        .as("@JsonClassDescription").isEqualTo("Where the widget is reached.");
+        .as("@JsonClassDescription")
+        .isEqualTo("Where the widget is reached.");
     assertThat(SchemaTrees.schema(Widget.class).get("description").asString())
         .isEqualTo("A widget exercising every schema feature.");
   }

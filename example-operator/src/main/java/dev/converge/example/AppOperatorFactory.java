@@ -7,9 +7,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * The operator as {@code deploy/40-deployment.yaml} runs it (default strategies, leader election
- * on the Lease {@code app-operator} in the operator's namespace), for the build step that
- * generates its ClusterRole and leader-election Role ({@code GenerateRbac}, see the pom).
+ * The operator as {@code deploy/40-deployment.yaml} runs it (default strategies, leader election on
+ * the Lease {@code app-operator} in the operator's namespace), for the build step that generates
+ * its ClusterRole and leader-election Role ({@code GenerateRbac}, see the pom).
  */
 public final class AppOperatorFactory implements OperatorFactory {
 
@@ -18,8 +18,9 @@ public final class AppOperatorFactory implements OperatorFactory {
 
   @Override
   public Operator create(KubernetesClient client) {
-    OperatorSettings settings = OperatorSettings.defaults()
-        .withLeaderElection(LeaderElection.onLease(NAMESPACE, OperatorSettings.OPERATOR_NAME));
+    OperatorSettings settings =
+        OperatorSettings.defaults()
+            .withLeaderElection(LeaderElection.onLease(NAMESPACE, OperatorSettings.OPERATOR_NAME));
     return AppOperatorModule.createOperator(client, settings, new SimpleMeterRegistry());
   }
 }

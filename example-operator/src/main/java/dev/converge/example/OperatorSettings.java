@@ -59,33 +59,44 @@ public record OperatorSettings(
     Objects.requireNonNull(accessReviewInterval, "accessReviewInterval");
   }
 
-  /** These settings with the default access review interval and {@value #DEFAULT_WORKERS} workers. */
-  public OperatorSettings(Set<String> namespaces, StrategySelection strategies,
-      Optional<LeaderElection> leaderElection, Clock clock) {
-    this(namespaces, strategies, leaderElection, clock,
-        OperatorBuilder.DEFAULT_ACCESS_REVIEW_INTERVAL, DEFAULT_WORKERS);
+  /**
+   * These settings with the default access review interval and {@value #DEFAULT_WORKERS} workers.
+   */
+  public OperatorSettings(
+      Set<String> namespaces,
+      StrategySelection strategies,
+      Optional<LeaderElection> leaderElection,
+      Clock clock) {
+    this(
+        namespaces,
+        strategies,
+        leaderElection,
+        clock,
+        OperatorBuilder.DEFAULT_ACCESS_REVIEW_INTERVAL,
+        DEFAULT_WORKERS);
   }
 
   /** All namespaces, default strategies, no leader election, the system clock. */
   public static OperatorSettings defaults() {
-    return new OperatorSettings(Set.of(), DEFAULT_STRATEGIES, Optional.empty(),
-        Clock.systemUTC());
+    return new OperatorSettings(Set.of(), DEFAULT_STRATEGIES, Optional.empty(), Clock.systemUTC());
   }
 
   /** These settings, also watching {@code ns}. */
   public OperatorSettings withNamespace(String ns) {
     Set<String> more = new java.util.TreeSet<>(namespaces);
     more.add(ns);
-    return new OperatorSettings(more, strategies, leaderElection, clock, accessReviewInterval, workers);
+    return new OperatorSettings(
+        more, strategies, leaderElection, clock, accessReviewInterval, workers);
   }
 
   public OperatorSettings withStrategies(StrategySelection selection) {
-    return new OperatorSettings(namespaces, selection, leaderElection, clock, accessReviewInterval, workers);
+    return new OperatorSettings(
+        namespaces, selection, leaderElection, clock, accessReviewInterval, workers);
   }
 
   public OperatorSettings withLeaderElection(LeaderElection election) {
-    return new OperatorSettings(namespaces, strategies, Optional.of(election), clock,
-        accessReviewInterval, workers);
+    return new OperatorSettings(
+        namespaces, strategies, Optional.of(election), clock, accessReviewInterval, workers);
   }
 
   public OperatorSettings withAccessReviewInterval(Duration interval) {
@@ -94,7 +105,8 @@ public record OperatorSettings(
 
   /** These settings reconciling {@code count} AppDeployments at once. */
   public OperatorSettings withWorkers(int count) {
-    return new OperatorSettings(namespaces, strategies, leaderElection, clock, accessReviewInterval, count);
+    return new OperatorSettings(
+        namespaces, strategies, leaderElection, clock, accessReviewInterval, count);
   }
 
   /**
@@ -104,8 +116,9 @@ public record OperatorSettings(
    * stand under its own name in managedFields, and the ssa strategy takes over exactly those.
    */
   public static String userAgent() {
-    String version = Optional.ofNullable(OperatorSettings.class.getPackage().getImplementationVersion())
-        .orElse("dev");
+    String version =
+        Optional.ofNullable(OperatorSettings.class.getPackage().getImplementationVersion())
+            .orElse("dev");
     return OPERATOR_NAME + "/" + version;
   }
 }

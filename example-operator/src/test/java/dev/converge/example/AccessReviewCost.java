@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -19,12 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Prints what the operator's RBAC watch costs: requests and time of one access review of the
- * AppDeployment operator (one SelfSubjectAccessReview per verb, resource and watched namespace)
- * for all namespaces, 1 and 10 namespaces, on a local control plane; and the time of the build
- * step that generates its roles. Not a test; run from example-operator after {@code mvn verify}
- * (or test-compile) with the test classpath, e.g.
- * {@code mvn -q -pl example-operator exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.converge.example.AccessReviewCost}.
+ * AppDeployment operator (one SelfSubjectAccessReview per verb, resource and watched namespace) for
+ * all namespaces, 1 and 10 namespaces, on a local control plane; and the time of the build step
+ * that generates its roles. Not a test; run from example-operator after {@code mvn verify} (or
+ * test-compile) with the test classpath, e.g. {@code mvn -q -pl example-operator exec:java
+ * -Dexec.classpathScope=test -Dexec.mainClass=dev.converge.example.AccessReviewCost}.
  */
 public final class AccessReviewCost {
 
@@ -34,22 +33,33 @@ public final class AccessReviewCost {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     Path out = Files.createTempDirectory("generate-rbac");
     long start = System.nanoTime();
-    GenerateRbac.run(new String[] {"--factory", AppOperatorFactory.class.getName(),
-        "--service-account-namespace", "app-operator", "--output", out.toString()},
+    GenerateRbac.run(
+        new String[] {
+          "--factory",
+          AppOperatorFactory.class.getName(),
+          "--service-account-namespace",
+          "app-operator",
+          "--output",
+          out.toString()
+        },
         new PrintStream(OutputStream.nullOutputStream()));
-    System.out.printf("GenerateRbac, first call in this JVM (class loading included): %d ms%n",
+    System.out.printf(
+        "GenerateRbac, first call in this JVM (class loading included): %d ms%n",
         (System.nanoTime() - start) / 1_000_000);
     try (LocalCluster cluster = LocalCluster.start();
         KubernetesClient admin = cluster.newClient()) {
       Set<String> ten = new TreeSet<>();
       for (int i = 0; i < 10; i++) {
         String ns = "review-cost-" + i;
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-            .endMetadata().build()).serverSideApply();
+        admin
+            .namespaces()
+            .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+            .serverSideApply();
         ten.add(ns);
       }
-      System.out.printf("%-16s %10s %12s %14s%n", "namespaces", "requests", "ms/review",
-          "requests/hour at 5 min");
+      System.out.printf(
+          "%-16s %10s %12s %14s%n",
+          "namespaces", "requests", "ms/review", "requests/hour at 5 min");
       measure(cluster, OperatorSettings.defaults(), "all", rounds);
       measure(cluster, OperatorSettings.defaults().withNamespace("review-cost-0"), "1", rounds);
       OperatorSettings tenNs = OperatorSettings.defaults();
@@ -60,19 +70,23 @@ public final class AccessReviewCost {
     }
   }
 
-  private static void measure(LocalCluster cluster, OperatorSettings settings, String label,
-      int rounds) {
+  private static void measure(
+      LocalCluster cluster, OperatorSettings settings, String label, int rounds) {
     AtomicLong requests = new AtomicLong();
-    Interceptor counter = new Interceptor() {
-      @Override
-      public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-        requests.incrementAndGet();
-      }
-    };
-    try (KubernetesClient client = cluster.clientBuilder()
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", counter)).build()) {
-      Operator operator = AppOperatorModule.createOperator(client, settings,
-          new SimpleMeterRegistry());
+    Interceptor counter =
+        new Interceptor() {
+          @Override
+          public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+            requests.incrementAndGet();
+          }
+        };
+    try (KubernetesClient client =
+        cluster
+            .clientBuilder()
+            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", counter))
+            .build()) {
+      Operator operator =
+          AppOperatorModule.createOperator(client, settings, new SimpleMeterRegistry());
       operator.reviewAccess(); // warm up the connection
       requests.set(0);
       long start = System.nanoTime();

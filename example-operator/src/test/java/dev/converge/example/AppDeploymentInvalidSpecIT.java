@@ -30,29 +30,41 @@ class AppDeploymentInvalidSpecIT {
         AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
       state.create("bad", "Nginx:latest", 1, null);
 
-      await("phase Failed with Ready=False/InvalidImage").atMost(ClusterState.CONVERGE)
-          .untilAsserted(() -> {
-            assertThat(state.phase("bad")).isEqualTo(Phase.Failed);
-            var ready = state.condition("bad", AppDeploymentStatus.READY);
-            assertThat(ready.getStatus()).isEqualTo("False");
-            assertThat(ready.getReason()).isEqualTo(AppDeploymentReconciler.REASON_INVALID_IMAGE);
-            assertThat(ready.getMessage()).contains("spec.image").contains("Nginx:latest")
-                .contains("lower-case");
-          });
-      await("a Warning event on the AppDeployment").atMost(ClusterState.CONVERGE).untilAsserted(() ->
-          assertThat(warnings(admin, ns.name(), "bad")).isNotEmpty());
+      await("phase Failed with Ready=False/InvalidImage")
+          .atMost(ClusterState.CONVERGE)
+          .untilAsserted(
+              () -> {
+                assertThat(state.phase("bad")).isEqualTo(Phase.Failed);
+                var ready = state.condition("bad", AppDeploymentStatus.READY);
+                assertThat(ready.getStatus()).isEqualTo("False");
+                assertThat(ready.getReason())
+                    .isEqualTo(AppDeploymentReconciler.REASON_INVALID_IMAGE);
+                assertThat(ready.getMessage())
+                    .contains("spec.image")
+                    .contains("Nginx:latest")
+                    .contains("lower-case");
+              });
+      await("a Warning event on the AppDeployment")
+          .atMost(ClusterState.CONVERGE)
+          .untilAsserted(() -> assertThat(warnings(admin, ns.name(), "bad")).isNotEmpty());
       assertThat(state.deployment("bad")).isEmpty();
 
       // No retry storm: nothing more happens until the spec changes.
       long reconciles = AppOperatorRun.reconciles(operator);
-      await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+      await()
+          .during(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(7))
           .until(() -> AppOperatorRun.reconciles(operator) == reconciles);
-      assertThat(warnings(admin, ns.name(), "bad")).singleElement()
+      assertThat(warnings(admin, ns.name(), "bad"))
+          .singleElement()
           .satisfies(e -> assertThat(e.getCount() == null ? 1 : e.getCount()).isEqualTo(1));
 
       // A corrected spec (a new generation) is reconciled and runs.
-      state.editSpec("bad", spec -> new AppDeploymentSpec("nginx:latest", spec.replicas(),
-          spec.configMapName(), spec.port()));
+      state.editSpec(
+          "bad",
+          spec ->
+              new AppDeploymentSpec(
+                  "nginx:latest", spec.replicas(), spec.configMapName(), spec.port()));
       state.awaitRunning("bad", 1);
     }
   }

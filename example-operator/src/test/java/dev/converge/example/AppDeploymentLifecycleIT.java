@@ -18,14 +18,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AppDeploymentLifecycleIT {
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {
-      "apps/v1/Deployment=ssa, v1/Service=update",
-      "apps/v1/Deployment=update, v1/Service=merge-patch",
-      "apps/v1/Deployment=merge-patch, v1/Service=ssa"})
-  void wholeLifecycle(String strategies, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
-    OperatorSettings settings = OperatorSettings.defaults()
-        .withNamespace(ns.name())
-        .withStrategies(StrategySelection.parse(strategies));
+  @ValueSource(
+      strings = {
+        "apps/v1/Deployment=ssa, v1/Service=update",
+        "apps/v1/Deployment=update, v1/Service=merge-patch",
+        "apps/v1/Deployment=merge-patch, v1/Service=ssa"
+      })
+  void wholeLifecycle(
+      String strategies, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
+    OperatorSettings settings =
+        OperatorSettings.defaults()
+            .withNamespace(ns.name())
+            .withStrategies(StrategySelection.parse(strategies));
     try (RunningOperator operator = AppOperatorRun.start(cluster, settings)) {
       Lifecycle.run(admin, ns.name(), operator);
     }

@@ -1,6 +1,5 @@
 package dev.converge.example;
 
-import dev.converge.testing.operator.RunningOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -15,6 +14,7 @@ import dev.converge.operator.Operator;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import dev.converge.testing.operator.RunningOperator;
 import dev.converge.testing.operator.TestCrds;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -25,15 +25,15 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
-import io.micrometer.core.instrument.Counter;
-import java.time.Duration;
-import java.util.ArrayList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.core.instrument.Counter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,8 +41,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The operator authorized only as its ServiceAccount with the shipped ClusterRole (impersonation:
- * the API server applies exactly that account's RBAC rules) does its whole job, and is refused
- * what the role does not grant.
+ * the API server applies exactly that account's RBAC rules) does its whole job, and is refused what
+ * the role does not grant.
  */
 @ExtendWith(LocalClusterExtension.class)
 class AppDeploymentRbacIT {
@@ -50,39 +50,50 @@ class AppDeploymentRbacIT {
   static final String SA_NAMESPACE = "app-operator";
   static final String SA = "system:serviceaccount:" + SA_NAMESPACE + ":app-operator";
   static final String[] SA_GROUPS = {
-      "system:serviceaccounts", "system:serviceaccounts:" + SA_NAMESPACE, "system:authenticated"};
+    "system:serviceaccounts", "system:serviceaccounts:" + SA_NAMESPACE, "system:authenticated"
+  };
 
   @Test
   void theShippedClusterRoleIsEnoughForEverything(
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     ClusterState state = new ClusterState(admin, ns.name());
-    try (RunningOperator operator = AppOperatorRun.startAs(
-        cluster, OperatorSettings.defaults().withNamespace(ns.name()), SA, SA_GROUPS)) {
+    try (RunningOperator operator =
+        AppOperatorRun.startAs(
+            cluster, OperatorSettings.defaults().withNamespace(ns.name()), SA, SA_GROUPS)) {
       Lifecycle.run(admin, ns.name(), operator);
 
       // Missing ConfigMap, then created: read access to ConfigMaps suffices.
       state.create("late", "nginx:1.27", 1, "late-config");
-      await().atMost(ClusterState.CONVERGE).untilAsserted(() ->
-          assertThat(state.condition("late", AppDeploymentStatus.CONFIG_RESOLVED).getReason())
-              .isEqualTo(AppDeploymentReconciler.REASON_CONFIG_MAP_NOT_FOUND));
+      await()
+          .atMost(ClusterState.CONVERGE)
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          state.condition("late", AppDeploymentStatus.CONFIG_RESOLVED).getReason())
+                      .isEqualTo(AppDeploymentReconciler.REASON_CONFIG_MAP_NOT_FOUND));
       state.putConfigMap("late-config", Map.of("X", "1"));
       state.awaitRunning("late", 1);
 
       // A permanent failure records a Warning event: events may be created.
       state.create("broken", "UPPER/case", 1, null);
-      await().atMost(ClusterState.CONVERGE).untilAsserted(() -> {
-        assertThat(state.phase("broken")).isEqualTo(Phase.Failed);
-        assertThat(admin.v1().events().inNamespace(ns.name()).list().getItems())
-            .anyMatch(e -> "broken".equals(e.getInvolvedObject().getName())
-                && "Warning".equals(e.getType()));
-      });
+      await()
+          .atMost(ClusterState.CONVERGE)
+          .untilAsserted(
+              () -> {
+                assertThat(state.phase("broken")).isEqualTo(Phase.Failed);
+                assertThat(admin.v1().events().inNamespace(ns.name()).list().getItems())
+                    .anyMatch(
+                        e ->
+                            "broken".equals(e.getInvolvedObject().getName())
+                                && "Warning".equals(e.getType()));
+              });
     }
   }
 
   @Test
-  void whatTheRoleDoesNotGrantIsRefused(KubernetesClient admin, TestNamespace ns, LocalCluster cluster)
-      throws IOException {
+  void whatTheRoleDoesNotGrantIsRefused(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     TestCrds.installOnce(cluster, AppDeployment.class);
     new ClusterState(admin, ns.name()).create("web", "nginx:1.27", 1, null);
@@ -93,22 +104,52 @@ class AppDeploymentRbacIT {
       assertThat(asOperator.resources(AppDeployment.class).inNamespace(ns.name()).list().getItems())
           .hasSize(1);
 
-      assertForbidden(() -> asOperator.apps().deployments().inNamespace(ns.name()).withName("web").delete());
-      assertForbidden(() -> asOperator.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder()
-          .withNewMetadata().withName("nope").endMetadata().build()).create());
+      assertForbidden(
+          () -> asOperator.apps().deployments().inNamespace(ns.name()).withName("web").delete());
+      assertForbidden(
+          () ->
+              asOperator
+                  .configMaps()
+                  .inNamespace(ns.name())
+                  .resource(
+                      new ConfigMapBuilder()
+                          .withNewMetadata()
+                          .withName("nope")
+                          .endMetadata()
+                          .build())
+                  .create());
       assertForbidden(() -> asOperator.secrets().inNamespace(ns.name()).list());
       assertForbidden(() -> asOperator.pods().inNamespace(ns.name()).list());
-      assertForbidden(() -> asOperator.resources(AppDeployment.class).inNamespace(ns.name())
-          .withName("web").delete());
-      assertForbidden(() -> asOperator.apiextensions().v1().customResourceDefinitions()
-          .withName(AppDeployment.CRD_NAME).edit(crd -> {
-            crd.getMetadata().setLabels(Map.of("touched", "true"));
-            return crd;
-          }));
-      assertForbidden(() -> asOperator.rbac().clusterRoles().withName("app-operator").edit(role -> {
-        role.getMetadata().setLabels(Map.of("escalate", "true"));
-        return role;
-      }));
+      assertForbidden(
+          () ->
+              asOperator
+                  .resources(AppDeployment.class)
+                  .inNamespace(ns.name())
+                  .withName("web")
+                  .delete());
+      assertForbidden(
+          () ->
+              asOperator
+                  .apiextensions()
+                  .v1()
+                  .customResourceDefinitions()
+                  .withName(AppDeployment.CRD_NAME)
+                  .edit(
+                      crd -> {
+                        crd.getMetadata().setLabels(Map.of("touched", "true"));
+                        return crd;
+                      }));
+      assertForbidden(
+          () ->
+              asOperator
+                  .rbac()
+                  .clusterRoles()
+                  .withName("app-operator")
+                  .edit(
+                      role -> {
+                        role.getMetadata().setLabels(Map.of("escalate", "true"));
+                        return role;
+                      }));
     }
   }
 
@@ -117,11 +158,22 @@ class AppDeploymentRbacIT {
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     String lease = "app-operator-" + ns.name().hashCode();
-    OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
-        .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
+    OperatorSettings settings =
+        OperatorSettings.defaults()
+            .withNamespace(ns.name())
+            .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
     try (RunningOperator operator = AppOperatorRun.startAs(cluster, settings, SA, SA_GROUPS)) {
-      await("leader").atMost(ClusterState.CONVERGE).until(() -> operator.operator().isReconciling());
-      assertThat(admin.leases().inNamespace(SA_NAMESPACE).withName(lease).get().getSpec().getHolderIdentity())
+      await("leader")
+          .atMost(ClusterState.CONVERGE)
+          .until(() -> operator.operator().isReconciling());
+      assertThat(
+              admin
+                  .leases()
+                  .inNamespace(SA_NAMESPACE)
+                  .withName(lease)
+                  .get()
+                  .getSpec()
+                  .getHolderIdentity())
           .isNotBlank();
       ClusterState state = new ClusterState(admin, ns.name());
       state.create("elected", "nginx:1.27", 1, null);
@@ -131,11 +183,11 @@ class AppDeploymentRbacIT {
 
   /**
    * Each rule of the generated ClusterRole and leader-election Role, taken away in turn from a
-   * running operator whose open watches keep delivering: health turns unready naming every verb
-   * of the rule and its resource, the {@code converge.access.denied} gauge says 1; where a write
-   * of the rule can be provoked (a spec change), the API server's 403 is reported too
-   * ({@code converge.access.refused}). Given back, the operator is ready again and the provoked
-   * change goes through.
+   * running operator whose open watches keep delivering: health turns unready naming every verb of
+   * the rule and its resource, the {@code converge.access.denied} gauge says 1; where a write of
+   * the rule can be provoked (a spec change), the API server's 403 is reported too ({@code
+   * converge.access.refused}). Given back, the operator is ready again and the provoked change goes
+   * through.
    */
   @Test
   void eachGeneratedRuleTakenAwayIsReportedAndGivenBackRecovers(
@@ -144,40 +196,79 @@ class AppDeploymentRbacIT {
     // A role and an account of this test's own, copies of the generated ones, so that taking
     // rules away touches no other test.
     String id = "rbac-loss-" + Integer.toHexString(ns.name().hashCode());
-    ClusterRole generated = (ClusterRole) load(admin, "20-clusterrole.yaml").stream()
-        .filter(ClusterRole.class::isInstance).findFirst().orElseThrow();
-    Role generatedLease = (Role) load(admin, "30-role-leader-election.yaml").stream()
-        .filter(Role.class::isInstance).findFirst().orElseThrow();
+    ClusterRole generated =
+        (ClusterRole)
+            load(admin, "20-clusterrole.yaml").stream()
+                .filter(ClusterRole.class::isInstance)
+                .findFirst()
+                .orElseThrow();
+    Role generatedLease =
+        (Role)
+            load(admin, "30-role-leader-election.yaml").stream()
+                .filter(Role.class::isInstance)
+                .findFirst()
+                .orElseThrow();
     List<PolicyRule> rules = generated.getRules();
     List<PolicyRule> leaseRules = generatedLease.getRules();
     assertThat(rules).hasSize(7);
     assertThat(leaseRules).hasSize(1);
     putClusterRole(admin, id, rules);
     putLeaseRole(admin, id, leaseRules);
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
-        .withNewMetadata().withName(id).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", id)
-        .addNewSubject().withKind("ServiceAccount").withName(id).withNamespace(SA_NAMESPACE)
-        .endSubject().build()).serverSideApply();
-    admin.rbac().roleBindings().inNamespace(SA_NAMESPACE).resource(new RoleBindingBuilder()
-        .withNewMetadata().withName(id).withNamespace(SA_NAMESPACE).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "Role", id)
-        .addNewSubject().withKind("ServiceAccount").withName(id).withNamespace(SA_NAMESPACE)
-        .endSubject().build()).serverSideApply();
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName(id)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", id)
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(id)
+                .withNamespace(SA_NAMESPACE)
+                .endSubject()
+                .build())
+        .serverSideApply();
+    admin
+        .rbac()
+        .roleBindings()
+        .inNamespace(SA_NAMESPACE)
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName(id)
+                .withNamespace(SA_NAMESPACE)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "Role", id)
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(id)
+                .withNamespace(SA_NAMESPACE)
+                .endSubject()
+                .build())
+        .serverSideApply();
 
-    OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
-        .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, id))
-        .withAccessReviewInterval(Duration.ofSeconds(1));
+    OperatorSettings settings =
+        OperatorSettings.defaults()
+            .withNamespace(ns.name())
+            .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, id))
+            .withAccessReviewInterval(Duration.ofSeconds(1));
     ClusterState state = new ClusterState(admin, ns.name());
-    try (RunningOperator running = AppOperatorRun.startAs(cluster, settings,
-        "system:serviceaccount:" + SA_NAMESPACE + ":" + id, SA_GROUPS)) {
+    try (RunningOperator running =
+        AppOperatorRun.startAs(
+            cluster, settings, "system:serviceaccount:" + SA_NAMESPACE + ":" + id, SA_GROUPS)) {
       Operator operator = running.operator();
       state.putConfigMap("web-config", Map.of("GREETING", "hello"));
       state.create("web", "nginx:1.27", 1, "web-config");
       state.awaitRunning("web", 1);
-      await("ready with the generated roles").atMost(ClusterState.CONVERGE)
-          .untilAsserted(() -> assertThat(operator.health().ready())
-              .as("%s", operator.health().problems()).isTrue());
+      await("ready with the generated roles")
+          .atMost(ClusterState.CONVERGE)
+          .untilAsserted(
+              () ->
+                  assertThat(operator.health().ready())
+                      .as("%s", operator.health().problems())
+                      .isTrue());
 
       int replicas = 1;
       int port = AppDeploymentSpec.DEFAULT_PORT;
@@ -190,16 +281,17 @@ class AppDeploymentRbacIT {
         awaitReported(running, removed, ns.name());
         String resource = qualified(removed);
         // Where the rule's write can be provoked, the API server's refusal is reported as well.
-        String refusedVerb = switch (resource) {
-          case "deployments.apps" -> "patch";
-          case "services" -> "update";
-          case "appdeployments.apps.converge.dev/status" -> "patch";
-          // checked by the OwnerReferencesPermissionEnforcement admission plugin, which the
-          // local control plane runs (an existing cluster may not)
-          case "appdeployments.apps.converge.dev/finalizers" ->
-              cluster.faults().isPresent() ? "update" : null;
-          default -> null;
-        };
+        String refusedVerb =
+            switch (resource) {
+              case "deployments.apps" -> "patch";
+              case "services" -> "update";
+              case "appdeployments.apps.converge.dev/status" -> "patch";
+              // checked by the OwnerReferencesPermissionEnforcement admission plugin, which the
+              // local control plane runs (an existing cluster may not)
+              case "appdeployments.apps.converge.dev/finalizers" ->
+                  cluster.faults().isPresent() ? "update" : null;
+              default -> null;
+            };
         if ("update".equals(refusedVerb) && resource.endsWith("/finalizers")) {
           // only a new owned object sets blockOwnerDeletion: a new AppDeployment's Deployment
           state.create("second", "nginx:1.27", 1, null);
@@ -211,20 +303,34 @@ class AppDeploymentRbacIT {
           }
           int wantedReplicas = replicas;
           int wantedPort = port;
-          state.editSpec("web", spec -> new AppDeploymentSpec(spec.image(), wantedReplicas,
-              spec.configMapName(), wantedPort));
+          state.editSpec(
+              "web",
+              spec ->
+                  new AppDeploymentSpec(
+                      spec.image(), wantedReplicas, spec.configMapName(), wantedPort));
         }
         if (refusedVerb != null) {
           await("403 on " + refusedVerb + " " + resource + " reported")
-              .atMost(ClusterState.CONVERGE).untilAsserted(() -> {
-                Counter refused = running.meters().find("converge.access.refused")
-                    .tag("resource", resource).tag("verb", refusedVerb).counter();
-                assertThat(refused).as("converge.access.refused %s %s", resource, refusedVerb)
-                    .isNotNull();
-                assertThat(refused.count()).isPositive();
-                assertThat(operator.health().problems()).anyMatch(p ->
-                    p.contains(refusedVerb + " " + resource) && p.contains("the API server refused"));
-              });
+              .atMost(ClusterState.CONVERGE)
+              .untilAsserted(
+                  () -> {
+                    Counter refused =
+                        running
+                            .meters()
+                            .find("converge.access.refused")
+                            .tag("resource", resource)
+                            .tag("verb", refusedVerb)
+                            .counter();
+                    assertThat(refused)
+                        .as("converge.access.refused %s %s", resource, refusedVerb)
+                        .isNotNull();
+                    assertThat(refused.count()).isPositive();
+                    assertThat(operator.health().problems())
+                        .anyMatch(
+                            p ->
+                                p.contains(refusedVerb + " " + resource)
+                                    && p.contains("the API server refused"));
+                  });
         }
 
         putClusterRole(admin, id, rules);
@@ -232,11 +338,22 @@ class AppDeploymentRbacIT {
         if (refusedVerb != null) {
           int wantedReplicas = replicas;
           int wantedPort = port;
-          state.awaitRunning(resource.endsWith("/finalizers") ? "second" : "web",
+          state.awaitRunning(
+              resource.endsWith("/finalizers") ? "second" : "web",
               resource.endsWith("/finalizers") ? 1 : wantedReplicas);
-          await("Service port " + wantedPort).atMost(ClusterState.CONVERGE).untilAsserted(() ->
-              assertThat(state.service("web").orElseThrow().getSpec().getPorts().get(0).getPort())
-                  .isEqualTo(wantedPort));
+          await("Service port " + wantedPort)
+              .atMost(ClusterState.CONVERGE)
+              .untilAsserted(
+                  () ->
+                      assertThat(
+                              state
+                                  .service("web")
+                                  .orElseThrow()
+                                  .getSpec()
+                                  .getPorts()
+                                  .get(0)
+                                  .getPort())
+                          .isEqualTo(wantedPort));
         }
       }
 
@@ -256,50 +373,103 @@ class AppDeploymentRbacIT {
   private static void awaitReported(RunningOperator running, PolicyRule removed, String namespace) {
     String resource = qualified(removed);
     await("taking away " + removed.getVerbs() + " on " + resource + " reported")
-        .atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-          var health = running.operator().health();
-          assertThat(health.ready()).as("ready without %s", resource).isFalse();
-          for (String verb : removed.getVerbs()) {
-            assertThat(health.problems()).as("health problems").anyMatch(p ->
-                p.startsWith("RBAC: may not " + verb + " " + resource + " in namespace " + namespace));
-            assertThat(running.meters().find("converge.access.denied").tag("resource", resource)
-                .tag("verb", verb).gauge().value()).isEqualTo(1.0);
-          }
-        });
+        .atMost(Duration.ofSeconds(8))
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> {
+              var health = running.operator().health();
+              assertThat(health.ready()).as("ready without %s", resource).isFalse();
+              for (String verb : removed.getVerbs()) {
+                assertThat(health.problems())
+                    .as("health problems")
+                    .anyMatch(
+                        p ->
+                            p.startsWith(
+                                "RBAC: may not "
+                                    + verb
+                                    + " "
+                                    + resource
+                                    + " in namespace "
+                                    + namespace));
+                assertThat(
+                        running
+                            .meters()
+                            .find("converge.access.denied")
+                            .tag("resource", resource)
+                            .tag("verb", verb)
+                            .gauge()
+                            .value())
+                    .isEqualTo(1.0);
+              }
+            });
   }
 
   private static void awaitRecovered(RunningOperator running, PolicyRule restored) {
     String resource = qualified(restored);
-    await("giving back " + resource + " recovers").atMost(ClusterState.CONVERGE)
-        .untilAsserted(() -> {
-          var health = running.operator().health();
-          assertThat(health.problems()).noneMatch(p -> p.startsWith("RBAC"));
-          assertThat(health.ready()).as("%s", health.problems()).isTrue();
-          for (String verb : restored.getVerbs()) {
-            assertThat(running.meters().find("converge.access.denied").tag("resource", resource)
-                .tag("verb", verb).gauge().value()).isEqualTo(0.0);
-          }
-        });
+    await("giving back " + resource + " recovers")
+        .atMost(ClusterState.CONVERGE)
+        .untilAsserted(
+            () -> {
+              var health = running.operator().health();
+              assertThat(health.problems()).noneMatch(p -> p.startsWith("RBAC"));
+              assertThat(health.ready()).as("%s", health.problems()).isTrue();
+              for (String verb : restored.getVerbs()) {
+                assertThat(
+                        running
+                            .meters()
+                            .find("converge.access.denied")
+                            .tag("resource", resource)
+                            .tag("verb", verb)
+                            .gauge()
+                            .value())
+                    .isEqualTo(0.0);
+              }
+            });
   }
 
-  /** {@code deployments.apps}, {@code services}, {@code appdeployments.apps.converge.dev/status}. */
+  /**
+   * {@code deployments.apps}, {@code services}, {@code appdeployments.apps.converge.dev/status}.
+   */
   private static String qualified(PolicyRule rule) {
     String group = rule.getApiGroups().get(0);
     String[] parts = rule.getResources().get(0).split("/", 2);
-    return parts[0] + (group.isEmpty() ? "" : "." + group) + (parts.length > 1 ? "/" + parts[1] : "");
+    return parts[0]
+        + (group.isEmpty() ? "" : "." + group)
+        + (parts.length > 1 ? "/" + parts[1] : "");
   }
 
   private static void putClusterRole(KubernetesClient admin, String name, List<PolicyRule> rules) {
-    admin.rbac().clusterRoles().resource(new ClusterRoleBuilder()
-        .withNewMetadata().withName(name).endMetadata().withRules(rules).build())
-        .fieldManager("rbac-it").forceConflicts().serverSideApply();
+    admin
+        .rbac()
+        .clusterRoles()
+        .resource(
+            new ClusterRoleBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withRules(rules)
+                .build())
+        .fieldManager("rbac-it")
+        .forceConflicts()
+        .serverSideApply();
   }
 
   private static void putLeaseRole(KubernetesClient admin, String name, List<PolicyRule> rules) {
-    admin.rbac().roles().inNamespace(SA_NAMESPACE).resource(new RoleBuilder()
-        .withNewMetadata().withName(name).withNamespace(SA_NAMESPACE).endMetadata()
-        .withRules(rules).build())
-        .fieldManager("rbac-it").forceConflicts().serverSideApply();
+    admin
+        .rbac()
+        .roles()
+        .inNamespace(SA_NAMESPACE)
+        .resource(
+            new RoleBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(SA_NAMESPACE)
+                .endMetadata()
+                .withRules(rules)
+                .build())
+        .fieldManager("rbac-it")
+        .forceConflicts()
+        .serverSideApply();
   }
 
   private static List<HasMetadata> load(KubernetesClient admin, String file) throws IOException {
@@ -320,12 +490,16 @@ class AppDeploymentRbacIT {
   }
 
   /**
-   * Applies target/deploy/00..30 (namespace, ServiceAccount, and the ClusterRole, Role and
-   * bindings generated from the operator by the build) as shipped.
+   * Applies target/deploy/00..30 (namespace, ServiceAccount, and the ClusterRole, Role and bindings
+   * generated from the operator by the build) as shipped.
    */
   static void applyShippedRbac(KubernetesClient admin) throws IOException {
-    for (String file : List.of("00-namespace.yaml", "10-serviceaccount.yaml", "20-clusterrole.yaml",
-        "30-role-leader-election.yaml")) {
+    for (String file :
+        List.of(
+            "00-namespace.yaml",
+            "10-serviceaccount.yaml",
+            "20-clusterrole.yaml",
+            "30-role-leader-election.yaml")) {
       try (InputStream in = Files.newInputStream(Path.of("target", "deploy", file))) {
         for (HasMetadata item : admin.load(in).items()) {
           admin.resource(item).fieldManager("rbac-it").forceConflicts().serverSideApply();

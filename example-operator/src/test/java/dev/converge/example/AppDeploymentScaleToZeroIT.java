@@ -1,7 +1,5 @@
 package dev.converge.example;
 
-import dev.converge.testing.operator.RunningOperator;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,6 +9,7 @@ import dev.converge.example.api.Phase;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import dev.converge.testing.operator.RunningOperator;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -27,8 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AppDeploymentScaleToZeroIT {
 
   @Test
-  void replicasZeroKeepsDeploymentAndServiceWithoutPods(KubernetesClient admin, TestNamespace ns,
-      LocalCluster cluster) {
+  void replicasZeroKeepsDeploymentAndServiceWithoutPods(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
     RunningOperator operator =
         AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()));
@@ -43,14 +42,18 @@ class AppDeploymentScaleToZeroIT {
       assertThat(service.getSpec().getClusterIP()).isNotBlank();
       assertThat(running.getStatus().readyReplicas()).isZero();
 
-      state.editSpec("idle", spec -> new AppDeploymentSpec(spec.image(), 2, spec.configMapName(),
-          spec.port()));
+      state.editSpec(
+          "idle",
+          spec -> new AppDeploymentSpec(spec.image(), 2, spec.configMapName(), spec.port()));
       state.awaitRunning("idle", 2);
 
-      state.editSpec("idle", spec -> new AppDeploymentSpec(spec.image(), 0, spec.configMapName(),
-          spec.port()));
+      state.editSpec(
+          "idle",
+          spec -> new AppDeploymentSpec(spec.image(), 0, spec.configMapName(), spec.port()));
       state.awaitRunning("idle", 0);
-      await("pods of idle gone").atMost(ClusterState.CONVERGE).pollInterval(Duration.ofMillis(250))
+      await("pods of idle gone")
+          .atMost(ClusterState.CONVERGE)
+          .pollInterval(Duration.ofMillis(250))
           .untilAsserted(() -> assertThat(state.pods("idle")).isEmpty());
       assertThat(state.phase("idle")).isEqualTo(Phase.Running);
     }

@@ -20,9 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * After convergence an idle operator sends no write at all: not to the Deployment, not to the
- * Service (whatever the strategy, despite the server's defaults), not to the status, no Events.
- * The idle window is {@value #IDLE_SECONDS} s (the issue asks for a minute; a shorter window keeps
- * the suite fast, and nothing in the operator runs on a timer longer than that once converged).
+ * Service (whatever the strategy, despite the server's defaults), not to the status, no Events. The
+ * idle window is {@value #IDLE_SECONDS} s (the issue asks for a minute; a shorter window keeps the
+ * suite fast, and nothing in the operator runs on a timer longer than that once converged).
  */
 @ExtendWith(LocalClusterExtension.class)
 class AppDeploymentSteadyStateIT {
@@ -30,15 +30,19 @@ class AppDeploymentSteadyStateIT {
   static final int IDLE_SECONDS = 20;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {
-      "apps/v1/Deployment=ssa, v1/Service=update",
-      "default=merge-patch",
-      "default=update"})
-  void anIdleOperatorWritesNothing(String strategies, KubernetesClient admin, TestNamespace ns,
-      LocalCluster cluster) {
+  @ValueSource(
+      strings = {
+        "apps/v1/Deployment=ssa, v1/Service=update",
+        "default=merge-patch",
+        "default=update"
+      })
+  void anIdleOperatorWritesNothing(
+      String strategies, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    OperatorSettings settings = OperatorSettings.defaults().withNamespace(ns.name())
-        .withStrategies(StrategySelection.parse(strategies));
+    OperatorSettings settings =
+        OperatorSettings.defaults()
+            .withNamespace(ns.name())
+            .withStrategies(StrategySelection.parse(strategies));
     try (RunningOperator operator = AppOperatorRun.start(cluster, settings)) {
       state.putConfigMap("cfg", Map.of("K", "V"));
       state.create("idle", "nginx:1.27", 2, "cfg");
@@ -47,20 +51,27 @@ class AppDeploymentSteadyStateIT {
       state.awaitRunning("idle-too", 1);
       // Let the last status writes of the rollout land: converged means no write for 3 s.
       int[] seen = {operator.writes().size()};
-      await("writes settle").atMost(ClusterState.CONVERGE).pollInterval(Duration.ofSeconds(3))
-          .until(() -> {
-            int now = operator.writes().size();
-            boolean same = now == seen[0];
-            seen[0] = now;
-            return same;
-          });
+      await("writes settle")
+          .atMost(ClusterState.CONVERGE)
+          .pollInterval(Duration.ofSeconds(3))
+          .until(
+              () -> {
+                int now = operator.writes().size();
+                boolean same = now == seen[0];
+                seen[0] = now;
+                return same;
+              });
       List<String> before = operator.writes();
       long reconcilesBefore = AppOperatorRun.reconciles(operator);
 
-      await().during(Duration.ofSeconds(IDLE_SECONDS)).atMost(Duration.ofSeconds(IDLE_SECONDS + 5))
-          .untilAsserted(() -> assertThat(operator.writes()).as("writes while idle").isEqualTo(before));
+      await()
+          .during(Duration.ofSeconds(IDLE_SECONDS))
+          .atMost(Duration.ofSeconds(IDLE_SECONDS + 5))
+          .untilAsserted(
+              () -> assertThat(operator.writes()).as("writes while idle").isEqualTo(before));
 
-      assertThat(operator.writes()).as("writes during %d idle seconds", IDLE_SECONDS)
+      assertThat(operator.writes())
+          .as("writes during %d idle seconds", IDLE_SECONDS)
           .isEqualTo(before);
       long idleReconciles = AppOperatorRun.reconciles(operator) - reconcilesBefore;
 
@@ -70,28 +81,41 @@ class AppDeploymentSteadyStateIT {
       // the desired state, server defaults included, and send nothing.
       long reconcilesBeforePoke = AppOperatorRun.reconciles(operator);
       // As `kubectl annotate` does: a merge patch adding one annotation, under its own manager.
-      PatchContext annotate = new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
-          .withFieldManager("kubectl-annotate").build();
+      PatchContext annotate =
+          new PatchContext.Builder()
+              .withPatchType(PatchType.JSON_MERGE)
+              .withFieldManager("kubectl-annotate")
+              .build();
       String poke = "{\"metadata\":{\"annotations\":{\"example.com/poked\":\"yes\"}}}";
       // One owned object at a time: events for the same AppDeployment that arrive while its key
       // is still queued are merged into one reconcile, so each poke waits for its own.
       for (String name : List.of("idle", "idle-too")) {
         long beforeDeployment = AppOperatorRun.reconciles(operator);
         admin.apps().deployments().inNamespace(ns.name()).withName(name).patch(annotate, poke);
-        await("a reconcile caused by annotating Deployment " + name).atMost(ClusterState.CONVERGE)
+        await("a reconcile caused by annotating Deployment " + name)
+            .atMost(ClusterState.CONVERGE)
             .until(() -> AppOperatorRun.reconciles(operator) > beforeDeployment);
         long beforeService = AppOperatorRun.reconciles(operator);
         admin.services().inNamespace(ns.name()).withName(name).patch(annotate, poke);
-        await("a reconcile caused by annotating Service " + name).atMost(ClusterState.CONVERGE)
+        await("a reconcile caused by annotating Service " + name)
+            .atMost(ClusterState.CONVERGE)
             .until(() -> AppOperatorRun.reconciles(operator) > beforeService);
       }
-      await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
-          .untilAsserted(() -> assertThat(operator.writes()).as("writes after the pokes").isEqualTo(before));
-      assertThat(operator.writes()).as("writes after reconciles that found nothing to change")
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () -> assertThat(operator.writes()).as("writes after the pokes").isEqualTo(before));
+      assertThat(operator.writes())
+          .as("writes after reconciles that found nothing to change")
           .isEqualTo(before);
-      System.out.printf("steady state [%s]: %d writes to converge; 0 writes in %d idle seconds"
+      System.out.printf(
+          "steady state [%s]: %d writes to converge; 0 writes in %d idle seconds"
               + " (%d reconciles); 0 writes in %d reconciles after 4 unrelated edits%n",
-          strategies, before.size(), IDLE_SECONDS, idleReconciles,
+          strategies,
+          before.size(),
+          IDLE_SECONDS,
+          idleReconciles,
           AppOperatorRun.reconciles(operator) - reconcilesBeforePoke);
     }
   }

@@ -59,13 +59,24 @@ class AppDeploymentWebhooksIT {
     // replace the two-version CRD installed next.
     TestCrds.installOnce(cluster, AppDeployment.class);
     webhookClient = cluster.newClient();
-    CrdInstaller.install(webhookClient, List.of(AppDeploymentCrd.generated()), Duration.ofSeconds(30));
-    webhooks = AppWebhooks.create(webhookClient, WebhookOptions.defaults().withNamespaceSelector(
-        new LabelSelectorBuilder().addToMatchLabels("kubernetes.io/metadata.name", namespace).build()));
-    server = WebhookServer.builder(webhooks).bindAddress("127.0.0.1").port(0)
-        .certificate(ServingCertificate.generateForLoopback()).start();
-    WebhookInstaller.install(webhookClient, webhooks, CONFIG, ClientTarget.of(server),
-        Duration.ofSeconds(30));
+    CrdInstaller.install(
+        webhookClient, List.of(AppDeploymentCrd.generated()), Duration.ofSeconds(30));
+    webhooks =
+        AppWebhooks.create(
+            webhookClient,
+            WebhookOptions.defaults()
+                .withNamespaceSelector(
+                    new LabelSelectorBuilder()
+                        .addToMatchLabels("kubernetes.io/metadata.name", namespace)
+                        .build()));
+    server =
+        WebhookServer.builder(webhooks)
+            .bindAddress("127.0.0.1")
+            .port(0)
+            .certificate(ServingCertificate.generateForLoopback())
+            .start();
+    WebhookInstaller.install(
+        webhookClient, webhooks, CONFIG, ClientTarget.of(server), Duration.ofSeconds(30));
   }
 
   @AfterAll
@@ -85,74 +96,139 @@ class AppDeploymentWebhooksIT {
       throws Exception {
     Kubectl badImage = kubectlApply(cluster, "bad-image", "image: \"nginx:1.27:latest\"");
     assertThat(badImage.exitCode()).isNotZero();
-    assertThat(badImage.stderr()).contains("admission webhook"
-        + " \"validate-v1.appdeployments.apps.converge.dev\" denied the request: AppDeployment "
-        + namespace + "/bad-image: spec.image: image reference 'nginx:1.27:latest' is not valid");
+    assertThat(badImage.stderr())
+        .contains(
+            "admission webhook"
+                + " \"validate-v1.appdeployments.apps.converge.dev\" denied the request: AppDeployment "
+                + namespace
+                + "/bad-image: spec.image: image reference 'nginx:1.27:latest' is not valid");
 
-    admin.services().inNamespace(namespace).resource(new ServiceBuilder().withNewMetadata()
-        .withName("taken").endMetadata().withNewSpec().addNewPort().withPort(80).endPort()
-        .endSpec().build()).create();
+    admin
+        .services()
+        .inNamespace(namespace)
+        .resource(
+            new ServiceBuilder()
+                .withNewMetadata()
+                .withName("taken")
+                .endMetadata()
+                .withNewSpec()
+                .addNewPort()
+                .withPort(80)
+                .endPort()
+                .endSpec()
+                .build())
+        .create();
     Kubectl taken = kubectlApply(cluster, "taken", "image: nginx:1.27");
     assertThat(taken.exitCode()).isNotZero();
-    assertThat(taken.stderr()).contains("AppDeployment " + namespace + "/taken: metadata.name:"
-        + " Service " + namespace + "/taken already exists and no AppDeployment controls it");
+    assertThat(taken.stderr())
+        .contains(
+            "AppDeployment "
+                + namespace
+                + "/taken: metadata.name:"
+                + " Service "
+                + namespace
+                + "/taken already exists and no AppDeployment controls it");
     assertThat(admin.resources(AppDeployment.class).inNamespace(namespace).list().getItems())
-        .extracting(a -> a.getMetadata().getName()).doesNotContain("bad-image", "taken");
+        .extracting(a -> a.getMetadata().getName())
+        .doesNotContain("bad-image", "taken");
   }
 
   @Test
-  void anUntaggedImageIsStoredWithItsTagAndAMissingConfigMapIsAWarning(KubernetesClient admin,
-      LocalCluster cluster) throws Exception {
-    Kubectl created = kubectlApply(cluster, "untagged",
-        "image: nginx\n  configMapName: not-yet");
+  void anUntaggedImageIsStoredWithItsTagAndAMissingConfigMapIsAWarning(
+      KubernetesClient admin, LocalCluster cluster) throws Exception {
+    Kubectl created = kubectlApply(cluster, "untagged", "image: nginx\n  configMapName: not-yet");
     assertThat(created.exitCode()).as(created.stderr()).isZero();
-    assertThat(created.stderr()).contains("Warning: ConfigMap " + namespace
-        + "/not-yet does not exist yet; the AppDeployment stays Pending until it does");
+    assertThat(created.stderr())
+        .contains(
+            "Warning: ConfigMap "
+                + namespace
+                + "/not-yet does not exist yet; the AppDeployment stays Pending until it does");
     AppDeployment stored =
         admin.resources(AppDeployment.class).inNamespace(namespace).withName("untagged").get();
     assertThat(stored.getSpec().image()).isEqualTo("nginx:latest");
-    assertThat(stored.getSpec().replicas()).as("the schema's default, before the webhook").isEqualTo(1);
+    assertThat(stored.getSpec().replicas())
+        .as("the schema's default, before the webhook")
+        .isEqualTo(1);
   }
 
   @Test
-  void anAppWrittenAsV2RunsAndReadsBackAsWrittenAndV1ReadsAsV2(KubernetesClient admin,
-      LocalCluster cluster) {
-    try (RunningOperator operator = AppOperatorRun.start(cluster,
-        OperatorSettings.defaults().withNamespace(namespace))) {
+  void anAppWrittenAsV2RunsAndReadsBackAsWrittenAndV1ReadsAsV2(
+      KubernetesClient admin, LocalCluster cluster) {
+    try (RunningOperator operator =
+        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(namespace))) {
       assertThat(operator).isNotNull();
       AppDeploymentV2 v2 = new AppDeploymentV2();
       v2.getMetadata().setName("named-ports");
-      v2.setSpec(new AppDeploymentV2Spec("nginx:1.27", 1, null,
-          List.of(new NamedPort("web", 8080), new NamedPort("metrics", 9090))));
+      v2.setSpec(
+          new AppDeploymentV2Spec(
+              "nginx:1.27",
+              1,
+              null,
+              List.of(new NamedPort("web", 8080), new NamedPort("metrics", 9090))));
       admin.resources(AppDeploymentV2.class).inNamespace(namespace).resource(v2).create();
 
       // The operator reads v1: the first port is the Service's.
-      await("the operator serves the first v2 port").atMost(ClusterState.CONVERGE).untilAsserted(() -> {
-        var service = admin.services().inNamespace(namespace).withName("named-ports").get();
-        assertThat(service).isNotNull();
-        assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(8080);
-      });
+      await("the operator serves the first v2 port")
+          .atMost(ClusterState.CONVERGE)
+          .untilAsserted(
+              () -> {
+                var service = admin.services().inNamespace(namespace).withName("named-ports").get();
+                assertThat(service).isNotNull();
+                assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(8080);
+              });
       AppDeployment asV1 =
           admin.resources(AppDeployment.class).inNamespace(namespace).withName("named-ports").get();
       assertThat(asV1.getSpec().port()).isEqualTo(8080);
       assertThat(asV1.getMetadata().getAnnotations()).containsKey(AppDeploymentConversion.PORTS);
 
       // The operator's status writes (v1) did not lose v2's ports.
-      await("status written").atMost(ClusterState.CONVERGE).until(() -> admin.resources(
-          AppDeployment.class).inNamespace(namespace).withName("named-ports").get().getStatus() != null);
+      await("status written")
+          .atMost(ClusterState.CONVERGE)
+          .until(
+              () ->
+                  admin
+                          .resources(AppDeployment.class)
+                          .inNamespace(namespace)
+                          .withName("named-ports")
+                          .get()
+                          .getStatus()
+                      != null);
       AppDeploymentV2 back =
-          admin.resources(AppDeploymentV2.class).inNamespace(namespace).withName("named-ports").get();
-      assertThat(back.getSpec()).isEqualTo(new AppDeploymentV2Spec("nginx:1.27", 1, null,
-          List.of(new NamedPort("web", 8080), new NamedPort("metrics", 9090))));
+          admin
+              .resources(AppDeploymentV2.class)
+              .inNamespace(namespace)
+              .withName("named-ports")
+              .get();
+      assertThat(back.getSpec())
+          .isEqualTo(
+              new AppDeploymentV2Spec(
+                  "nginx:1.27",
+                  1,
+                  null,
+                  List.of(new NamedPort("web", 8080), new NamedPort("metrics", 9090))));
       assertThat(back.getStatus().phase()).isNotNull();
-      assertThat(back.getMetadata().getAnnotations() == null ? java.util.Map.of()
-          : back.getMetadata().getAnnotations()).doesNotContainKey(AppDeploymentConversion.PORTS);
+      assertThat(
+              back.getMetadata().getAnnotations() == null
+                  ? java.util.Map.of()
+                  : back.getMetadata().getAnnotations())
+          .doesNotContainKey(AppDeploymentConversion.PORTS);
 
       // Written as v1, read as v2: the port becomes the one named http.
-      admin.resources(AppDeployment.class).inNamespace(namespace).resource(AppDeployment.of(
-          namespace, "one-port", new AppDeploymentSpec("nginx:1.27", 1, null, 8081))).create();
-      assertThat(admin.resources(AppDeploymentV2.class).inNamespace(namespace)
-          .withName("one-port").get().getSpec().ports())
+      admin
+          .resources(AppDeployment.class)
+          .inNamespace(namespace)
+          .resource(
+              AppDeployment.of(
+                  namespace, "one-port", new AppDeploymentSpec("nginx:1.27", 1, null, 8081)))
+          .create();
+      assertThat(
+              admin
+                  .resources(AppDeploymentV2.class)
+                  .inNamespace(namespace)
+                  .withName("one-port")
+                  .get()
+                  .getSpec()
+                  .ports())
           .containsExactly(new NamedPort("http", 8081));
     }
   }
@@ -162,7 +238,9 @@ class AppDeploymentWebhooksIT {
   private static Kubectl kubectlApply(LocalCluster cluster, String name, String spec)
       throws IOException, InterruptedException {
     Path manifest = Files.createTempFile(name, ".yaml");
-    Files.writeString(manifest, """
+    Files.writeString(
+        manifest,
+        """
         apiVersion: apps.converge.dev/v1
         kind: AppDeployment
         metadata:
@@ -170,11 +248,19 @@ class AppDeploymentWebhooksIT {
           namespace: %s
         spec:
           %s
-        """.formatted(name, namespace, spec));
+        """
+            .formatted(name, namespace, spec));
     Path err = Files.createTempFile(name, ".err");
-    Process process = new ProcessBuilder(ControlPlaneBinaries.locate().kubectl().toString(),
-        "--kubeconfig=" + cluster.kubeconfig(), "apply", "-f", manifest.toString())
-        .redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process process =
+        new ProcessBuilder(
+                ControlPlaneBinaries.locate().kubectl().toString(),
+                "--kubeconfig=" + cluster.kubeconfig(),
+                "apply",
+                "-f",
+                manifest.toString())
+            .redirectError(err.toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("kubectl apply did not finish in 60 s");

@@ -13,15 +13,16 @@ final class AppOperatorRun {
 
   /** As cluster administrator. */
   static RunningOperator start(LocalCluster cluster, OperatorSettings settings) {
-    return builder(cluster, settings).start(
-        (client, meters) -> AppOperatorModule.createOperator(client, settings, meters));
+    return builder(cluster, settings)
+        .start((client, meters) -> AppOperatorModule.createOperator(client, settings, meters));
   }
 
   /** Authorized as {@code user} in {@code groups}: that user's RBAC rules are what it may do. */
-  static RunningOperator startAs(LocalCluster cluster, OperatorSettings settings, String user,
-      String... groups) {
-    return builder(cluster, settings).impersonating(user, groups).start(
-        (client, meters) -> AppOperatorModule.createOperator(client, settings, meters));
+  static RunningOperator startAs(
+      LocalCluster cluster, OperatorSettings settings, String user, String... groups) {
+    return builder(cluster, settings)
+        .impersonating(user, groups)
+        .start((client, meters) -> AppOperatorModule.createOperator(client, settings, meters));
   }
 
   /** Reconciles run so far by the AppDeployment controller. */
@@ -30,9 +31,10 @@ final class AppOperatorRun {
   }
 
   private static RunningOperatorBuilder builder(LocalCluster cluster, OperatorSettings settings) {
-    RunningOperatorBuilder builder = RunningOperator.on(cluster)
-        .userAgent(OperatorSettings.userAgent())
-        .crds(AppDeployment.class);
+    RunningOperatorBuilder builder =
+        RunningOperator.on(cluster)
+            .userAgent(OperatorSettings.userAgent())
+            .crds(AppDeployment.class);
     settings.namespaces().forEach(builder::namespace);
     return builder;
   }

@@ -36,15 +36,28 @@ final class ClusterState {
   }
 
   AppDeployment create(String name, String image, int replicas, String configMap) {
-    return client.resources(AppDeployment.class).inNamespace(namespace)
-        .resource(AppDeployment.of(namespace, name, new AppDeploymentSpec(image, replicas, configMap, null)))
+    return client
+        .resources(AppDeployment.class)
+        .inNamespace(namespace)
+        .resource(
+            AppDeployment.of(
+                namespace, name, new AppDeploymentSpec(image, replicas, configMap, null)))
         .create();
   }
 
   ConfigMap putConfigMap(String name, Map<String, String> data) {
-    return client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-        .withData(data).build()).serverSideApply();
+    return client
+        .configMaps()
+        .inNamespace(namespace)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .endMetadata()
+                .withData(data)
+                .build())
+        .serverSideApply();
   }
 
   AppDeployment app(String name) {
@@ -52,15 +65,20 @@ final class ClusterState {
   }
 
   AppDeployment editSpec(String name, java.util.function.UnaryOperator<AppDeploymentSpec> change) {
-    return client.resources(AppDeployment.class).inNamespace(namespace).withName(name)
-        .edit(app -> {
-          app.setSpec(change.apply(app.getSpec()));
-          return app;
-        });
+    return client
+        .resources(AppDeployment.class)
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            app -> {
+              app.setSpec(change.apply(app.getSpec()));
+              return app;
+            });
   }
 
   Optional<Deployment> deployment(String name) {
-    return Optional.ofNullable(client.apps().deployments().inNamespace(namespace).withName(name).get());
+    return Optional.ofNullable(
+        client.apps().deployments().inNamespace(namespace).withName(name).get());
   }
 
   Optional<Service> service(String name) {
@@ -68,30 +86,50 @@ final class ClusterState {
   }
 
   List<Pod> pods(String name) {
-    return client.pods().inNamespace(namespace).withLabel(AppLabels.INSTANCE, name).list().getItems();
+    return client
+        .pods()
+        .inNamespace(namespace)
+        .withLabel(AppLabels.INSTANCE, name)
+        .list()
+        .getItems();
   }
 
   List<ReplicaSet> replicaSets(String name) {
-    return client.apps().replicaSets().inNamespace(namespace).withLabel(AppLabels.INSTANCE, name)
-        .list().getItems();
+    return client
+        .apps()
+        .replicaSets()
+        .inNamespace(namespace)
+        .withLabel(AppLabels.INSTANCE, name)
+        .list()
+        .getItems();
   }
 
   /** Waits for phase Running with every pod of the current template Ready and status current. */
   AppDeployment awaitRunning(String name, int replicas) {
     await("AppDeployment " + namespace + "/" + name + " Running with " + replicas + " ready pods")
-        .atMost(CONVERGE).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-          AppDeployment app = app(name);
-          AppDeploymentStatus status = app.getStatus();
-          assertThat(status).as("status").isNotNull();
-          assertThat(status.observedGeneration()).isEqualTo(app.getMetadata().getGeneration());
-          assertThat(status.phase()).isEqualTo(Phase.Running);
-          assertThat(status.readyReplicas()).isEqualTo(replicas);
-          assertThat(Conditions.isTrue(status.conditions(), AppDeploymentStatus.READY)).isTrue();
-          assertThat(Conditions.isTrue(status.conditions(), AppDeploymentStatus.CONFIG_RESOLVED)).isTrue();
-          List<Pod> running = pods(name).stream()
-              .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
-          assertThat(running).hasSize(replicas).allSatisfy(pod -> assertThat(isReady(pod)).isTrue());
-        });
+        .atMost(CONVERGE)
+        .pollInterval(Duration.ofMillis(250))
+        .untilAsserted(
+            () -> {
+              AppDeployment app = app(name);
+              AppDeploymentStatus status = app.getStatus();
+              assertThat(status).as("status").isNotNull();
+              assertThat(status.observedGeneration()).isEqualTo(app.getMetadata().getGeneration());
+              assertThat(status.phase()).isEqualTo(Phase.Running);
+              assertThat(status.readyReplicas()).isEqualTo(replicas);
+              assertThat(Conditions.isTrue(status.conditions(), AppDeploymentStatus.READY))
+                  .isTrue();
+              assertThat(
+                      Conditions.isTrue(status.conditions(), AppDeploymentStatus.CONFIG_RESOLVED))
+                  .isTrue();
+              List<Pod> running =
+                  pods(name).stream()
+                      .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                      .toList();
+              assertThat(running)
+                  .hasSize(replicas)
+                  .allSatisfy(pod -> assertThat(isReady(pod)).isTrue());
+            });
     return app(name);
   }
 
@@ -108,13 +146,15 @@ final class ClusterState {
   }
 
   static boolean isReady(Pod pod) {
-    return pod.getStatus() != null && pod.getStatus().getConditions() != null
+    return pod.getStatus() != null
+        && pod.getStatus().getConditions() != null
         && pod.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   static String configHashOf(Deployment deployment) {
-    Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+    Map<String, String> annotations =
+        deployment.getSpec().getTemplate().getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(AppLabels.CONFIG_HASH_ANNOTATION);
   }
 }

@@ -30,8 +30,10 @@ class DeployManifestsIT {
     try (Stream<Path> listing = Files.list(folder)) {
       files = listing.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
     }
-    assertThat(files).extracting(p -> p.getFileName().toString())
-        .contains("appdeployments.apps.converge.dev.yaml", "20-clusterrole.yaml", "40-deployment.yaml");
+    assertThat(files)
+        .extracting(p -> p.getFileName().toString())
+        .contains(
+            "appdeployments.apps.converge.dev.yaml", "20-clusterrole.yaml", "40-deployment.yaml");
 
     // The CRD and the namespace first, for real, so that dry runs of namespaced objects resolve.
     List<HasMetadata> all = new ArrayList<>();
@@ -46,17 +48,27 @@ class DeployManifestsIT {
       }
     }
     for (HasMetadata item : all) {
-      HasMetadata accepted = admin.resource(item).dryRun().fieldManager("manifests-it").forceConflicts()
-          .serverSideApply();
+      HasMetadata accepted =
+          admin
+              .resource(item)
+              .dryRun()
+              .fieldManager("manifests-it")
+              .forceConflicts()
+              .serverSideApply();
       assertThat(accepted.getMetadata().getName()).isEqualTo(item.getMetadata().getName());
     }
 
-    Deployment operator = all.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
-        .findFirst().orElseThrow();
+    Deployment operator =
+        all.stream()
+            .filter(Deployment.class::isInstance)
+            .map(Deployment.class::cast)
+            .findFirst()
+            .orElseThrow();
     var container = operator.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(container.getArgs()).contains("--leader-elect");
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
-    assertThat(operator.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("app-operator");
+    assertThat(operator.getSpec().getTemplate().getSpec().getServiceAccountName())
+        .isEqualTo("app-operator");
   }
 }

@@ -38,14 +38,15 @@ final class Lifecycle {
     assertThat(OwnerReferences.isControlledBy(deployment, running)).isTrue();
     assertThat(OwnerReferences.isControlledBy(service, running)).isTrue();
     assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnvFrom())
-        .singleElement().satisfies(e -> assertThat(e.getConfigMapRef().getName()).isEqualTo("web-config"));
+        .singleElement()
+        .satisfies(e -> assertThat(e.getConfigMapRef().getName()).isEqualTo("web-config"));
     String clusterIp = service.getSpec().getClusterIP();
     assertThat(clusterIp).as("allocated clusterIP").isNotBlank().isNotEqualTo("None");
     assertThat(running.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid());
 
     // Scale and change the image: the Deployment follows; the Service keeps its clusterIP.
-    cluster.editSpec("web",
-        spec -> new AppDeploymentSpec("nginx:1.28", 3, spec.configMapName(), spec.port()));
+    cluster.editSpec(
+        "web", spec -> new AppDeploymentSpec("nginx:1.28", 3, spec.configMapName(), spec.port()));
     cluster.awaitRunning("web", 3);
     deployment = cluster.deployment("web").orElseThrow();
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(3);
@@ -54,14 +55,19 @@ final class Lifecycle {
     assertThat(cluster.service("web").orElseThrow().getSpec().getClusterIP()).isEqualTo(clusterIp);
 
     // Change the port: the Service is updated in place, still on the same clusterIP.
-    cluster.editSpec("web",
+    cluster.editSpec(
+        "web",
         spec -> new AppDeploymentSpec(spec.image(), spec.replicas(), spec.configMapName(), 9090));
-    await("Service port 9090").atMost(ClusterState.CONVERGE).untilAsserted(() -> {
-      Service updated = cluster.service("web").orElseThrow();
-      assertThat(updated.getSpec().getPorts()).singleElement()
-          .satisfies(p -> assertThat(p.getPort()).isEqualTo(9090));
-      assertThat(updated.getSpec().getClusterIP()).isEqualTo(clusterIp);
-    });
+    await("Service port 9090")
+        .atMost(ClusterState.CONVERGE)
+        .untilAsserted(
+            () -> {
+              Service updated = cluster.service("web").orElseThrow();
+              assertThat(updated.getSpec().getPorts())
+                  .singleElement()
+                  .satisfies(p -> assertThat(p.getPort()).isEqualTo(9090));
+              assertThat(updated.getSpec().getClusterIP()).isEqualTo(clusterIp);
+            });
     cluster.awaitRunning("web", 3);
 
     // Change the ConfigMap: new hash in the pod template, a new ReplicaSet rolls out.
@@ -69,44 +75,87 @@ final class Lifecycle {
     String hashBefore = ClusterState.configHashOf(beforeRoll);
     List<String> replicaSetsBefore = names(cluster.replicaSets("web"));
     cluster.putConfigMap("web-config", Map.of("GREETING", "bonjour"));
-    await("a new config hash in the pod template").atMost(ClusterState.CONVERGE).untilAsserted(() ->
-        assertThat(ClusterState.configHashOf(cluster.deployment("web").orElseThrow()))
-            .isNotNull().isNotEqualTo(hashBefore));
+    await("a new config hash in the pod template")
+        .atMost(ClusterState.CONVERGE)
+        .untilAsserted(
+            () ->
+                assertThat(ClusterState.configHashOf(cluster.deployment("web").orElseThrow()))
+                    .isNotNull()
+                    .isNotEqualTo(hashBefore));
     String hashAfter = ClusterState.configHashOf(cluster.deployment("web").orElseThrow());
-    await("a new ReplicaSet with the new hash, fully ready").atMost(ClusterState.CONVERGE)
-        .untilAsserted(() -> {
-          List<ReplicaSet> sets = cluster.replicaSets("web");
-          ReplicaSet newest = sets.stream()
-              .filter(rs -> !replicaSetsBefore.contains(rs.getMetadata().getName()))
-              .filter(rs -> hashAfter.equals(rs.getSpec().getTemplate().getMetadata().getAnnotations()
-                  .get(dev.converge.example.desired.AppLabels.CONFIG_HASH_ANNOTATION)))
-              .findFirst().orElseThrow(() -> new AssertionError("no new ReplicaSet yet: " + names(sets)));
-          assertThat(newest.getStatus()).as("status of " + newest.getMetadata().getName()).isNotNull();
-          assertThat(newest.getStatus().getReadyReplicas()).isEqualTo(3);
-        });
+    await("a new ReplicaSet with the new hash, fully ready")
+        .atMost(ClusterState.CONVERGE)
+        .untilAsserted(
+            () -> {
+              List<ReplicaSet> sets = cluster.replicaSets("web");
+              ReplicaSet newest =
+                  sets.stream()
+                      .filter(rs -> !replicaSetsBefore.contains(rs.getMetadata().getName()))
+                      .filter(
+                          rs ->
+                              hashAfter.equals(
+                                  rs.getSpec()
+                                      .getTemplate()
+                                      .getMetadata()
+                                      .getAnnotations()
+                                      .get(
+                                          dev.converge.example.desired.AppLabels
+                                              .CONFIG_HASH_ANNOTATION)))
+                      .findFirst()
+                      .orElseThrow(
+                          () -> new AssertionError("no new ReplicaSet yet: " + names(sets)));
+              assertThat(newest.getStatus())
+                  .as("status of " + newest.getMetadata().getName())
+                  .isNotNull();
+              assertThat(newest.getStatus().getReadyReplicas()).isEqualTo(3);
+            });
     cluster.awaitRunning("web", 3);
     assertThat(cluster.service("web").orElseThrow().getSpec().getClusterIP()).isEqualTo(clusterIp);
 
     // Someone scales the managed Deployment by hand: the operator puts it back.
     // As `kubectl edit` or `kubectl patch` would: a merge patch under a manager of its own.
-    Deployment edited = admin.apps().deployments().inNamespace(namespace).withName("web").patch(
-        new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("kubectl-edit")
-            .build(),
-        "{\"spec\":{\"replicas\":1}}");
+    Deployment edited =
+        admin
+            .apps()
+            .deployments()
+            .inNamespace(namespace)
+            .withName("web")
+            .patch(
+                new PatchContext.Builder()
+                    .withPatchType(PatchType.JSON_MERGE)
+                    .withFieldManager("kubectl-edit")
+                    .build(),
+                "{\"spec\":{\"replicas\":1}}");
     assertThat(edited.getSpec().getReplicas()).as("the hand edit as stored").isEqualTo(1);
-    await("replicas restored to 3").atMost(ClusterState.CONVERGE).untilAsserted(() ->
-        assertThat(cluster.deployment("web").orElseThrow().getSpec().getReplicas()).isEqualTo(3));
+    await("replicas restored to 3")
+        .atMost(ClusterState.CONVERGE)
+        .untilAsserted(
+            () ->
+                assertThat(cluster.deployment("web").orElseThrow().getSpec().getReplicas())
+                    .isEqualTo(3));
     cluster.awaitRunning("web", 3);
-    assertThat(cluster.deployment("web").orElseThrow().getSpec().getTemplate().getSpec()
-        .getContainers().get(0).getName()).isEqualTo(DesiredDeployment.CONTAINER);
+    assertThat(
+            cluster
+                .deployment("web")
+                .orElseThrow()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getName())
+        .isEqualTo(DesiredDeployment.CONTAINER);
 
     // Delete: the garbage collector removes the Deployment and the Service; the operator deletes
     // nothing itself.
     admin.resources(AppDeployment.class).inNamespace(namespace).withName("web").delete();
-    await("Deployment and Service garbage-collected").atMost(ClusterState.CONVERGE).untilAsserted(() -> {
-      assertThat(cluster.deployment("web")).isEmpty();
-      assertThat(cluster.service("web")).isEmpty();
-    });
+    await("Deployment and Service garbage-collected")
+        .atMost(ClusterState.CONVERGE)
+        .untilAsserted(
+            () -> {
+              assertThat(cluster.deployment("web")).isEmpty();
+              assertThat(cluster.service("web")).isEmpty();
+            });
     assertThat(operator.writes()).noneMatch(w -> w.startsWith("DELETE"));
   }
 

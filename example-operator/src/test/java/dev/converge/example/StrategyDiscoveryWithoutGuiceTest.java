@@ -18,15 +18,27 @@ class StrategyDiscoveryWithoutGuiceTest {
 
   @Test
   void theThreeShippedStrategiesAreFoundAndChosenPerObject() {
-    StrategySelector selector = StrategySelector.discover(OperatorSettings.DEFAULT_STRATEGIES
-        .with(StrategySelection.parse("v1/Service[name=*-metrics]=ssa").rules().get(0)));
+    StrategySelector selector =
+        StrategySelector.discover(
+            OperatorSettings.DEFAULT_STRATEGIES.with(
+                StrategySelection.parse("v1/Service[name=*-metrics]=ssa").rules().get(0)));
 
     assertThat(selector.installed()).containsKeys("update", "merge-patch", "ssa");
-    assertThat(selector.forResource(new DeploymentBuilder().withNewMetadata().withName("web")
-        .endMetadata().build())).isInstanceOf(ServerSideApplyStrategy.class);
-    assertThat(selector.forResource(new ServiceBuilder().withNewMetadata().withName("web")
-        .endMetadata().build())).isInstanceOf(UpdateStrategy.class);
-    assertThat(selector.forResource(new ServiceBuilder().withNewMetadata().withName("web-metrics")
-        .endMetadata().build())).isInstanceOf(ServerSideApplyStrategy.class);
+    assertThat(
+            selector.forResource(
+                new DeploymentBuilder().withNewMetadata().withName("web").endMetadata().build()))
+        .isInstanceOf(ServerSideApplyStrategy.class);
+    assertThat(
+            selector.forResource(
+                new ServiceBuilder().withNewMetadata().withName("web").endMetadata().build()))
+        .isInstanceOf(UpdateStrategy.class);
+    assertThat(
+            selector.forResource(
+                new ServiceBuilder()
+                    .withNewMetadata()
+                    .withName("web-metrics")
+                    .endMetadata()
+                    .build()))
+        .isInstanceOf(ServerSideApplyStrategy.class);
   }
 }

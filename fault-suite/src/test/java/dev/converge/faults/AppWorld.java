@@ -1,9 +1,9 @@
 package dev.converge.faults;
 
+import dev.converge.confighash.ConfigHash;
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.desired.AppLabels;
-import dev.converge.confighash.ConfigHash;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -32,11 +32,20 @@ import java.util.stream.Collectors;
 final class AppWorld {
 
   /** What the cluster looks like against what was asked. Every count must be 0 when converged. */
-  record Check(int apps, int notConverged, int missingChildren, int duplicatedChildren,
-      int orphanedChildren, int leftoverFinalizers, List<String> examples) {
+  record Check(
+      int apps,
+      int notConverged,
+      int missingChildren,
+      int duplicatedChildren,
+      int orphanedChildren,
+      int leftoverFinalizers,
+      List<String> examples) {
     boolean converged() {
-      return notConverged == 0 && missingChildren == 0 && duplicatedChildren == 0
-          && orphanedChildren == 0 && leftoverFinalizers == 0;
+      return notConverged == 0
+          && missingChildren == 0
+          && duplicatedChildren == 0
+          && orphanedChildren == 0
+          && leftoverFinalizers == 0;
     }
   }
 
@@ -58,8 +67,12 @@ final class AppWorld {
     for (int i = 0; i < count; i++) {
       String name = "app-" + next.getAndIncrement();
       retrying(() -> admin.resource(configMap(name, "hello")).createOr(c -> c.update()));
-      AppDeploymentSpec spec = new AppDeploymentSpec("registry.example.com/app:1." + random.nextInt(5),
-          1 + random.nextInt(2), name + "-config", 8080);
+      AppDeploymentSpec spec =
+          new AppDeploymentSpec(
+              "registry.example.com/app:1." + random.nextInt(5),
+              1 + random.nextInt(2),
+              name + "-config",
+              8080);
       retrying(() -> admin.resource(AppDeployment.of(namespace, name, spec)).create());
       live.add(name);
       churned.incrementAndGet();
@@ -67,8 +80,8 @@ final class AppWorld {
   }
 
   /**
-   * One round of churn over {@code count} random apps: a spec change, a ConfigMap change, a
-   * delete and a create, in turns.
+   * One round of churn over {@code count} random apps: a spec change, a ConfigMap change, a delete
+   * and a create, in turns.
    */
   synchronized void churn(int count) {
     for (int i = 0; i < count; i++) {
@@ -79,20 +92,40 @@ final class AppWorld {
       }
       String name = names.get(random.nextInt(names.size()));
       switch (i % 4) {
-        case 0 -> retrying(() -> admin.resources(AppDeployment.class).inNamespace(namespace)
-            .withName(name).edit(app -> {
-              AppDeploymentSpec old = app.getSpec();
-              app.setSpec(new AppDeploymentSpec("registry.example.com/app:2." + random.nextInt(1000),
-                  1 + random.nextInt(2), old.configMapName(), old.port()));
-              return app;
-            }));
-        case 1 -> retrying(() -> admin.resource(configMap(name, "v" + random.nextInt(100000)))
-            .createOr(c -> c.update()));
+        case 0 ->
+            retrying(
+                () ->
+                    admin
+                        .resources(AppDeployment.class)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .edit(
+                            app -> {
+                              AppDeploymentSpec old = app.getSpec();
+                              app.setSpec(
+                                  new AppDeploymentSpec(
+                                      "registry.example.com/app:2." + random.nextInt(1000),
+                                      1 + random.nextInt(2),
+                                      old.configMapName(),
+                                      old.port()));
+                              return app;
+                            }));
+        case 1 ->
+            retrying(
+                () ->
+                    admin
+                        .resource(configMap(name, "v" + random.nextInt(100000)))
+                        .createOr(c -> c.update()));
         case 2 -> {
-          retrying(() -> admin.resources(AppDeployment.class).inNamespace(namespace).withName(name)
-              .delete());
-          retrying(() -> admin.configMaps().inNamespace(namespace).withName(name + "-config")
-              .delete());
+          retrying(
+              () ->
+                  admin
+                      .resources(AppDeployment.class)
+                      .inNamespace(namespace)
+                      .withName(name)
+                      .delete());
+          retrying(
+              () -> admin.configMaps().inNamespace(namespace).withName(name + "-config").delete());
           live.remove(name);
         }
         default -> {
@@ -110,20 +143,26 @@ final class AppWorld {
   }
 
   private ConfigMap configMap(String app, String greeting) {
-    return new ConfigMapBuilder().withNewMetadata().withName(app + "-config")
-        .withNamespace(namespace).endMetadata().addToData("GREETING", greeting).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(app + "-config")
+        .withNamespace(namespace)
+        .endMetadata()
+        .addToData("GREETING", greeting)
+        .build();
   }
 
   /** Compares the cluster with what was asked. */
   Check check() {
-    List<AppDeployment> apps = admin.resources(AppDeployment.class).inNamespace(namespace).list()
-        .getItems();
-    Map<String, ConfigMap> configs = byName(admin.configMaps().inNamespace(namespace).list()
-        .getItems());
-    List<Deployment> deployments = admin.apps().deployments().inNamespace(namespace).list()
-        .getItems();
+    List<AppDeployment> apps =
+        admin.resources(AppDeployment.class).inNamespace(namespace).list().getItems();
+    Map<String, ConfigMap> configs =
+        byName(admin.configMaps().inNamespace(namespace).list().getItems());
+    List<Deployment> deployments =
+        admin.apps().deployments().inNamespace(namespace).list().getItems();
     List<Service> services = admin.services().inNamespace(namespace).list().getItems();
-    Set<String> appUids = apps.stream().map(a -> a.getMetadata().getUid()).collect(Collectors.toSet());
+    Set<String> appUids =
+        apps.stream().map(a -> a.getMetadata().getUid()).collect(Collectors.toSet());
     List<String> examples = new ArrayList<>();
     int notConverged = 0;
     int missing = 0;
@@ -144,8 +183,14 @@ final class AppWorld {
       Optional<Service> service = owned(services, app);
       if (deployment.isEmpty() || service.isEmpty()) {
         missing++;
-        example(examples, "AppDeployment " + name + ": Deployment " + deployment.isPresent()
-            + ", Service " + service.isPresent());
+        example(
+            examples,
+            "AppDeployment "
+                + name
+                + ": Deployment "
+                + deployment.isPresent()
+                + ", Service "
+                + service.isPresent());
         continue;
       }
       String problem = differences(app, deployment.get(), configs.get(name + "-config"));
@@ -159,8 +204,12 @@ final class AppWorld {
         if (app.getMetadata().getDeletionTimestamp() != null
             && !app.getMetadata().getFinalizers().isEmpty()) {
           finalizers++;
-          example(examples, "AppDeployment " + app.getMetadata().getName() + " keeps finalizers "
-              + app.getMetadata().getFinalizers());
+          example(
+              examples,
+              "AppDeployment "
+                  + app.getMetadata().getName()
+                  + " keeps finalizers "
+                  + app.getMetadata().getFinalizers());
         } else {
           notConverged++;
           example(examples, "AppDeployment " + app.getMetadata().getName() + " should be gone");
@@ -175,7 +224,9 @@ final class AppWorld {
         Optional<OwnerReference> owner = controller(child);
         if (owner.isEmpty() || !appUids.contains(owner.get().getUid())) {
           orphaned++;
-          example(examples, child.getKind() + " " + child.getMetadata().getName() + " has no live owner");
+          example(
+              examples,
+              child.getKind() + " " + child.getMetadata().getName() + " has no live owner");
         } else {
           perOwner.merge(owner.get().getUid(), 1L, Long::sum);
         }
@@ -186,47 +237,63 @@ final class AppWorld {
         }
       }
     }
-    return new Check(expected.size(), notConverged, missing, duplicated, orphaned, finalizers,
-        examples);
+    return new Check(
+        expected.size(), notConverged, missing, duplicated, orphaned, finalizers, examples);
   }
 
   private static String differences(AppDeployment app, Deployment deployment, ConfigMap config) {
     var spec = app.getSpec();
     var podSpec = deployment.getSpec().getTemplate().getSpec();
     if (!Objects.equals(deployment.getSpec().getReplicas(), spec.replicasOrDefault())) {
-      return "replicas " + deployment.getSpec().getReplicas() + ", want " + spec.replicasOrDefault();
+      return "replicas "
+          + deployment.getSpec().getReplicas()
+          + ", want "
+          + spec.replicasOrDefault();
     }
     if (!Objects.equals(podSpec.getContainers().get(0).getImage(), spec.image())) {
       return "image " + podSpec.getContainers().get(0).getImage() + ", want " + spec.image();
     }
-    String hash = deployment.getSpec().getTemplate().getMetadata().getAnnotations() == null ? null
-        : deployment.getSpec().getTemplate().getMetadata().getAnnotations()
-            .get(AppLabels.CONFIG_HASH_ANNOTATION);
+    String hash =
+        deployment.getSpec().getTemplate().getMetadata().getAnnotations() == null
+            ? null
+            : deployment
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get(AppLabels.CONFIG_HASH_ANNOTATION);
     String want = config == null ? null : ConfigHash.of(config);
     if (!Objects.equals(hash, want)) {
       return "config hash " + hash + ", want " + want;
     }
     Long observed = app.getStatus() == null ? null : app.getStatus().observedGeneration();
     if (!Objects.equals(observed, app.getMetadata().getGeneration())) {
-      return "status.observedGeneration " + observed + ", generation "
+      return "status.observedGeneration "
+          + observed
+          + ", generation "
           + app.getMetadata().getGeneration();
     }
     return null;
   }
 
   private static <T extends HasMetadata> Optional<T> owned(List<T> children, AppDeployment app) {
-    return children.stream().filter(c -> controller(c)
-        .map(o -> o.getUid().equals(app.getMetadata().getUid())).orElse(false)).findFirst();
+    return children.stream()
+        .filter(
+            c ->
+                controller(c).map(o -> o.getUid().equals(app.getMetadata().getUid())).orElse(false))
+        .findFirst();
   }
 
   private static Optional<OwnerReference> controller(HasMetadata child) {
     return child.getMetadata().getOwnerReferences().stream()
-        .filter(o -> Boolean.TRUE.equals(o.getController())).findFirst();
+        .filter(o -> Boolean.TRUE.equals(o.getController()))
+        .findFirst();
   }
 
   private static <T extends HasMetadata> Map<String, T> byName(List<T> items) {
-    return items.stream().collect(Collectors.toMap(i -> i.getMetadata().getName(),
-        Function.identity(), (a, b) -> a));
+    return items.stream()
+        .collect(
+            Collectors.toMap(i -> i.getMetadata().getName(), Function.identity(), (a, b) -> a));
   }
 
   private static void example(List<String> examples, String text) {
@@ -237,19 +304,21 @@ final class AppWorld {
 
   /** The admin's own requests may meet the same faults (a restarting API server): retried. */
   private static void retrying(Runnable request) {
-    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2))
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofMinutes(2))
         .pollInterval(java.time.Duration.ofMillis(100))
         .ignoreExceptionsInstanceOf(KubernetesClientException.class)
-        .until(() -> {
-          try {
-            request.run();
-          } catch (KubernetesClientException e) {
-            if (e.getCode() != 404 && e.getCode() != 409) {
-              throw e;
-            }
-            // already gone, or already there
-          }
-          return true;
-        });
+        .until(
+            () -> {
+              try {
+                request.run();
+              } catch (KubernetesClientException e) {
+                if (e.getCode() != 404 && e.getCode() != 409) {
+                  throw e;
+                }
+                // already gone, or already there
+              }
+              return true;
+            });
   }
 }

@@ -47,18 +47,26 @@ class HostileInputIT {
   }
 
   @Test
-  void hostileAppDeploymentsAreRefusedOrReportedAndDelayNothingElse(KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) throws Exception {
+  void hostileAppDeploymentsAreRefusedOrReportedAndDelayNothingElse(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws Exception {
     assumeTrue(cluster.faults().isPresent(), "needs the local control plane");
     String token = ShippedOperator.install(admin);
     Path work = Files.createTempDirectory("converge-hostile-input-");
     try (TcpProxy proxy = cluster.faults().orElseThrow().proxyToApiServer();
-        OperatorReplica operator = new OperatorReplica("hostile-input",
-            ShippedOperator.kubeconfig(work.resolve("kubeconfig"), proxy.port(), token, cluster),
-            ns.name(), ShippedOperator.NAMESPACE, work.resolve("operator.log"))) {
+        OperatorReplica operator =
+            new OperatorReplica(
+                "hostile-input",
+                ShippedOperator.kubeconfig(
+                    work.resolve("kubeconfig"), proxy.port(), token, cluster),
+                ns.name(),
+                ShippedOperator.NAMESPACE,
+                work.resolve("operator.log"))) {
       operator.start();
-      var apps = admin.genericKubernetesResources(
-          ResourceDefinitionContext.fromResourceType(AppDeployment.class)).inNamespace(ns.name());
+      var apps =
+          admin
+              .genericKubernetesResources(
+                  ResourceDefinitionContext.fromResourceType(AppDeployment.class))
+              .inNamespace(ns.name());
 
       // 1. Refused by the CRD, with a message naming the field.
       Map<String, Map<String, Object>> refused = new LinkedHashMap<>();
@@ -66,8 +74,10 @@ class HostileInputIT {
       refused.put("no-image", Map.of("replicas", 1));
       refused.put("port-out-of-range", Map.of("image", "nginx:1.27", "port", 70000));
       refused.put("negative-replicas", Map.of("image", "nginx:1.27", "replicas", -1));
-      refused.put("bad-configmap-name", Map.of("image", "nginx:1.27", "configMapName", "Ünïcode_Name"));
-      refused.put("huge-configmap-name", Map.of("image", "nginx:1.27", "configMapName", "a".repeat(300)));
+      refused.put(
+          "bad-configmap-name", Map.of("image", "nginx:1.27", "configMapName", "Ünïcode_Name"));
+      refused.put(
+          "huge-configmap-name", Map.of("image", "nginx:1.27", "configMapName", "a".repeat(300)));
       List<String> refusals = new ArrayList<>();
       for (var entry : refused.entrySet()) {
         try {
@@ -81,8 +91,11 @@ class HostileInputIT {
       assertThat(refusals).allSatisfy(r -> assertThat(r).contains(": 422 ").contains("spec."));
 
       // 2. Accepted by the API server, reported by the operator on the object.
-      apps.resource(app("huge-image", Map.of("image", "registry.example.com/" + "x".repeat(100_000)
-          + ":1"))).create();
+      apps.resource(
+              app(
+                  "huge-image",
+                  Map.of("image", "registry.example.com/" + "x".repeat(100_000) + ":1")))
+          .create();
       apps.resource(app("unicode-image", Map.of("image", "nginx:ünïcödé-☃"))).create();
       String longName = "n" + "-a".repeat(126); // 253 characters, the limit for a name
       apps.resource(app(longName, Map.of("image", "nginx:1.27"))).create();
@@ -90,25 +103,56 @@ class HostileInputIT {
       for (int i = 0; i < 10_000; i++) {
         many.put("KEY_" + i, "välue-" + i + "-ünïcode-☃");
       }
-      admin.resource(new ConfigMapBuilder().withNewMetadata().withName("ten-thousand-keys")
-          .withNamespace(ns.name()).endMetadata().withData(many).build()).create();
-      apps.resource(app("many-keys", Map.of("image", "nginx:1.27",
-          "configMapName", "ten-thousand-keys"))).create();
+      admin
+          .resource(
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName("ten-thousand-keys")
+                  .withNamespace(ns.name())
+                  .endMetadata()
+                  .withData(many)
+                  .build())
+          .create();
+      apps.resource(
+              app("many-keys", Map.of("image", "nginx:1.27", "configMapName", "ten-thousand-keys")))
+          .create();
 
       // Reported on the object (a Failed phase with the reason, or a normal rollout).
       for (String name : List.of("unicode-image", "many-keys")) {
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-          AppDeployment app = admin.resources(AppDeployment.class).inNamespace(ns.name())
-              .withName(name).get();
-          assertThat(app.getStatus()).as(name + " has a status").isNotNull();
-          assertThat(app.getStatus().conditions()).as(name + " has conditions").isNotEmpty();
-        });
-        AppDeployment app = admin.resources(AppDeployment.class).inNamespace(ns.name())
-            .withName(name).get();
-        app.getStatus().conditions().forEach(c -> System.out.println("condition of "
-            + (name.length() > 40 ? name.substring(0, 40) + "..." : name) + ": " + c.getType()
-            + "=" + c.getStatus() + " " + c.getReason() + ": "
-            + (c.getMessage().length() > 200 ? c.getMessage().substring(0, 200) + "..." : c.getMessage())));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .untilAsserted(
+                () -> {
+                  AppDeployment app =
+                      admin
+                          .resources(AppDeployment.class)
+                          .inNamespace(ns.name())
+                          .withName(name)
+                          .get();
+                  assertThat(app.getStatus()).as(name + " has a status").isNotNull();
+                  assertThat(app.getStatus().conditions())
+                      .as(name + " has conditions")
+                      .isNotEmpty();
+                });
+        AppDeployment app =
+            admin.resources(AppDeployment.class).inNamespace(ns.name()).withName(name).get();
+        app.getStatus()
+            .conditions()
+            .forEach(
+                c ->
+                    System.out.println(
+                        "condition of "
+                            + (name.length() > 40 ? name.substring(0, 40) + "..." : name)
+                            + ": "
+                            + c.getType()
+                            + "="
+                            + c.getStatus()
+                            + " "
+                            + c.getReason()
+                            + ": "
+                            + (c.getMessage().length() > 200
+                                ? c.getMessage().substring(0, 200) + "..."
+                                : c.getMessage())));
       }
 
       // A 100,000-character image and a 253-character name are accepted by the API server but
@@ -117,20 +161,36 @@ class HostileInputIT {
       // must hold regardless: they delay nothing else and their retries stay bounded (below).
       for (String name : List.of("huge-image", longName)) {
         String shortName = name.length() > 40 ? name.substring(0, 40) + "..." : name;
-        String lastError = Files.readString(operator.log()).lines()
-            .filter(l -> l.contains("/" + name + " failed")).reduce((x, y) -> y).orElse("(none yet)");
-        System.out.println("not reported on the object, " + shortName + ": "
-            + (lastError.length() > 200 ? lastError.substring(0, 200) + "..." : lastError));
+        String lastError =
+            Files.readString(operator.log())
+                .lines()
+                .filter(l -> l.contains("/" + name + " failed"))
+                .reduce((x, y) -> y)
+                .orElse("(none yet)");
+        System.out.println(
+            "not reported on the object, "
+                + shortName
+                + ": "
+                + (lastError.length() > 200 ? lastError.substring(0, 200) + "..." : lastError));
       }
 
       // 3. Nothing else is delayed: an ordinary AppDeployment converges at once.
       long began = System.nanoTime();
-      admin.resource(AppDeployment.of(ns.name(), "canary",
-          new AppDeploymentSpec("nginx:1.27", 1, null, 8080))).create();
-      await().atMost(Duration.ofSeconds(30)).until(() ->
-          admin.apps().deployments().inNamespace(ns.name()).withName("canary").get() != null);
-      System.out.printf("an ordinary AppDeployment got its Deployment %d ms after creation, next"
-          + " to the hostile ones%n", (System.nanoTime() - began) / 1_000_000);
+      admin
+          .resource(
+              AppDeployment.of(
+                  ns.name(), "canary", new AppDeploymentSpec("nginx:1.27", 1, null, 8080)))
+          .create();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  admin.apps().deployments().inNamespace(ns.name()).withName("canary").get()
+                      != null);
+      System.out.printf(
+          "an ordinary AppDeployment got its Deployment %d ms after creation, next"
+              + " to the hostile ones%n",
+          (System.nanoTime() - began) / 1_000_000);
       assertThat(operator.isAlive()).isTrue();
       assertThat(operator.reportsLive()).isTrue();
 
@@ -138,10 +198,13 @@ class HostileInputIT {
       String before = Files.readString(operator.log());
       await().pollDelay(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(25)).until(() -> true);
       String after = Files.readString(operator.log()).substring(before.length());
-      long failures = after.lines().filter(l -> l.contains("reconcile of AppDeployment")
-          && l.contains("failed")).count();
-      System.out.println("failed reconciles logged in 20 s after the hostile input settled: "
-          + failures);
+      long failures =
+          after
+              .lines()
+              .filter(l -> l.contains("reconcile of AppDeployment") && l.contains("failed"))
+              .count();
+      System.out.println(
+          "failed reconciles logged in 20 s after the hostile input settled: " + failures);
       assertThat(failures).isLessThan(40);
     }
     try (var files = Files.walk(work)) { // kept only when the test fails

@@ -55,24 +55,40 @@ final class OperatorReplica implements AutoCloseable {
 
   synchronized void start() {
     port = freePort();
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        // everything the operator logs, at every level, is scanned for secrets afterwards
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
-        "-Dorg.slf4j.simpleLogger.showDateTime=true",
-        "-cp", System.getProperty("java.class.path"),
-        AppOperatorCommand.class.getName(),
-        "--kubeconfig", kubeconfig.toString(),
-        "--namespace", namespace,
-        "--leader-elect", "--leader-election-namespace", leaseNamespace,
-        "--http-port", Integer.toString(port)));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                // everything the operator logs, at every level, is scanned for secrets afterwards
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AppOperatorCommand.class.getName(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--namespace",
+                namespace,
+                "--leader-elect",
+                "--leader-election-namespace",
+                leaseNamespace,
+                "--http-port",
+                Integer.toString(port)));
     try {
       starts++;
-      Files.writeString(log, "=== start " + starts + " of " + name + "\n",
-          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      Files.writeString(
+          log,
+          "=== start " + starts + " of " + name + "\n",
+          java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start operator replica " + name, e);
     }
@@ -135,10 +151,12 @@ final class OperatorReplica implements AutoCloseable {
       current = port;
     }
     try {
-      HttpResponse<String> response = HTTP.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + current + path))
-              .timeout(Duration.ofSeconds(1)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + current + path))
+                  .timeout(Duration.ofSeconds(1))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       return response.body();
     } catch (IOException e) {
       return null;
@@ -161,7 +179,9 @@ final class OperatorReplica implements AutoCloseable {
     stop();
   }
 
-  /** Stops the operator gracefully (SIGTERM), forcibly after 40 s; nothing when it is not running. */
+  /**
+   * Stops the operator gracefully (SIGTERM), forcibly after 40 s; nothing when it is not running.
+   */
   public synchronized void stop() {
     if (process != null && process.isAlive()) {
       process.destroy(); // SIGTERM: the operator's own graceful shutdown

@@ -29,10 +29,17 @@ final class ShippedOperator {
   /** Installs the CRD and the RBAC manifests; returns a token of the operator's account. */
   static String install(KubernetesClient admin) {
     AppDeploymentCrd.install(admin, Duration.ofSeconds(60));
-    Path deploy = Path.of(System.getProperty("user.dir")).resolveSibling("example-operator")
-        .resolve("target").resolve("deploy"); // the build generates the RBAC manifests there
-    for (String file : List.of("00-namespace.yaml", "10-serviceaccount.yaml",
-        "20-clusterrole.yaml", "30-role-leader-election.yaml")) {
+    Path deploy =
+        Path.of(System.getProperty("user.dir"))
+            .resolveSibling("example-operator")
+            .resolve("target")
+            .resolve("deploy"); // the build generates the RBAC manifests there
+    for (String file :
+        List.of(
+            "00-namespace.yaml",
+            "10-serviceaccount.yaml",
+            "20-clusterrole.yaml",
+            "30-role-leader-election.yaml")) {
       try (InputStream in = Files.newInputStream(deploy.resolve(file))) {
         for (HasMetadata item : admin.load(in).items()) {
           admin.resource(item).fieldManager("fault-suite").forceConflicts().serverSideApply();
@@ -41,23 +48,34 @@ final class ShippedOperator {
         throw new UncheckedIOException("cannot read " + deploy.resolve(file), e);
       }
     }
-    return admin.serviceAccounts().inNamespace(NAMESPACE).withName("app-operator")
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(7200L)
-            .endSpec().build())
-        .getStatus().getToken();
+    return admin
+        .serviceAccounts()
+        .inNamespace(NAMESPACE)
+        .withName("app-operator")
+        .tokenRequest(
+            new TokenRequestBuilder().withNewSpec().withExpirationSeconds(7200L).endSpec().build())
+        .getStatus()
+        .getToken();
   }
 
-  /** A kubeconfig for the operator's account that reaches the API server at loopback {@code port}. */
+  /**
+   * A kubeconfig for the operator's account that reaches the API server at loopback {@code port}.
+   */
   static Path kubeconfig(Path file, int port, String token, LocalCluster cluster) {
-    String ca = Optional.ofNullable(cluster.config().getCaCertData()).orElseGet(() -> {
-      try {
-        return Base64.getEncoder().encodeToString(
-            Files.readAllBytes(Path.of(cluster.config().getCaCertFile())));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    String text = """
+    String ca =
+        Optional.ofNullable(cluster.config().getCaCertData())
+            .orElseGet(
+                () -> {
+                  try {
+                    return Base64.getEncoder()
+                        .encodeToString(
+                            Files.readAllBytes(Path.of(cluster.config().getCaCertFile())));
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                });
+    String text =
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -75,7 +93,8 @@ final class ShippedOperator {
             cluster: local
             user: app-operator
         current-context: app-operator
-        """.formatted(port, ca, token);
+        """
+            .formatted(port, ca, token);
     try {
       return Files.writeString(file, text);
     } catch (IOException e) {

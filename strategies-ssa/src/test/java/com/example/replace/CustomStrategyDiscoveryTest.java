@@ -13,25 +13,37 @@ import dev.converge.strategy.StrategySelector;
 import dev.converge.strategy.ssa.ServerSideApplyStrategy;
 import org.junit.jupiter.api.Test;
 
-/** A plugin jar outside the framework is found by ServiceLoader, bound by Guice and selected by configuration. */
+/**
+ * A plugin jar outside the framework is found by ServiceLoader, bound by Guice and selected by
+ * configuration.
+ */
 class CustomStrategyDiscoveryTest {
 
   @Test
   void configurationSelectsTheCustomStrategyForOneKindAndTheDefaultForOthers() {
-    StrategySelector selector = Guice.createInjector(new StrategiesModule(
-            StrategySelection.parse("default=ssa, v1/ConfigMap=dry-run-replace, apps/v1/Deployment=update")))
-        .getInstance(StrategySelector.class);
+    StrategySelector selector =
+        Guice.createInjector(
+                new StrategiesModule(
+                    StrategySelection.parse(
+                        "default=ssa, v1/ConfigMap=dry-run-replace, apps/v1/Deployment=update")))
+            .getInstance(StrategySelector.class);
 
-    assertThat(selector.installed()).containsKeys("update", "merge-patch", "ssa", "dry-run-replace");
-    assertThat(selector.forKind(new ApiKind("v1", "ConfigMap"))).isInstanceOf(DryRunReplaceStrategy.class);
+    assertThat(selector.installed())
+        .containsKeys("update", "merge-patch", "ssa", "dry-run-replace");
+    assertThat(selector.forKind(new ApiKind("v1", "ConfigMap")))
+        .isInstanceOf(DryRunReplaceStrategy.class);
     assertThat(selector.forKind(ApiKind.parse("apps/v1/Deployment")).name()).isEqualTo("update");
-    assertThat(selector.forKind(ApiKind.parse("v1/Secret"))).isInstanceOf(ServerSideApplyStrategy.class);
+    assertThat(selector.forKind(ApiKind.parse("v1/Secret")))
+        .isInstanceOf(ServerSideApplyStrategy.class);
   }
 
   @Test
   void anUnknownNameFailsInjectorCreationListingWhatWasFound() {
-    assertThatThrownBy(() -> Guice.createInjector(new StrategiesModule(
-            StrategySelection.parse("apps/v1/Deployment=dry-run-replac"))))
+    assertThatThrownBy(
+            () ->
+                Guice.createInjector(
+                    new StrategiesModule(
+                        StrategySelection.parse("apps/v1/Deployment=dry-run-replac"))))
         .isInstanceOf(CreationException.class)
         .hasRootCauseInstanceOf(StrategyConfigurationException.class)
         .rootCause()

@@ -16,26 +16,35 @@ import dev.converge.testing.conformance.StrategyConformanceKit;
  */
 class DryRunReplaceConformanceIT extends StrategyConformanceKit {
 
-  private static final String REPLACES = "a replace (PUT) of the whole object outside labels and annotations:"
-      + " fields, list elements and finalizers another actor set there are overwritten";
-  private static final String KEEPS_METADATA = "keeps live labels and annotations it cannot tell apart from its"
-      + " own, so dropped ones stay";
+  private static final String REPLACES =
+      "a replace (PUT) of the whole object outside labels and annotations:"
+          + " fields, list elements and finalizers another actor set there are overwritten";
+  private static final String KEEPS_METADATA =
+      "keeps live labels and annotations it cannot tell apart from its"
+          + " own, so dropped ones stay";
 
   @Override
   protected ConformanceTarget target() {
-    StrategySelector selector = Guice.createInjector(
-            new StrategiesModule(StrategySelection.parse("default=ssa, v1/ConfigMap=dry-run-replace")))
-        .getInstance(StrategySelector.class);
+    StrategySelector selector =
+        Guice.createInjector(
+                new StrategiesModule(
+                    StrategySelection.parse("default=ssa, v1/ConfigMap=dry-run-replace")))
+            .getInstance(StrategySelector.class);
     return ConformanceTarget.of(selector.forKind(new ApiKind("v1", "ConfigMap")))
         .withLimit(Scenario.FOREIGN, "foreign-field-kept", REPLACES)
         .withLimit(Scenario.REMOVAL, "label-annotation-removed", KEEPS_METADATA)
         .withLimit(ConformanceCase.FOREIGN_FINALIZER, "no-write-for-foreign-finalizer", REPLACES)
-        .withLimit(ConformanceCase.FOREIGN_FINALIZER,
-            "metadata.finalizers contains [\"example.com/ours\",\"other.example/guard\"]", REPLACES)
+        .withLimit(
+            ConformanceCase.FOREIGN_FINALIZER,
+            "metadata.finalizers contains [\"example.com/ours\",\"other.example/guard\"]",
+            REPLACES)
         .withLimit(ConformanceCase.CUSTOM_RESOURCE_LISTS, "foreign-list-element-kept", REPLACES)
         .withLimit(ConformanceCase.CUSTOM_RESOURCE_LISTS, "foreign-set-element-kept", REPLACES)
         .withLimit(ConformanceCase.REALISTIC_ROUND_TRIP, "foreign-data-kept", REPLACES)
-        .withLimit(ConformanceCase.REALISTIC_ROUND_TRIP, "dropped-label-or-annotation-stayed", KEEPS_METADATA);
+        .withLimit(
+            ConformanceCase.REALISTIC_ROUND_TRIP,
+            "dropped-label-or-annotation-stayed",
+            KEEPS_METADATA);
   }
 
   @Override

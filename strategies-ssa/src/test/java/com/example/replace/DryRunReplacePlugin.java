@@ -13,7 +13,9 @@ public final class DryRunReplacePlugin implements StrategyPlugin {
     return new AbstractModule() {
       @Override
       protected void configure() {
-        StrategyMapBinder.of(binder()).addBinding(DryRunReplaceStrategy.NAME).to(DryRunReplaceStrategy.class);
+        StrategyMapBinder.of(binder())
+            .addBinding(DryRunReplaceStrategy.NAME)
+            .to(DryRunReplaceStrategy.class);
       }
     };
   }

@@ -17,10 +17,11 @@ import java.util.Optional;
  * A strategy written outside the framework, to prove the extension path (ServiceLoader + Guice +
  * selection by configuration + the conformance kit). It replaces the whole object with desired —
  * keeping only labels and annotations it did not set — and decides whether anything would change by
- * asking the server for a dry run of the PUT and comparing the answer with live, so the server's own
- * defaulting does the normalising.
+ * asking the server for a dry run of the PUT and comparing the answer with live, so the server's
+ * own defaulting does the normalising.
  *
- * <p>Costs one dry-run request per apply; fields another actor set outside metadata are overwritten.
+ * <p>Costs one dry-run request per apply; fields another actor set outside metadata are
+ * overwritten.
  */
 public final class DryRunReplaceStrategy implements ResourceStrategy {
 
@@ -39,7 +40,8 @@ public final class DryRunReplaceStrategy implements ResourceStrategy {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (current.isEmpty()) {
         try {
-          return new ApplyResult<>(ApplyOutcome.CREATED, context.client().resource(desired).create(), "POST");
+          return new ApplyResult<>(
+              ApplyOutcome.CREATED, context.client().resource(desired).create(), "POST");
         } catch (KubernetesClientException e) {
           throw ResourceWriteException.of(desired, "POST", e);
         }
@@ -48,11 +50,13 @@ public final class DryRunReplaceStrategy implements ResourceStrategy {
       Map<String, Object> outgoing = DesiredState.of(desired);
       Map<String, Object> meta = ResourceTree.mapAtOrCreate(outgoing, "metadata");
       for (String key : List.of("labels", "annotations")) {
-        ResourceTree.mapAt(ResourceTree.of(live), "metadata", key).ifPresent(liveMap -> {
-          Map<String, Object> merged = ResourceTree.copyMap(liveMap);
-          ResourceTree.mapAt(outgoing, "metadata", key).ifPresent(merged::putAll);
-          meta.put(key, merged);
-        });
+        ResourceTree.mapAt(ResourceTree.of(live), "metadata", key)
+            .ifPresent(
+                liveMap -> {
+                  Map<String, Object> merged = ResourceTree.copyMap(liveMap);
+                  ResourceTree.mapAt(outgoing, "metadata", key).ifPresent(merged::putAll);
+                  meta.put(key, merged);
+                });
       }
       meta.put("resourceVersion", live.getMetadata().getResourceVersion());
       R body = ResourceTree.toResource(outgoing, (Class<R>) desired.getClass());
@@ -61,7 +65,8 @@ public final class DryRunReplaceStrategy implements ResourceStrategy {
         if (comparable(wouldBe).equals(comparable(live))) {
           return ApplyResult.unchanged(live);
         }
-        return new ApplyResult<>(ApplyOutcome.UPDATED, context.client().resource(body).update(), "PUT (after dry run)");
+        return new ApplyResult<>(
+            ApplyOutcome.UPDATED, context.client().resource(body).update(), "PUT (after dry run)");
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw ResourceWriteException.of(desired, "PUT", e);
@@ -69,8 +74,15 @@ public final class DryRunReplaceStrategy implements ResourceStrategy {
         current = Optional.ofNullable(context.client().resource(desired).get());
       }
     }
-    throw new ResourceWriteException(ResourceWriteException.describe(desired), 409, List.of(),
-        ResourceWriteException.describe(desired) + ": still conflicting after " + ATTEMPTS + " attempts", null);
+    throw new ResourceWriteException(
+        ResourceWriteException.describe(desired),
+        409,
+        List.of(),
+        ResourceWriteException.describe(desired)
+            + ": still conflicting after "
+            + ATTEMPTS
+            + " attempts",
+        null);
   }
 
   private static String comparable(HasMetadata object) {

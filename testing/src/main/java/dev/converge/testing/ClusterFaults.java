@@ -2,8 +2,8 @@ package dev.converge.testing;
 
 /**
  * Real faults of a local control plane, for tests of what an operator does when the cluster
- * misbehaves. Each method returns once the fault has happened and, for restarts, once the
- * component serves again.
+ * misbehaves. Each method returns once the fault has happened and, for restarts, once the component
+ * serves again.
  */
 public interface ClusterFaults {
 
@@ -14,8 +14,8 @@ public interface ClusterFaults {
   void restartEtcd();
 
   /**
-   * Compacts etcd's history up to its current revision, so that every watch resuming from an
-   * older resourceVersion gets 410 Gone and its client must list again.
+   * Compacts etcd's history up to its current revision, so that every watch resuming from an older
+   * resourceVersion gets 410 Gone and its client must list again.
    *
    * @return the revision compacted to
    */

@@ -12,10 +12,10 @@ import java.util.Optional;
  * Where the control-plane binaries are.
  *
  * <p>Each binary is looked up, in order, in {@code $KUBEBUILDER_ASSETS} (envtest's convention: a
- * folder with ready {@code etcd}, {@code kube-apiserver}, {@code kubectl}), in
- * {@code $CONVERGE_CONTROLPLANE_BIN}, and in the cache folder that {@code controlplane/build.sh}
- * fills ({@code ${CONVERGE_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/converge}/controlplane/bin}).
- * A missing binary is an error that says which command builds it; nothing is skipped silently.
+ * folder with ready {@code etcd}, {@code kube-apiserver}, {@code kubectl}), in {@code
+ * $CONVERGE_CONTROLPLANE_BIN}, and in the cache folder that {@code controlplane/build.sh} fills
+ * ({@code ${CONVERGE_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/converge}/controlplane/bin}). A missing
+ * binary is an error that says which command builds it; nothing is skipped silently.
  *
  * @param etcd etcd server
  * @param kubeApiserver kube-apiserver

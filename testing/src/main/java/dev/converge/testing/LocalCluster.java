@@ -14,9 +14,9 @@ import java.time.Duration;
  *
  * <p>{@link #start()} launches etcd, kube-apiserver (RBAC on, generated certificates),
  * kube-controller-manager (deployments, replica sets, garbage collector, namespaces, ...),
- * kube-scheduler and kwok with one fake Ready node on free loopback ports. With
- * {@code USE_EXISTING_CLUSTER=true} it uses the cluster of the current kubeconfig instead and
- * starts nothing, as envtest does.
+ * kube-scheduler and kwok with one fake Ready node on free loopback ports. With {@code
+ * USE_EXISTING_CLUSTER=true} it uses the cluster of the current kubeconfig instead and starts
+ * nothing, as envtest does.
  */
 public interface LocalCluster extends AutoCloseable {
 
@@ -37,7 +37,9 @@ public interface LocalCluster extends AutoCloseable {
   /** How long {@link #start()} took until every component was ready. */
   Duration startupTime();
 
-  /** A client builder already holding {@link #config()}; add interceptors before {@code build()}. */
+  /**
+   * A client builder already holding {@link #config()}; add interceptors before {@code build()}.
+   */
   default KubernetesClientBuilder clientBuilder() {
     return new KubernetesClientBuilder().withConfig(new ConfigBuilder(config()).build());
   }
@@ -53,22 +55,24 @@ public interface LocalCluster extends AutoCloseable {
    */
   default KubernetesClient clientAs(String user, String... groups) {
     Config impersonating =
-        new ConfigBuilder(config()).withImpersonateUsername(user).withImpersonateGroups(groups).build();
+        new ConfigBuilder(config())
+            .withImpersonateUsername(user)
+            .withImpersonateGroups(groups)
+            .build();
     return new KubernetesClientBuilder().withConfig(impersonating).build();
   }
 
   /**
    * Fault injection (restarts of kube-apiserver and etcd, etcd compaction, a proxy that cuts or
-   * stalls connections); empty for an existing cluster, whose components this process does not
-   * own.
+   * stalls connections); empty for an existing cluster, whose components this process does not own.
    */
   default java.util.Optional<ClusterFaults> faults() {
     return java.util.Optional.empty();
   }
 
   /**
-   * A client configuration like {@link #config()} that reaches the API server through
-   * {@code proxy}, keeping TLS verification on.
+   * A client configuration like {@link #config()} that reaches the API server through {@code
+   * proxy}, keeping TLS verification on.
    */
   default Config configVia(TcpProxy proxy) {
     return new ConfigBuilder(config()).withMasterUrl("https://127.0.0.1:" + proxy.port()).build();

@@ -33,7 +33,9 @@ public final class LocalClusterExtension implements ParameterResolver {
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == LocalCluster.class || type == TestNamespace.class || type == KubernetesClient.class;
+    return type == LocalCluster.class
+        || type == TestNamespace.class
+        || type == KubernetesClient.class;
   }
 
   @Override
@@ -47,7 +49,9 @@ public final class LocalClusterExtension implements ParameterResolver {
         context
             .getStore(STORE)
             .getOrComputeIfAbsent(
-                NamespaceLease.class, k -> NamespaceLease.create(cluster, context), NamespaceLease.class);
+                NamespaceLease.class,
+                k -> NamespaceLease.create(cluster, context),
+                NamespaceLease.class);
     return type == TestNamespace.class ? lease.namespace() : lease.client();
   }
 
@@ -61,10 +65,11 @@ public final class LocalClusterExtension implements ParameterResolver {
   }
 
   /**
-   * The run's cluster, or why it could not start: a cluster that failed once fails every later
-   * test at once with the same cause, instead of being started again for each of them.
+   * The run's cluster, or why it could not start: a cluster that failed once fails every later test
+   * at once with the same cause, instead of being started again for each of them.
    */
-  private record SharedCluster(LocalCluster cluster, RuntimeException failure) implements AutoCloseable {
+  private record SharedCluster(LocalCluster cluster, RuntimeException failure)
+      implements AutoCloseable {
     static SharedCluster start() {
       try {
         LocalCluster started = LocalCluster.start();
@@ -77,7 +82,8 @@ public final class LocalClusterExtension implements ParameterResolver {
 
     LocalCluster get() {
       if (failure != null) {
-        throw new IllegalStateException("the local cluster could not start: " + failure.getMessage(), failure);
+        throw new IllegalStateException(
+            "the local cluster could not start: " + failure.getMessage(), failure);
       }
       return cluster;
     }
@@ -91,7 +97,8 @@ public final class LocalClusterExtension implements ParameterResolver {
   }
 
   /** A namespace and a client bound to it, removed together. */
-  private record NamespaceLease(TestNamespace namespace, KubernetesClient client) implements AutoCloseable {
+  private record NamespaceLease(TestNamespace namespace, KubernetesClient client)
+      implements AutoCloseable {
 
     static NamespaceLease create(LocalCluster cluster, ExtensionContext context) {
       String name = namespaceName(context);

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A TCP proxy on the loopback interface that a test controls, for putting a real network fault
  * between a client and a server: {@link #cut()} closes every connection and refuses new ones (as a
- * crashed peer or a firewall reset would), {@link #stall()} keeps connections open but lets no
- * byte through in either direction (as a partition without resets would: requests hang until the
+ * crashed peer or a firewall reset would), {@link #stall()} keeps connections open but lets no byte
+ * through in either direction (as a partition without resets would: requests hang until the
  * client's own timeout), {@link #heal()} lets traffic flow again.
  *
  * <p>TLS passes through untouched, so a client keeps verifying the server's certificate; give it
@@ -31,7 +31,11 @@ public final class TcpProxy implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TcpProxy.class);
 
   /** What the proxy does with traffic now. */
-  public enum Mode { OPEN, STALLED, CUT }
+  public enum Mode {
+    OPEN,
+    STALLED,
+    CUT
+  }
 
   private final InetSocketAddress target;
   private final ServerSocket server;
@@ -150,28 +154,32 @@ public final class TcpProxy implements AutoCloseable {
   }
 
   private void pump(Socket from, Socket to, String direction) {
-    Thread thread = new Thread(() -> {
-      byte[] buffer = new byte[16 * 1024];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-          awaitOpen();
-          out.write(buffer, 0, n);
-          out.flush();
-        }
-      } catch (SocketException closedMeanwhile) {
-        // cut, or the other side went away: the connection ends
-      } catch (IOException e) {
-        log.debug("proxy :{} {}: {}", port(), direction, e.toString());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        quietlyClose(from);
-        quietlyClose(to);
-        sockets.remove(from);
-        sockets.remove(to);
-      }
-    }, "tcp-proxy-" + port() + "-" + direction);
+    Thread thread =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[16 * 1024];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                  awaitOpen();
+                  out.write(buffer, 0, n);
+                  out.flush();
+                }
+              } catch (SocketException closedMeanwhile) {
+                // cut, or the other side went away: the connection ends
+              } catch (IOException e) {
+                log.debug("proxy :{} {}: {}", port(), direction, e.toString());
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } finally {
+                quietlyClose(from);
+                quietlyClose(to);
+                sockets.remove(from);
+                sockets.remove(to);
+              }
+            },
+            "tcp-proxy-" + port() + "-" + direction);
     thread.setDaemon(true);
     thread.start();
   }

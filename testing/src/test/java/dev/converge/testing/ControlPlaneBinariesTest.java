@@ -14,7 +14,8 @@ class ControlPlaneBinariesTest {
 
   private static final Path BUILD_SCRIPT = Path.of("..", "controlplane", "build.sh");
 
-  private static String printedFolder(Map<String, String> env) throws IOException, InterruptedException {
+  private static String printedFolder(Map<String, String> env)
+      throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder("bash", BUILD_SCRIPT.toString(), "--print");
     builder.environment().putAll(env);
     Process process = builder.redirectErrorStream(true).start();
@@ -25,8 +26,11 @@ class ControlPlaneBinariesTest {
 
   @Test
   void defaultCacheFolderIsWhereTheBuildScriptWrites() throws Exception {
-    assertThat(Path.of(printedFolder(Map.of()))).isEqualTo(ControlPlaneBinaries.defaultCacheFolder());
-    assertThat(ControlPlaneBinaries.searchFolders()).last().isEqualTo(ControlPlaneBinaries.defaultCacheFolder());
+    assertThat(Path.of(printedFolder(Map.of())))
+        .isEqualTo(ControlPlaneBinaries.defaultCacheFolder());
+    assertThat(ControlPlaneBinaries.searchFolders())
+        .last()
+        .isEqualTo(ControlPlaneBinaries.defaultCacheFolder());
   }
 
   @Test

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ControlPlaneIT {
 
   @Test
-  void deploymentReachesThreeReadyReplicasThroughSchedulerAndKwok(KubernetesClient client, LocalCluster cluster) {
+  void deploymentReachesThreeReadyReplicasThroughSchedulerAndKwok(
+      KubernetesClient client, LocalCluster cluster) {
     System.out.printf("local cluster start-up took %d ms%n", cluster.startupTime().toMillis());
     Map<String, String> labels = Map.of("app", "web");
     client
@@ -40,13 +41,24 @@ class ControlPlaneIT {
         .deployments()
         .resource(
             new DeploymentBuilder()
-                .withNewMetadata().withName("web").endMetadata()
+                .withNewMetadata()
+                .withName("web")
+                .endMetadata()
                 .withNewSpec()
                 .withReplicas(3)
-                .withNewSelector().withMatchLabels(labels).endSelector()
+                .withNewSelector()
+                .withMatchLabels(labels)
+                .endSelector()
                 .withNewTemplate()
-                .withNewMetadata().withLabels(labels).endMetadata()
-                .withNewSpec().addNewContainer().withName("web").withImage("nginx:1.27").endContainer().endSpec()
+                .withNewMetadata()
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("web")
+                .withImage("nginx:1.27")
+                .endContainer()
+                .endSpec()
                 .endTemplate()
                 .endSpec()
                 .build())
@@ -75,10 +87,15 @@ class ControlPlaneIT {
             .services()
             .resource(
                 new ServiceBuilder()
-                    .withNewMetadata().withName("web").endMetadata()
+                    .withNewMetadata()
+                    .withName("web")
+                    .endMetadata()
                     .withNewSpec()
                     .withSelector(Map.of("app", "web"))
-                    .addNewPort().withPort(80).withNewTargetPort(8080).endPort()
+                    .addNewPort()
+                    .withPort(80)
+                    .withNewTargetPort(8080)
+                    .endPort()
                     .endSpec()
                     .build())
             .create();
@@ -91,7 +108,11 @@ class ControlPlaneIT {
   @Test
   void deletingAnOwnerMakesTheGarbageCollectorDeleteItsDependent(KubernetesClient client) {
     ConfigMap owner =
-        client.configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName("owner").endMetadata().build()).create();
+        client
+            .configMaps()
+            .resource(
+                new ConfigMapBuilder().withNewMetadata().withName("owner").endMetadata().build())
+            .create();
     client
         .secrets()
         .resource(
@@ -124,13 +145,23 @@ class ControlPlaneIT {
     client.configMaps().resource(configMap("shared", "a")).fieldManager("first").serverSideApply();
 
     assertThatThrownBy(
-            () -> client.configMaps().resource(configMap("shared", "b")).fieldManager("second").serverSideApply())
+            () ->
+                client
+                    .configMaps()
+                    .resource(configMap("shared", "b"))
+                    .fieldManager("second")
+                    .serverSideApply())
         .isInstanceOfSatisfying(
             KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409))
         .hasMessageContaining("conflict");
     assertThat(client.configMaps().withName("shared").get().getData()).containsEntry("mode", "a");
 
-    client.configMaps().resource(configMap("shared", "b")).fieldManager("second").forceConflicts().serverSideApply();
+    client
+        .configMaps()
+        .resource(configMap("shared", "b"))
+        .fieldManager("second")
+        .forceConflicts()
+        .serverSideApply();
 
     ConfigMap live = client.configMaps().withName("shared").get();
     assertThat(live.getData()).containsEntry("mode", "b");
@@ -139,50 +170,98 @@ class ControlPlaneIT {
   }
 
   @Test
-  void customResourceWithStatusSubresourceCountsGenerationOnlyForSpecChanges(KubernetesClient client, TestNamespace ns) {
+  void customResourceWithStatusSubresourceCountsGenerationOnlyForSpecChanges(
+      KubernetesClient client, TestNamespace ns) {
     String group = "proof.converge.dev";
     CustomResourceDefinition crd =
         new CustomResourceDefinitionBuilder()
-            .withNewMetadata().withName("widgets." + group).endMetadata()
+            .withNewMetadata()
+            .withName("widgets." + group)
+            .endMetadata()
             .withNewSpec()
             .withGroup(group)
             .withScope("Namespaced")
-            .withNewNames().withKind("Widget").withPlural("widgets").withSingular("widget").withListKind("WidgetList").endNames()
+            .withNewNames()
+            .withKind("Widget")
+            .withPlural("widgets")
+            .withSingular("widget")
+            .withListKind("WidgetList")
+            .endNames()
             .addNewVersion()
-            .withName("v1").withServed(true).withStorage(true)
-            .withNewSubresources().withNewStatus().endStatus().endSubresources()
+            .withName("v1")
+            .withServed(true)
+            .withStorage(true)
+            .withNewSubresources()
+            .withNewStatus()
+            .endStatus()
+            .endSubresources()
             .withNewSchema()
             .withOpenAPIV3Schema(
                 new JSONSchemaPropsBuilder()
                     .withType("object")
-                    .addToProperties("spec", new JSONSchemaPropsBuilder().withType("object")
-                        .addToProperties("size", new JSONSchemaPropsBuilder().withType("integer").build()).build())
-                    .addToProperties("status", new JSONSchemaPropsBuilder().withType("object")
-                        .addToProperties("ready", new JSONSchemaPropsBuilder().withType("boolean").build()).build())
+                    .addToProperties(
+                        "spec",
+                        new JSONSchemaPropsBuilder()
+                            .withType("object")
+                            .addToProperties(
+                                "size", new JSONSchemaPropsBuilder().withType("integer").build())
+                            .build())
+                    .addToProperties(
+                        "status",
+                        new JSONSchemaPropsBuilder()
+                            .withType("object")
+                            .addToProperties(
+                                "ready", new JSONSchemaPropsBuilder().withType("boolean").build())
+                            .build())
                     .build())
             .endSchema()
             .endVersion()
             .endSpec()
             .build();
     client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd.getMetadata().getName())
         .waitUntilCondition(
-            c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
-                .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
-            60, java.util.concurrent.TimeUnit.SECONDS);
+            c ->
+                c != null
+                    && c.getStatus() != null
+                    && c.getStatus().getConditions().stream()
+                        .anyMatch(
+                            cond ->
+                                "Established".equals(cond.getType())
+                                    && "True".equals(cond.getStatus())),
+            60,
+            java.util.concurrent.TimeUnit.SECONDS);
 
     ResourceDefinitionContext widgets =
         new ResourceDefinitionContext.Builder()
-            .withGroup(group).withVersion("v1").withKind("Widget").withPlural("widgets").withNamespaced(true).build();
+            .withGroup(group)
+            .withVersion("v1")
+            .withKind("Widget")
+            .withPlural("widgets")
+            .withNamespaced(true)
+            .build();
     var api = client.genericKubernetesResources(widgets).inNamespace(ns.name());
     GenericKubernetesResource created =
-        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(
-            () -> api.resource(new GenericKubernetesResourceBuilder()
-                    .withApiVersion(group + "/v1").withKind("Widget")
-                    .withNewMetadata().withName("w").endMetadata()
-                    .addToAdditionalProperties("spec", Map.of("size", 1))
-                    .build()).create(),
-            r -> r != null);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .until(
+                () ->
+                    api.resource(
+                            new GenericKubernetesResourceBuilder()
+                                .withApiVersion(group + "/v1")
+                                .withKind("Widget")
+                                .withNewMetadata()
+                                .withName("w")
+                                .endMetadata()
+                                .addToAdditionalProperties("spec", Map.of("size", 1))
+                                .build())
+                        .create(),
+                r -> r != null);
     assertThat(created.getMetadata().getGeneration()).isEqualTo(1L);
 
     created.setAdditionalProperty("status", Map.of("ready", true));
@@ -196,40 +275,81 @@ class ControlPlaneIT {
   }
 
   @Test
-  void rbacRefusesAUserWithoutPermissionUntilARoleGrantsIt(KubernetesClient client, LocalCluster cluster, TestNamespace ns) {
+  void rbacRefusesAUserWithoutPermissionUntilARoleGrantsIt(
+      KubernetesClient client, LocalCluster cluster, TestNamespace ns) {
     try (KubernetesClient jane = cluster.clientAs("jane", "developers")) {
       assertThatThrownBy(() -> jane.configMaps().inNamespace(ns.name()).list())
-          .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403))
+          .isInstanceOfSatisfying(
+              KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403))
           .hasMessageContaining("jane");
 
-      client.rbac().roles().resource(new RoleBuilder()
-              .withNewMetadata().withName("read-config").endMetadata()
-              .addNewRule().withApiGroups("").withResources("configmaps").withVerbs("list", "get").endRule()
-              .build()).create();
-      client.rbac().roleBindings().resource(new RoleBindingBuilder()
-              .withNewMetadata().withName("jane-reads-config").endMetadata()
-              .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("Role").withName("read-config").endRoleRef()
-              .addNewSubject().withKind("User").withApiGroup("rbac.authorization.k8s.io").withName("jane").endSubject()
-              .build()).create();
+      client
+          .rbac()
+          .roles()
+          .resource(
+              new RoleBuilder()
+                  .withNewMetadata()
+                  .withName("read-config")
+                  .endMetadata()
+                  .addNewRule()
+                  .withApiGroups("")
+                  .withResources("configmaps")
+                  .withVerbs("list", "get")
+                  .endRule()
+                  .build())
+          .create();
+      client
+          .rbac()
+          .roleBindings()
+          .resource(
+              new RoleBindingBuilder()
+                  .withNewMetadata()
+                  .withName("jane-reads-config")
+                  .endMetadata()
+                  .withNewRoleRef()
+                  .withApiGroup("rbac.authorization.k8s.io")
+                  .withKind("Role")
+                  .withName("read-config")
+                  .endRoleRef()
+                  .addNewSubject()
+                  .withKind("User")
+                  .withApiGroup("rbac.authorization.k8s.io")
+                  .withName("jane")
+                  .endSubject()
+                  .build())
+          .create();
 
-      await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-          .untilAsserted(() -> assertThat(jane.configMaps().inNamespace(ns.name()).list().getItems()).isNotNull());
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(jane.configMaps().inNamespace(ns.name()).list().getItems())
+                      .isNotNull());
       assertThatThrownBy(() -> jane.secrets().inNamespace(ns.name()).list())
-          .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+          .isInstanceOfSatisfying(
+              KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
     }
   }
 
   @Test
-  void theKubeconfigWorksForAPlainFabric8Client(LocalCluster cluster, TestNamespace ns) throws Exception {
+  void theKubeconfigWorksForAPlainFabric8Client(LocalCluster cluster, TestNamespace ns)
+      throws Exception {
     io.fabric8.kubernetes.client.Config plain =
-        io.fabric8.kubernetes.client.Config.fromKubeconfig(java.nio.file.Files.readString(cluster.kubeconfig()));
-    try (KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(plain).build()) {
+        io.fabric8.kubernetes.client.Config.fromKubeconfig(
+            java.nio.file.Files.readString(cluster.kubeconfig()));
+    try (KubernetesClient client =
+        new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(plain).build()) {
       assertThat(client.namespaces().withName(ns.name()).get()).isNotNull();
     }
   }
 
   private static ConfigMap configMap(String name, String mode) {
-    return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().addToData("mode", mode).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .addToData("mode", mode)
+        .build();
   }
-
 }

@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Optional;
 
 /**
- * One admission request, typed: the object as it would be stored and, for an update, the object
- * as it is stored now.
+ * One admission request, typed: the object as it would be stored and, for an update, the object as
+ * it is stored now.
  *
  * @param operation what the client is doing
  * @param object the new object (for DELETE, the object being deleted)
@@ -17,12 +17,20 @@ import java.util.Optional;
  *     must not apply them
  */
 public record Admission<T extends HasMetadata>(
-    Operation operation, T object, Optional<T> oldObject, String namespace, String name,
-    String username, boolean dryRun) {
+    Operation operation,
+    T object,
+    Optional<T> oldObject,
+    String namespace,
+    String name,
+    String username,
+    boolean dryRun) {
 
   /** {@code Kind namespace/name}, for messages and logs. */
   public String describe() {
     String kind = object == null ? "object" : object.getKind();
-    return kind + " " + (namespace.isEmpty() ? "" : namespace + "/") + (name.isEmpty() ? "(generated name)" : name);
+    return kind
+        + " "
+        + (namespace.isEmpty() ? "" : namespace + "/")
+        + (name.isEmpty() ? "(generated name)" : name);
   }
 }

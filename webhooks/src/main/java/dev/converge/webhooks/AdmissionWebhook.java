@@ -10,31 +10,47 @@ import java.util.Objects;
  * @param handler the {@link Validator} or {@link Defaulter}
  * @param options how the API server calls it
  */
-public record AdmissionWebhook(boolean mutating, ResourceType resource, Object handler,
-    WebhookOptions options) {
+public record AdmissionWebhook(
+    boolean mutating, ResourceType resource, Object handler, WebhookOptions options) {
 
   public AdmissionWebhook {
     Objects.requireNonNull(resource, "resource");
     Objects.requireNonNull(handler, "handler");
     Objects.requireNonNull(options, "options");
     if (mutating ? !(handler instanceof Defaulter<?>) : !(handler instanceof Validator<?>)) {
-      throw new IllegalArgumentException("a " + (mutating ? "mutating" : "validating")
-          + " webhook needs a " + (mutating ? "Defaulter" : "Validator"));
+      throw new IllegalArgumentException(
+          "a "
+              + (mutating ? "mutating" : "validating")
+              + " webhook needs a "
+              + (mutating ? "Defaulter" : "Validator"));
     }
   }
 
-  /** The URL path the server answers on, e.g. {@code /validate/apps.converge.dev/v1/appdeployments}. */
+  /**
+   * The URL path the server answers on, e.g. {@code /validate/apps.converge.dev/v1/appdeployments}.
+   */
   public String path() {
-    return "/" + (mutating ? "mutate" : "validate") + "/" + resource.groupOrCore() + "/"
-        + resource.version() + "/" + resource.plural();
+    return "/"
+        + (mutating ? "mutate" : "validate")
+        + "/"
+        + resource.groupOrCore()
+        + "/"
+        + resource.version()
+        + "/"
+        + resource.plural();
   }
 
   /**
-   * The webhook's name in its configuration, e.g. {@code validate-v1.appdeployments.apps.converge.dev};
-   * kubectl shows it in a denial.
+   * The webhook's name in its configuration, e.g. {@code
+   * validate-v1.appdeployments.apps.converge.dev}; kubectl shows it in a denial.
    */
   public String name() {
-    return (mutating ? "default" : "validate") + "-" + resource.version() + "." + resource.plural()
-        + "." + (resource.group().isEmpty() ? "core.k8s.io" : resource.group());
+    return (mutating ? "default" : "validate")
+        + "-"
+        + resource.version()
+        + "."
+        + resource.plural()
+        + "."
+        + (resource.group().isEmpty() ? "core.k8s.io" : resource.group());
   }
 }

@@ -16,21 +16,29 @@ import java.util.Optional;
  * @param caBundlePem the PEM the API server trusts for this server; empty leaves {@code caBundle}
  *     out (then something else must fill it, e.g. cert-manager's CA injector)
  */
-public record ClientTarget(Optional<String> baseUrl, String serviceNamespace, String serviceName,
-    int servicePort, Optional<String> caBundlePem) {
+public record ClientTarget(
+    Optional<String> baseUrl,
+    String serviceNamespace,
+    String serviceName,
+    int servicePort,
+    Optional<String> caBundlePem) {
 
   public ClientTarget {
     Objects.requireNonNull(baseUrl, "baseUrl");
     Objects.requireNonNull(caBundlePem, "caBundlePem");
     if (baseUrl.isEmpty() && (serviceNamespace.isBlank() || serviceName.isBlank())) {
-      throw new IllegalArgumentException("a webhook target needs a URL or a Service namespace and name");
+      throw new IllegalArgumentException(
+          "a webhook target needs a URL or a Service namespace and name");
     }
-    baseUrl.ifPresent(url -> {
-      if (!url.startsWith("https://")) {
-        throw new IllegalArgumentException(
-            "the API server calls webhooks over HTTPS only; the URL " + url + " must start with https://");
-      }
-    });
+    baseUrl.ifPresent(
+        url -> {
+          if (!url.startsWith("https://")) {
+            throw new IllegalArgumentException(
+                "the API server calls webhooks over HTTPS only; the URL "
+                    + url
+                    + " must start with https://");
+          }
+        });
     baseUrl = baseUrl.map(url -> url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
   }
 
@@ -46,8 +54,15 @@ public record ClientTarget(Optional<String> baseUrl, String serviceNamespace, St
 
   /** A local server: {@code https://127.0.0.1:<port>} with its generated CA. */
   public static ClientTarget of(WebhookServer server) {
-    return url("https://127.0.0.1:" + server.port(), server.certificate().caBundle().orElseThrow(
-        () -> new IllegalArgumentException("the server's certificate has no CA bundle; give one")));
+    return url(
+        "https://127.0.0.1:" + server.port(),
+        server
+            .certificate()
+            .caBundle()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "the server's certificate has no CA bundle; give one")));
   }
 
   /** This target with {@code pem} as its CA bundle. */
@@ -57,7 +72,7 @@ public record ClientTarget(Optional<String> baseUrl, String serviceNamespace, St
 
   /** The CA bundle as the API objects carry it (base64 of the PEM), when known. */
   Optional<String> caBundleBase64() {
-    return caBundlePem.map(pem ->
-        Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8)));
+    return caBundlePem.map(
+        pem -> Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8)));
   }
 }

@@ -9,18 +9,31 @@ import java.util.Objects;
  * @param second the other version
  * @param converter the mapping both ways
  */
-public record ConversionWebhook(ResourceType first, ResourceType second, Converter<?, ?> converter) {
+public record ConversionWebhook(
+    ResourceType first, ResourceType second, Converter<?, ?> converter) {
 
   public ConversionWebhook {
     Objects.requireNonNull(converter, "converter");
     if (!first.group().equals(second.group()) || !first.plural().equals(second.plural())) {
-      throw new IllegalArgumentException("a converter maps two versions of one resource, but "
-          + first.type().getName() + " is " + first.resourceName() + " and "
-          + second.type().getName() + " is " + second.resourceName());
+      throw new IllegalArgumentException(
+          "a converter maps two versions of one resource, but "
+              + first.type().getName()
+              + " is "
+              + first.resourceName()
+              + " and "
+              + second.type().getName()
+              + " is "
+              + second.resourceName());
     }
     if (first.version().equals(second.version())) {
-      throw new IllegalArgumentException(first.type().getName() + " and " + second.type().getName()
-          + " are both version " + first.version() + " of " + first.resourceName());
+      throw new IllegalArgumentException(
+          first.type().getName()
+              + " and "
+              + second.type().getName()
+              + " are both version "
+              + first.version()
+              + " of "
+              + first.resourceName());
     }
   }
 

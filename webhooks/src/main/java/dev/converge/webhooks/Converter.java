@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * Maps a custom resource between two versions of its API, both ways, for the CRD's conversion
- * webhook. A round trip must lose nothing: what one version cannot hold goes into an annotation
- * and comes back from it.
+ * webhook. A round trip must lose nothing: what one version cannot hold goes into an annotation and
+ * comes back from it.
  *
  * <p>Only {@code spec}, {@code status} and the labels and annotations of the result are used; the
  * rest of the metadata is taken from the object the API server sent, as it requires.

@@ -13,21 +13,32 @@ import io.fabric8.kubernetes.api.model.Namespaced;
  * @param plural the resource name
  * @param namespaced whether objects live in namespaces
  */
-public record ResourceType(Class<? extends HasMetadata> type, String group, String version,
-    String kind, String plural, boolean namespaced) {
+public record ResourceType(
+    Class<? extends HasMetadata> type,
+    String group,
+    String version,
+    String kind,
+    String plural,
+    boolean namespaced) {
 
   /** The class's group, version, kind and plural. */
   public static ResourceType of(Class<? extends HasMetadata> type) {
     String version = HasMetadata.getVersion(type);
     String kind = HasMetadata.getKind(type);
     if (version == null || kind == null) {
-      throw new IllegalArgumentException(type.getName()
-          + " has no @Version or @Kind, so its API version is unknown; annotate it as fabric8 model"
-          + " classes are annotated");
+      throw new IllegalArgumentException(
+          type.getName()
+              + " has no @Version or @Kind, so its API version is unknown; annotate it as fabric8 model"
+              + " classes are annotated");
     }
     String group = HasMetadata.getGroup(type);
-    return new ResourceType(type, group == null ? "" : group, version, kind,
-        HasMetadata.getPlural(type), Namespaced.class.isAssignableFrom(type));
+    return new ResourceType(
+        type,
+        group == null ? "" : group,
+        version,
+        kind,
+        HasMetadata.getPlural(type),
+        Namespaced.class.isAssignableFrom(type));
   }
 
   /** {@code group/version}, or {@code version} for the core group. */

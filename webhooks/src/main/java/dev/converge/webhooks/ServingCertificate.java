@@ -50,8 +50,8 @@ public interface ServingCertificate extends AutoCloseable {
   /**
    * The certificate chain and private key in PEM files (PKCS#8, PKCS#1 or SEC1 keys), checked for
    * changes every {@code checkEvery}. A {@code ca.crt} beside the certificate (as cert-manager
-   * writes it) is the {@link #caBundle()}. A change that cannot be read (a half-written file)
-   * keeps the previous certificate and is logged; the next check tries again.
+   * writes it) is the {@link #caBundle()}. A change that cannot be read (a half-written file) keeps
+   * the previous certificate and is logged; the next check tries again.
    *
    * @throws IllegalArgumentException naming the file when the first read fails
    */

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Registers running webhooks with an API server, for local runs and tests (a cluster gets the
- * manifests generated at build time instead): the two webhook configurations by server-side
- * apply, and the conversion stanza of each CRD with a converter. Needs the rights of a cluster
+ * manifests generated at build time instead): the two webhook configurations by server-side apply,
+ * and the conversion stanza of each CRD with a converter. Needs the rights of a cluster
  * administrator.
  */
 public final class WebhookInstaller {
@@ -29,29 +29,59 @@ public final class WebhookInstaller {
    * @throws IllegalStateException naming the CRD when it is missing or a version is not served in
    *     {@code timeout}
    */
-  public static void install(KubernetesClient client, Webhooks webhooks, String name,
-      ClientTarget target, Duration timeout) {
-    WebhookManifests.validating(webhooks, name, target).ifPresent(config ->
-        client.admissionRegistration().v1().validatingWebhookConfigurations().resource(config)
-            .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
-    WebhookManifests.mutating(webhooks, name, target).ifPresent(config ->
-        client.admissionRegistration().v1().mutatingWebhookConfigurations().resource(config)
-            .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
+  public static void install(
+      KubernetesClient client,
+      Webhooks webhooks,
+      String name,
+      ClientTarget target,
+      Duration timeout) {
+    WebhookManifests.validating(webhooks, name, target)
+        .ifPresent(
+            config ->
+                client
+                    .admissionRegistration()
+                    .v1()
+                    .validatingWebhookConfigurations()
+                    .resource(config)
+                    .fieldManager(FIELD_MANAGER)
+                    .forceConflicts()
+                    .serverSideApply());
+    WebhookManifests.mutating(webhooks, name, target)
+        .ifPresent(
+            config ->
+                client
+                    .admissionRegistration()
+                    .v1()
+                    .mutatingWebhookConfigurations()
+                    .resource(config)
+                    .fieldManager(FIELD_MANAGER)
+                    .forceConflicts()
+                    .serverSideApply());
     for (String crdName : crdNames(webhooks)) {
       CustomResourceDefinition crd = crd(client, crdName);
-      client.apiextensions().v1().customResourceDefinitions().resource(
-          WebhookManifests.withConversion(crd, webhooks, target)).update();
-      LOG.info("CRD {} converts through {}", crdName, target.baseUrl().orElse(
-          "Service " + target.serviceNamespace() + "/" + target.serviceName()));
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .resource(WebhookManifests.withConversion(crd, webhooks, target))
+          .update();
+      LOG.info(
+          "CRD {} converts through {}",
+          crdName,
+          target
+              .baseUrl()
+              .orElse("Service " + target.serviceNamespace() + "/" + target.serviceName()));
     }
     awaitServed(client, webhooks, timeout);
-    LOG.info("Webhooks {} registered: {}", name,
+    LOG.info(
+        "Webhooks {} registered: {}",
+        name,
         webhooks.admission().stream().map(AdmissionWebhook::name).toList());
   }
 
   /**
-   * Deletes the configurations named {@code name} and turns conversion off again
-   * ({@link WebhookManifests#withoutConversion}); what is already gone is skipped.
+   * Deletes the configurations named {@code name} and turns conversion off again ({@link
+   * WebhookManifests#withoutConversion}); what is already gone is skipped.
    */
   public static void uninstall(KubernetesClient client, Webhooks webhooks, String name) {
     client.admissionRegistration().v1().validatingWebhookConfigurations().withName(name).delete();
@@ -60,8 +90,12 @@ public final class WebhookInstaller {
       CustomResourceDefinition crd =
           client.apiextensions().v1().customResourceDefinitions().withName(crdName).get();
       if (crd != null) {
-        client.apiextensions().v1().customResourceDefinitions()
-            .resource(WebhookManifests.withoutConversion(crd, webhooks)).update();
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .resource(WebhookManifests.withoutConversion(crd, webhooks))
+            .update();
       }
     }
   }
@@ -76,8 +110,11 @@ public final class WebhookInstaller {
     CustomResourceDefinition crd =
         client.apiextensions().v1().customResourceDefinitions().withName(crdName).get();
     if (crd == null) {
-      throw new IllegalStateException("CRD " + crdName + " is not installed; install it before"
-          + " registering its conversion webhook");
+      throw new IllegalStateException(
+          "CRD "
+              + crdName
+              + " is not installed; install it before"
+              + " registering its conversion webhook");
     }
     return crd;
   }
@@ -98,8 +135,13 @@ public final class WebhookInstaller {
             break;
           }
           if (System.nanoTime() > deadline) {
-            throw new IllegalStateException(type.resourceName() + " version " + type.version()
-                + " is not served within " + timeout.toSeconds() + " s after enabling conversion");
+            throw new IllegalStateException(
+                type.resourceName()
+                    + " version "
+                    + type.version()
+                    + " is not served within "
+                    + timeout.toSeconds()
+                    + " s after enabling conversion");
           }
           try {
             Thread.sleep(100);

@@ -30,62 +30,74 @@ import java.util.TreeSet;
  *
  * <p>Every admission webhook gets {@code sideEffects: None} (a handler must not change anything
  * else, so dry-run requests may call it), {@code admissionReviewVersions: [v1]}, {@code
- * matchPolicy: Equivalent} (a request in another version of the kind is converted and checked
- * too) and the failure policy, timeout, operations and selectors of its {@link WebhookOptions}.
+ * matchPolicy: Equivalent} (a request in another version of the kind is converted and checked too)
+ * and the failure policy, timeout, operations and selectors of its {@link WebhookOptions}.
  */
 public final class WebhookManifests {
 
   private WebhookManifests() {}
 
   /** The validating configuration named {@code name}; empty when no validator is registered. */
-  public static Optional<ValidatingWebhookConfiguration> validating(Webhooks webhooks, String name,
-      ClientTarget target) {
-    List<ValidatingWebhook> hooks = webhooks.admission().stream().filter(h -> !h.mutating())
-        .map(h -> new ValidatingWebhookBuilder()
-            .withName(h.name())
-            .withClientConfig(clientConfig(target, h.path()))
-            .withRules(rule(h))
-            .withFailurePolicy(h.options().failurePolicy().name())
-            .withSideEffects("None")
-            .withMatchPolicy("Equivalent")
-            .withTimeoutSeconds(h.options().timeoutSeconds())
-            .withAdmissionReviewVersions("v1")
-            .withNamespaceSelector(h.options().namespaceSelector().orElse(null))
-            .withObjectSelector(h.options().objectSelector().orElse(null))
-            .build())
-        .toList();
+  public static Optional<ValidatingWebhookConfiguration> validating(
+      Webhooks webhooks, String name, ClientTarget target) {
+    List<ValidatingWebhook> hooks =
+        webhooks.admission().stream()
+            .filter(h -> !h.mutating())
+            .map(
+                h ->
+                    new ValidatingWebhookBuilder()
+                        .withName(h.name())
+                        .withClientConfig(clientConfig(target, h.path()))
+                        .withRules(rule(h))
+                        .withFailurePolicy(h.options().failurePolicy().name())
+                        .withSideEffects("None")
+                        .withMatchPolicy("Equivalent")
+                        .withTimeoutSeconds(h.options().timeoutSeconds())
+                        .withAdmissionReviewVersions("v1")
+                        .withNamespaceSelector(h.options().namespaceSelector().orElse(null))
+                        .withObjectSelector(h.options().objectSelector().orElse(null))
+                        .build())
+            .toList();
     if (hooks.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new ValidatingWebhookConfigurationBuilder()
-        .withMetadata(new ObjectMetaBuilder().withName(name).build())
-        .withWebhooks(hooks).build());
+    return Optional.of(
+        new ValidatingWebhookConfigurationBuilder()
+            .withMetadata(new ObjectMetaBuilder().withName(name).build())
+            .withWebhooks(hooks)
+            .build());
   }
 
   /** The mutating configuration named {@code name}; empty when no defaulter is registered. */
-  public static Optional<MutatingWebhookConfiguration> mutating(Webhooks webhooks, String name,
-      ClientTarget target) {
-    List<MutatingWebhook> hooks = webhooks.admission().stream().filter(AdmissionWebhook::mutating)
-        .map(h -> new MutatingWebhookBuilder()
-            .withName(h.name())
-            .withClientConfig(clientConfig(target, h.path()))
-            .withRules(rule(h))
-            .withFailurePolicy(h.options().failurePolicy().name())
-            .withSideEffects("None")
-            .withMatchPolicy("Equivalent")
-            .withReinvocationPolicy("Never")
-            .withTimeoutSeconds(h.options().timeoutSeconds())
-            .withAdmissionReviewVersions("v1")
-            .withNamespaceSelector(h.options().namespaceSelector().orElse(null))
-            .withObjectSelector(h.options().objectSelector().orElse(null))
-            .build())
-        .toList();
+  public static Optional<MutatingWebhookConfiguration> mutating(
+      Webhooks webhooks, String name, ClientTarget target) {
+    List<MutatingWebhook> hooks =
+        webhooks.admission().stream()
+            .filter(AdmissionWebhook::mutating)
+            .map(
+                h ->
+                    new MutatingWebhookBuilder()
+                        .withName(h.name())
+                        .withClientConfig(clientConfig(target, h.path()))
+                        .withRules(rule(h))
+                        .withFailurePolicy(h.options().failurePolicy().name())
+                        .withSideEffects("None")
+                        .withMatchPolicy("Equivalent")
+                        .withReinvocationPolicy("Never")
+                        .withTimeoutSeconds(h.options().timeoutSeconds())
+                        .withAdmissionReviewVersions("v1")
+                        .withNamespaceSelector(h.options().namespaceSelector().orElse(null))
+                        .withObjectSelector(h.options().objectSelector().orElse(null))
+                        .build())
+            .toList();
     if (hooks.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new MutatingWebhookConfigurationBuilder()
-        .withMetadata(new ObjectMetaBuilder().withName(name).build())
-        .withWebhooks(hooks).build());
+    return Optional.of(
+        new MutatingWebhookConfigurationBuilder()
+            .withMetadata(new ObjectMetaBuilder().withName(name).build())
+            .withWebhooks(hooks)
+            .build());
   }
 
   /**
@@ -95,8 +107,8 @@ public final class WebhookManifests {
    *
    * @throws IllegalArgumentException when a converter names a version the CRD does not have
    */
-  public static CustomResourceDefinition withConversion(CustomResourceDefinition crd,
-      Webhooks webhooks, ClientTarget target) {
+  public static CustomResourceDefinition withConversion(
+      CustomResourceDefinition crd, Webhooks webhooks, ClientTarget target) {
     String crdName = crd.getMetadata().getName();
     List<ConversionWebhook> hooks =
         webhooks.conversion().stream().filter(h -> h.crdName().equals(crdName)).toList();
@@ -105,17 +117,27 @@ public final class WebhookManifests {
     }
     CustomResourceDefinition copy = new KubernetesSerialization().clone(crd);
     Set<String> converted = new TreeSet<>();
-    hooks.forEach(h -> {
-      converted.add(h.first().version());
-      converted.add(h.second().version());
-    });
+    hooks.forEach(
+        h -> {
+          converted.add(h.first().version());
+          converted.add(h.second().version());
+        });
     for (String version : converted) {
-      CustomResourceDefinitionVersion entry = copy.getSpec().getVersions().stream()
-          .filter(v -> v.getName().equals(version)).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("a converter is registered for version "
-              + version + " of " + crdName + ", but the CRD has only "
-              + copy.getSpec().getVersions().stream().map(CustomResourceDefinitionVersion::getName)
-                  .toList()));
+      CustomResourceDefinitionVersion entry =
+          copy.getSpec().getVersions().stream()
+              .filter(v -> v.getName().equals(version))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "a converter is registered for version "
+                              + version
+                              + " of "
+                              + crdName
+                              + ", but the CRD has only "
+                              + copy.getSpec().getVersions().stream()
+                                  .map(CustomResourceDefinitionVersion::getName)
+                                  .toList()));
       entry.setServed(true);
     }
     io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig config =
@@ -124,15 +146,24 @@ public final class WebhookManifests {
     if (target.baseUrl().isPresent()) {
       config.setUrl(target.baseUrl().get() + path);
     } else {
-      config.setService(new io.fabric8.kubernetes.api.model.apiextensions.v1.ServiceReferenceBuilder()
-          .withNamespace(target.serviceNamespace()).withName(target.serviceName())
-          .withPort(target.servicePort()).withPath(path).build());
+      config.setService(
+          new io.fabric8.kubernetes.api.model.apiextensions.v1.ServiceReferenceBuilder()
+              .withNamespace(target.serviceNamespace())
+              .withName(target.serviceName())
+              .withPort(target.servicePort())
+              .withPath(path)
+              .build());
     }
     target.caBundleBase64().ifPresent(config::setCaBundle);
-    copy.getSpec().setConversion(new CustomResourceConversionBuilder()
-        .withStrategy("Webhook")
-        .withNewWebhook().withClientConfig(config).withConversionReviewVersions("v1").endWebhook()
-        .build());
+    copy.getSpec()
+        .setConversion(
+            new CustomResourceConversionBuilder()
+                .withStrategy("Webhook")
+                .withNewWebhook()
+                .withClientConfig(config)
+                .withConversionReviewVersions("v1")
+                .endWebhook()
+                .build());
     return copy;
   }
 
@@ -141,19 +172,23 @@ public final class WebhookManifests {
    * maps that are not the storage version no longer served (without the webhook the API server
    * would serve them with the storage version's fields).
    */
-  public static CustomResourceDefinition withoutConversion(CustomResourceDefinition crd,
-      Webhooks webhooks) {
+  public static CustomResourceDefinition withoutConversion(
+      CustomResourceDefinition crd, Webhooks webhooks) {
     String crdName = crd.getMetadata().getName();
     CustomResourceDefinition copy = new KubernetesSerialization().clone(crd);
     Set<String> converted = new TreeSet<>();
-    webhooks.conversion().stream().filter(h -> h.crdName().equals(crdName)).forEach(h -> {
-      converted.add(h.first().version());
-      converted.add(h.second().version());
-    });
+    webhooks.conversion().stream()
+        .filter(h -> h.crdName().equals(crdName))
+        .forEach(
+            h -> {
+              converted.add(h.first().version());
+              converted.add(h.second().version());
+            });
     copy.getSpec().getVersions().stream()
         .filter(v -> converted.contains(v.getName()) && !Boolean.TRUE.equals(v.getStorage()))
         .forEach(v -> v.setServed(false));
-    copy.getSpec().setConversion(new CustomResourceConversionBuilder().withStrategy("None").build());
+    copy.getSpec()
+        .setConversion(new CustomResourceConversionBuilder().withStrategy("None").build());
     return copy;
   }
 
@@ -162,8 +197,13 @@ public final class WebhookManifests {
     if (target.baseUrl().isPresent()) {
       builder.withUrl(target.baseUrl().get() + path);
     } else {
-      builder.withNewService().withNamespace(target.serviceNamespace())
-          .withName(target.serviceName()).withPort(target.servicePort()).withPath(path).endService();
+      builder
+          .withNewService()
+          .withNamespace(target.serviceNamespace())
+          .withName(target.serviceName())
+          .withPort(target.servicePort())
+          .withPath(path)
+          .endService();
     }
     target.caBundleBase64().ifPresent(builder::withCaBundle);
     return builder.build();

@@ -8,25 +8,29 @@ import java.util.Set;
 
 /**
  * How the API server calls one admission webhook. The defaults: {@code failurePolicy: Fail} (an
- * unchecked object is worse than a refused one), a 10 s timeout, CREATE and UPDATE, every
- * namespace and object.
+ * unchecked object is worse than a refused one), a 10 s timeout, CREATE and UPDATE, every namespace
+ * and object.
  *
  * @param failurePolicy what the API server does when the webhook cannot answer
- * @param timeoutSeconds how long the API server waits (1 to 30); the handler gets a little less,
- *     so that a slow handler becomes a denial with a message rather than the server's timeout
+ * @param timeoutSeconds how long the API server waits (1 to 30); the handler gets a little less, so
+ *     that a slow handler becomes a denial with a message rather than the server's timeout
  * @param operations the operations that call the webhook
  * @param namespaceSelector only objects in namespaces with these labels, when present
  * @param objectSelector only objects with these labels, when present
  */
 public record WebhookOptions(
-    FailurePolicy failurePolicy, int timeoutSeconds, Set<Operation> operations,
-    Optional<LabelSelector> namespaceSelector, Optional<LabelSelector> objectSelector) {
+    FailurePolicy failurePolicy,
+    int timeoutSeconds,
+    Set<Operation> operations,
+    Optional<LabelSelector> namespaceSelector,
+    Optional<LabelSelector> objectSelector) {
 
   public WebhookOptions {
     Objects.requireNonNull(failurePolicy, "failurePolicy");
     if (timeoutSeconds < 1 || timeoutSeconds > 30) {
       throw new IllegalArgumentException(
-          "timeoutSeconds must be between 1 and 30 (the API server's limits), not " + timeoutSeconds);
+          "timeoutSeconds must be between 1 and 30 (the API server's limits), not "
+              + timeoutSeconds);
     }
     if (operations.isEmpty()) {
       throw new IllegalArgumentException("a webhook needs at least one operation");
@@ -38,30 +42,36 @@ public record WebhookOptions(
 
   /** Fail, 10 s, CREATE and UPDATE, no selectors. */
   public static WebhookOptions defaults() {
-    return new WebhookOptions(FailurePolicy.Fail, 10, EnumSet.of(Operation.CREATE, Operation.UPDATE),
-        Optional.empty(), Optional.empty());
+    return new WebhookOptions(
+        FailurePolicy.Fail,
+        10,
+        EnumSet.of(Operation.CREATE, Operation.UPDATE),
+        Optional.empty(),
+        Optional.empty());
   }
 
   public WebhookOptions withFailurePolicy(FailurePolicy policy) {
-    return new WebhookOptions(policy, timeoutSeconds, operations, namespaceSelector, objectSelector);
+    return new WebhookOptions(
+        policy, timeoutSeconds, operations, namespaceSelector, objectSelector);
   }
 
   public WebhookOptions withTimeoutSeconds(int seconds) {
-    return new WebhookOptions(failurePolicy, seconds, operations, namespaceSelector, objectSelector);
+    return new WebhookOptions(
+        failurePolicy, seconds, operations, namespaceSelector, objectSelector);
   }
 
   public WebhookOptions withOperations(Operation first, Operation... more) {
-    return new WebhookOptions(failurePolicy, timeoutSeconds, EnumSet.of(first, more),
-        namespaceSelector, objectSelector);
+    return new WebhookOptions(
+        failurePolicy, timeoutSeconds, EnumSet.of(first, more), namespaceSelector, objectSelector);
   }
 
   public WebhookOptions withNamespaceSelector(LabelSelector selector) {
-    return new WebhookOptions(failurePolicy, timeoutSeconds, operations, Optional.of(selector),
-        objectSelector);
+    return new WebhookOptions(
+        failurePolicy, timeoutSeconds, operations, Optional.of(selector), objectSelector);
   }
 
   public WebhookOptions withObjectSelector(LabelSelector selector) {
-    return new WebhookOptions(failurePolicy, timeoutSeconds, operations, namespaceSelector,
-        Optional.of(selector));
+    return new WebhookOptions(
+        failurePolicy, timeoutSeconds, operations, namespaceSelector, Optional.of(selector));
   }
 }

@@ -37,8 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The HTTPS server the API server calls: one path per registered webhook ({@link
  * AdmissionWebhook#path()}, {@link ConversionWebhook#path()}), and {@code /healthz}. It is the
- * JDK's own {@code com.sun.net.httpserver.HttpsServer} (module {@code jdk.httpserver}, part of every
- * JDK since 6 and maintained with it), so the module adds no server to an operator's dependencies.
+ * JDK's own {@code com.sun.net.httpserver.HttpsServer} (module {@code jdk.httpserver}, part of
+ * every JDK since 6 and maintained with it), so the module adds no server to an operator's
+ * dependencies.
  *
  * <pre>{@code
  * try (WebhookServer server = WebhookServer.builder(webhooks)
@@ -58,8 +59,12 @@ public final class WebhookServer implements AutoCloseable {
   private final ServingCertificate certificate;
   private final Webhooks webhooks;
 
-  private WebhookServer(HttpsServer server, ExecutorService executor, HandlerCalls calls,
-      ServingCertificate certificate, Webhooks webhooks) {
+  private WebhookServer(
+      HttpsServer server,
+      ExecutorService executor,
+      HandlerCalls calls,
+      ServingCertificate certificate,
+      Webhooks webhooks) {
     this.server = server;
     this.executor = executor;
     this.calls = calls;
@@ -148,9 +153,10 @@ public final class WebhookServer implements AutoCloseable {
      */
     public WebhookServer start() {
       if (certificate == null) {
-        throw new IllegalStateException("the webhook server needs a certificate: "
-            + "ServingCertificate.generate(...) for local runs, ServingCertificate.fromFiles(...)"
-            + " for a mounted Secret");
+        throw new IllegalStateException(
+            "the webhook server needs a certificate: "
+                + "ServingCertificate.generate(...) for local runs, ServingCertificate.fromFiles(...)"
+                + " for a mounted Secret");
       }
       KubernetesSerialization serialization = LenientSerialization.create();
       WebhookMetrics metrics =
@@ -165,7 +171,8 @@ public final class WebhookServer implements AutoCloseable {
       for (ConversionWebhook hook : webhooks.conversion()) {
         if (!routes.containsKey(hook.path())) {
           List<ConversionWebhook> all = webhooks.conversionAt(hook.path());
-          routes.put(hook.path(), new ConversionEndpoint(all, serialization, calls, metrics)::answer);
+          routes.put(
+              hook.path(), new ConversionEndpoint(all, serialization, calls, metrics)::answer);
         }
       }
       // The JDK server writes the headers and the body of a response in two packets; with Nagle's
@@ -189,22 +196,29 @@ public final class WebhookServer implements AutoCloseable {
         throw new IllegalStateException("cannot set up TLS for the webhook server: " + e, e);
       }
       AtomicInteger count = new AtomicInteger();
-      ExecutorService executor = Executors.newFixedThreadPool(threads, r -> {
-        Thread t = new Thread(r, "converge-webhook-http-" + count.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-      });
+      ExecutorService executor =
+          Executors.newFixedThreadPool(
+              threads,
+              r -> {
+                Thread t = new Thread(r, "converge-webhook-http-" + count.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+              });
       server.setExecutor(executor);
       server.createContext("/", exchange -> handle(exchange, routes, json));
       server.start();
       WebhookServer started = new WebhookServer(server, executor, calls, certificate, webhooks);
-      LOG.info("Webhook server listening on {}:{} with {}", bindAddress, started.port(),
+      LOG.info(
+          "Webhook server listening on {}:{} with {}",
+          bindAddress,
+          started.port(),
           routes.keySet().stream().sorted().toList());
       return started;
     }
 
-    private static void handle(HttpExchange exchange, Map<String, Function<JsonNode, JsonNode>> routes,
-        ObjectMapper json) throws IOException {
+    private static void handle(
+        HttpExchange exchange, Map<String, Function<JsonNode, JsonNode>> routes, ObjectMapper json)
+        throws IOException {
       try (exchange) {
         String path = exchange.getRequestURI().getPath();
         if (path.equals("/healthz")) {
@@ -213,7 +227,10 @@ public final class WebhookServer implements AutoCloseable {
         }
         Function<JsonNode, JsonNode> route = routes.get(path);
         if (route == null) {
-          respond(exchange, 404, "text/plain",
+          respond(
+              exchange,
+              404,
+              "text/plain",
               ("no webhook at " + path + "; served: " + routes.keySet().stream().sorted().toList())
                   .getBytes(StandardCharsets.UTF_8));
           return;
@@ -226,13 +243,20 @@ public final class WebhookServer implements AutoCloseable {
         try (InputStream body = exchange.getRequestBody()) {
           byte[] bytes = body.readNBytes(MAX_BODY + 1);
           if (bytes.length > MAX_BODY) {
-            respond(exchange, 413, "text/plain", "review larger than 3 MiB".getBytes(StandardCharsets.UTF_8));
+            respond(
+                exchange,
+                413,
+                "text/plain",
+                "review larger than 3 MiB".getBytes(StandardCharsets.UTF_8));
             return;
           }
           review = json.readTree(bytes);
         } catch (RuntimeException e) {
           LOG.warn("{}: a request that is not JSON: {}", path, e.getMessage());
-          respond(exchange, 400, "text/plain",
+          respond(
+              exchange,
+              400,
+              "text/plain",
               ("not a JSON review: " + e.getMessage()).getBytes(StandardCharsets.UTF_8));
           return;
         }

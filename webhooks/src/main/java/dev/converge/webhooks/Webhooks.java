@@ -63,8 +63,8 @@ public final class Webhooks {
       return validate(type, validator, WebhookOptions.defaults());
     }
 
-    public <T extends HasMetadata> Builder validate(Class<T> type, Validator<T> validator,
-        WebhookOptions options) {
+    public <T extends HasMetadata> Builder validate(
+        Class<T> type, Validator<T> validator, WebhookOptions options) {
       return add(new AdmissionWebhook(false, ResourceType.of(type), validator, options));
     }
 
@@ -72,21 +72,21 @@ public final class Webhooks {
       return setDefaults(type, defaulter, WebhookOptions.defaults());
     }
 
-    public <T extends HasMetadata> Builder setDefaults(Class<T> type, Defaulter<T> defaulter,
-        WebhookOptions options) {
+    public <T extends HasMetadata> Builder setDefaults(
+        Class<T> type, Defaulter<T> defaulter, WebhookOptions options) {
       return add(new AdmissionWebhook(true, ResourceType.of(type), defaulter, options));
     }
 
     /** Converts between two versions ({@code @Version}) of one custom resource. */
-    public <A extends HasMetadata, B extends HasMetadata> Builder convert(Class<A> first,
-        Class<B> second, Converter<A, B> converter) {
+    public <A extends HasMetadata, B extends HasMetadata> Builder convert(
+        Class<A> first, Class<B> second, Converter<A, B> converter) {
       ConversionWebhook hook =
           new ConversionWebhook(ResourceType.of(first), ResourceType.of(second), converter);
       for (ConversionWebhook existing : conversion) {
         if (existing.crdName().equals(hook.crdName())
             && versions(existing).equals(versions(hook))) {
-          throw new IllegalArgumentException("two converters between versions " + versions(hook)
-              + " of " + hook.crdName());
+          throw new IllegalArgumentException(
+              "two converters between versions " + versions(hook) + " of " + hook.crdName());
         }
       }
       conversion.add(hook);
@@ -100,10 +100,16 @@ public final class Webhooks {
     private Builder add(AdmissionWebhook hook) {
       for (AdmissionWebhook existing : admission) {
         if (existing.path().equals(hook.path())) {
-          throw new IllegalArgumentException("a " + (hook.mutating() ? "defaulter" : "validator")
-              + " for " + hook.resource().kind() + " " + hook.resource().apiVersion()
-              + " is already registered (" + existing.handler().getClass().getName()
-              + "); combine them in one");
+          throw new IllegalArgumentException(
+              "a "
+                  + (hook.mutating() ? "defaulter" : "validator")
+                  + " for "
+                  + hook.resource().kind()
+                  + " "
+                  + hook.resource().apiVersion()
+                  + " is already registered ("
+                  + existing.handler().getClass().getName()
+                  + "); combine them in one");
         }
       }
       admission.add(hook);

@@ -28,16 +28,22 @@ class CertificateReloadTest {
 
   @Test
   void aRenewedCertificateIsServedWithoutARestart(@TempDir Path dir) throws Exception {
-    GeneratedCertificate first = GeneratedCertificate.create(List.of("127.0.0.1"), Duration.ofDays(1));
-    GeneratedCertificate second = GeneratedCertificate.create(List.of("127.0.0.1"), Duration.ofDays(1));
+    GeneratedCertificate first =
+        GeneratedCertificate.create(List.of("127.0.0.1"), Duration.ofDays(1));
+    GeneratedCertificate second =
+        GeneratedCertificate.create(List.of("127.0.0.1"), Duration.ofDays(1));
     Path crt = dir.resolve("tls.crt");
     Path key = dir.resolve("tls.key");
     Files.writeString(crt, first.certificatePem());
     Files.writeString(key, first.serving().privateKeyPem());
 
     try (ServingCertificate files = ServingCertificate.fromFiles(crt, key, Duration.ofMillis(50));
-        WebhookServer server = WebhookServer.builder(Webhooks.builder().build())
-            .bindAddress("127.0.0.1").port(0).certificate(files).start()) {
+        WebhookServer server =
+            WebhookServer.builder(Webhooks.builder().build())
+                .bindAddress("127.0.0.1")
+                .port(0)
+                .certificate(files)
+                .start()) {
       // A new client context per call: a resumed TLS session would show the old certificate.
       String[] trustsBoth = {first.caBundle().get(), second.caBundle().get()};
       assertThat(served(server.port(), trustsBoth)).isEqualTo(certificate(first.certificatePem()));
@@ -48,9 +54,12 @@ class CertificateReloadTest {
       assertThat(served(server.port(), trustsBoth)).isEqualTo(certificate(first.certificatePem()));
 
       Files.writeString(key, second.serving().privateKeyPem());
-      Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-          assertThat(served(server.port(), trustsBoth))
-              .isEqualTo(certificate(second.certificatePem())));
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () ->
+                  assertThat(served(server.port(), trustsBoth))
+                      .isEqualTo(certificate(second.certificatePem())));
     }
   }
 
@@ -69,8 +78,9 @@ class CertificateReloadTest {
 
   private static X509Certificate served(int port, String[] caPems) throws Exception {
     SSLContext tls = trusting(caPems);
-    HttpsURLConnection connection = (HttpsURLConnection)
-        java.net.URI.create("https://127.0.0.1:" + port + "/healthz").toURL().openConnection();
+    HttpsURLConnection connection =
+        (HttpsURLConnection)
+            java.net.URI.create("https://127.0.0.1:" + port + "/healthz").toURL().openConnection();
     connection.setSSLSocketFactory(tls.getSocketFactory());
     try {
       assertThat(connection.getResponseCode()).isEqualTo(200);
@@ -94,7 +104,8 @@ class CertificateReloadTest {
   }
 
   private static X509Certificate certificate(String pem) throws Exception {
-    return (X509Certificate) CertificateFactory.getInstance("X.509")
-        .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
+    return (X509Certificate)
+        CertificateFactory.getInstance("X.509")
+            .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
   }
 }

@@ -46,32 +46,51 @@ class ValidatingLatencyBenchmarkIT {
   @Test
   void validatingCallLatency(LocalCluster cluster, KubernetesClient admin, TestNamespace ns)
       throws Exception {
-    CrdInstaller.install(admin, CrdGenerator.generate(Gadget.class, GadgetV2.class),
-        Duration.ofSeconds(30));
+    CrdInstaller.install(
+        admin, CrdGenerator.generate(Gadget.class, GadgetV2.class), Duration.ofSeconds(30));
     String plain = "latency-nohook-" + Long.toHexString(System.nanoTime());
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(plain)
-        .endMetadata().build()).create();
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(plain).endMetadata().build())
+        .create();
     AtomicLong validated = new AtomicLong();
-    Webhooks webhooks = Webhooks.builder().validate(Gadget.class, admission -> {
-      validated.incrementAndGet();
-      Integer port = admission.object().getSpec().port();
-      return port != null && port > 65535 ? Verdict.deny("spec.port", "above 65535") : Verdict.allow();
-    }, WebhookOptions.defaults().withNamespaceSelector(new LabelSelectorBuilder()
-        .addToMatchLabels("kubernetes.io/metadata.name", ns.name()).build())).build();
-    try (WebhookServer server = WebhookServer.builder(webhooks).bindAddress("127.0.0.1").port(0)
-        .certificate(ServingCertificate.generateForLoopback()).start()) {
-      WebhookInstaller.install(admin, webhooks, "latency-bench", ClientTarget.of(server),
-          Duration.ofSeconds(30));
+    Webhooks webhooks =
+        Webhooks.builder()
+            .validate(
+                Gadget.class,
+                admission -> {
+                  validated.incrementAndGet();
+                  Integer port = admission.object().getSpec().port();
+                  return port != null && port > 65535
+                      ? Verdict.deny("spec.port", "above 65535")
+                      : Verdict.allow();
+                },
+                WebhookOptions.defaults()
+                    .withNamespaceSelector(
+                        new LabelSelectorBuilder()
+                            .addToMatchLabels("kubernetes.io/metadata.name", ns.name())
+                            .build()))
+            .build();
+    try (WebhookServer server =
+        WebhookServer.builder(webhooks)
+            .bindAddress("127.0.0.1")
+            .port(0)
+            .certificate(ServingCertificate.generateForLoopback())
+            .start()) {
+      WebhookInstaller.install(
+          admin, webhooks, "latency-bench", ClientTarget.of(server), Duration.ofSeconds(30));
       try {
         long[] baseline = dryRunCreates(admin, plain);
         long before = validated.get();
         long[] throughServer = dryRunCreates(admin, ns.name());
-        assertThat(validated.get() - before).as("every dry-run create called the validator")
+        assertThat(validated.get() - before)
+            .as("every dry-run create called the validator")
             .isEqualTo(CALLS + WARM_UP);
         long[] direct = directCalls(server, webhooks.admission().get(0).path());
 
         System.out.println();
-        System.out.printf("Validating webhook latency, %d calls each (after %d warm-up calls), %s%n",
+        System.out.printf(
+            "Validating webhook latency, %d calls each (after %d warm-up calls), %s%n",
             CALLS, WARM_UP, Runtime.getRuntime().availableProcessors() + " cores");
         System.out.println("| path | p50 | p90 | p99 | max |");
         System.out.println("|---|---|---|---|---|");
@@ -102,24 +121,33 @@ class ValidatingLatencyBenchmarkIT {
   private static long[] directCalls(WebhookServer server, String path) throws Exception {
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
-    trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(
-        new ByteArrayInputStream(server.certificate().caBundle().orElseThrow()
-            .getBytes(StandardCharsets.US_ASCII))));
+    trust.setCertificateEntry(
+        "ca",
+        CertificateFactory.getInstance("X.509")
+            .generateCertificate(
+                new ByteArrayInputStream(
+                    server
+                        .certificate()
+                        .caBundle()
+                        .orElseThrow()
+                        .getBytes(StandardCharsets.US_ASCII))));
     TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
     factory.init(trust);
     SSLContext tls = SSLContext.getInstance("TLS");
     tls.init(null, factory.getTrustManagers(), null);
-    HttpClient http = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1)
-        .build();
-    String review = """
+    HttpClient http =
+        HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+    String review =
+        """
         {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",
          "operation":"CREATE","namespace":"bench","name":"g","userInfo":{"username":"bench"},
          "object":{"apiVersion":"samples.webhooks.converge.dev/v1","kind":"Gadget",
           "metadata":{"name":"g","namespace":"bench"},"spec":{"color":"red","port":8080}}}}""";
-    HttpRequest request = HttpRequest.newBuilder(
-            URI.create("https://127.0.0.1:" + server.port() + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(review)).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(review))
+            .build();
     long[] nanos = new long[CALLS];
     for (int i = -WARM_UP; i < CALLS; i++) {
       long start = System.nanoTime();
@@ -135,8 +163,13 @@ class ValidatingLatencyBenchmarkIT {
   private static void row(String label, long[] nanos) {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
-    System.out.printf("| %s | %s | %s | %s | %s |%n", label, ms(sorted, 0.50), ms(sorted, 0.90),
-        ms(sorted, 0.99), String.format("%.2f ms", sorted[sorted.length - 1] / 1e6));
+    System.out.printf(
+        "| %s | %s | %s | %s | %s |%n",
+        label,
+        ms(sorted, 0.50),
+        ms(sorted, 0.90),
+        ms(sorted, 0.99),
+        String.format("%.2f ms", sorted[sorted.length - 1] / 1e6));
   }
 
   private static String ms(long[] sorted, double quantile) {

@@ -29,9 +29,14 @@ class WebhookManifestsTest {
     public Webhooks get() {
       return Webhooks.builder()
           .validate(Gadget.class, a -> Verdict.allow())
-          .setDefaults(Gadget.class, (g, a) -> { },
-              WebhookOptions.defaults().withFailurePolicy(FailurePolicy.Ignore).withTimeoutSeconds(5))
-          .convert(Gadget.class, GadgetV2.class, new dev.converge.webhooks.sample.GadgetConversion())
+          .setDefaults(
+              Gadget.class,
+              (g, a) -> {},
+              WebhookOptions.defaults()
+                  .withFailurePolicy(FailurePolicy.Ignore)
+                  .withTimeoutSeconds(5))
+          .convert(
+              Gadget.class, GadgetV2.class, new dev.converge.webhooks.sample.GadgetConversion())
           .build();
     }
   }
@@ -44,18 +49,30 @@ class WebhookManifestsTest {
     var crd = CrdGenerator.generate(Gadget.class, GadgetV2.class).get(0);
     Files.writeString(crds.resolve(crd.fileName()), crd.yaml());
 
-    List<Path> written = GenerateWebhookManifests.run(List.of(
-        "--webhooks", SampleWebhooks.class.getName(), "--service", "ops/gadget-webhooks:8443",
-        "--crds", crds.toString(), "--output", dir.resolve("out").toString(),
-        "--inject-ca-from", "ops/gadget-webhooks-tls"), getClass().getClassLoader());
+    List<Path> written =
+        GenerateWebhookManifests.run(
+            List.of(
+                "--webhooks",
+                SampleWebhooks.class.getName(),
+                "--service",
+                "ops/gadget-webhooks:8443",
+                "--crds",
+                crds.toString(),
+                "--output",
+                dir.resolve("out").toString(),
+                "--inject-ca-from",
+                "ops/gadget-webhooks-tls"),
+            getClass().getClassLoader());
 
-    assertThat(written).extracting(p -> p.getFileName().toString()).containsExactly(
-        "gadget-webhooks.validatingwebhookconfiguration.yaml",
-        "gadget-webhooks.mutatingwebhookconfiguration.yaml",
-        "gadgets.samples.webhooks.converge.dev.yaml");
+    assertThat(written)
+        .extracting(p -> p.getFileName().toString())
+        .containsExactly(
+            "gadget-webhooks.validatingwebhookconfiguration.yaml",
+            "gadget-webhooks.mutatingwebhookconfiguration.yaml",
+            "gadgets.samples.webhooks.converge.dev.yaml");
     KubernetesSerialization yaml = new KubernetesSerialization();
-    ValidatingWebhookConfiguration validating = yaml.unmarshal(Files.readString(written.get(0)),
-        ValidatingWebhookConfiguration.class);
+    ValidatingWebhookConfiguration validating =
+        yaml.unmarshal(Files.readString(written.get(0)), ValidatingWebhookConfiguration.class);
     ValidatingWebhook v = validating.getWebhooks().get(0);
     assertThat(validating.getMetadata().getAnnotations())
         .containsEntry("cert-manager.io/inject-ca-from", "ops/gadget-webhooks-tls");
@@ -76,25 +93,39 @@ class WebhookManifestsTest {
     assertThat(v.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
     assertThat(v.getRules().get(0).getScope()).isEqualTo("Namespaced");
 
-    MutatingWebhook m = yaml.unmarshal(Files.readString(written.get(1)),
-        MutatingWebhookConfiguration.class).getWebhooks().get(0);
+    MutatingWebhook m =
+        yaml.unmarshal(Files.readString(written.get(1)), MutatingWebhookConfiguration.class)
+            .getWebhooks()
+            .get(0);
     assertThat(m.getName()).isEqualTo("default-v1.gadgets.samples.webhooks.converge.dev");
     assertThat(m.getFailurePolicy()).isEqualTo("Ignore");
     assertThat(m.getTimeoutSeconds()).isEqualTo(5);
     assertThat(m.getReinvocationPolicy()).isEqualTo("Never");
 
-    CustomResourceDefinition converted = yaml.unmarshal(Files.readString(written.get(2)),
-        CustomResourceDefinition.class);
+    CustomResourceDefinition converted =
+        yaml.unmarshal(Files.readString(written.get(2)), CustomResourceDefinition.class);
     assertThat(converted.getSpec().getConversion().getStrategy()).isEqualTo("Webhook");
     assertThat(converted.getSpec().getConversion().getWebhook().getConversionReviewVersions())
         .containsExactly("v1");
-    assertThat(converted.getSpec().getConversion().getWebhook().getClientConfig().getService()
-        .getPath()).isEqualTo("/convert/samples.webhooks.converge.dev/gadgets");
+    assertThat(
+            converted
+                .getSpec()
+                .getConversion()
+                .getWebhook()
+                .getClientConfig()
+                .getService()
+                .getPath())
+        .isEqualTo("/convert/samples.webhooks.converge.dev/gadgets");
     assertThat(converted.getSpec().getVersions())
         .allSatisfy(version -> assertThat(version.getServed()).isTrue());
-    assertThat(crd.definition().getSpec().getVersions().stream()
-        .filter(version -> version.getName().equals("v2")).findFirst().orElseThrow().getServed())
-        .as("v2 is not served without the webhook").isFalse();
+    assertThat(
+            crd.definition().getSpec().getVersions().stream()
+                .filter(version -> version.getName().equals("v2"))
+                .findFirst()
+                .orElseThrow()
+                .getServed())
+        .as("v2 is not served without the webhook")
+        .isFalse();
   }
 
   @Test
@@ -107,9 +138,12 @@ class WebhookManifestsTest {
 
   @Test
   void aSecondValidatorForOneKindIsRefusedNamingTheFirst() {
-    assertThatThrownBy(() -> Webhooks.builder().validate(Gadget.class, a -> Verdict.allow())
-        .validate(Gadget.class, a -> Verdict.allow()))
-        .hasMessageContaining("a validator for Gadget samples.webhooks.converge.dev/v1 is already"
-            + " registered");
+    assertThatThrownBy(
+            () ->
+                Webhooks.builder()
+                    .validate(Gadget.class, a -> Verdict.allow())
+                    .validate(Gadget.class, a -> Verdict.allow()))
+        .hasMessageContaining(
+            "a validator for Gadget samples.webhooks.converge.dev/v1 is already" + " registered");
   }
 }

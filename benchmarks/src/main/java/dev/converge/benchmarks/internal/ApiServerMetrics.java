@@ -25,8 +25,9 @@ public final class ApiServerMetrics {
   public MetricsSnapshot snapshot() {
     String text = admin.raw("/metrics");
     if (text == null) {
-      throw new IllegalStateException("kube-apiserver answered 404 to GET /metrics; the benchmark"
-          + " needs the metrics endpoint (the administrator may read it)");
+      throw new IllegalStateException(
+          "kube-apiserver answered 404 to GET /metrics; the benchmark"
+              + " needs the metrics endpoint (the administrator may read it)");
     }
     return parse(text, schemas);
   }
@@ -41,12 +42,14 @@ public final class ApiServerMetrics {
         if (resource.isEmpty()) {
           continue; // non-resource URLs: discovery, /metrics, /readyz
         }
-        RequestKey key = RequestKey.fromMetric(labels.getOrDefault("verb", ""), resource,
-            labels.get("subresource"));
+        RequestKey key =
+            RequestKey.fromMetric(
+                labels.getOrDefault("verb", ""), resource, labels.get("subresource"));
         all.merge(key, value(line), Long::sum);
       } else if (line.startsWith(DISPATCHED)) {
         Map<String, String> labels = labels(line);
-        schemas.keyOf(labels.getOrDefault("flow_schema", ""))
+        schemas
+            .keyOf(labels.getOrDefault("flow_schema", ""))
             .ifPresent(key -> client.merge(key, value(line), Long::sum));
       }
     }

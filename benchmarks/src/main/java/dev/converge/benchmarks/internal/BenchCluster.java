@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A local control plane made ready for one benchmark run: the CRD installed, enough kwok nodes for
- * the pods, and the measured client's identity with its flow schemas (see {@link ClientFlowSchemas}).
+ * the pods, and the measured client's identity with its flow schemas (see {@link
+ * ClientFlowSchemas}).
  */
 public final class BenchCluster implements AutoCloseable {
 
@@ -33,7 +34,10 @@ public final class BenchCluster implements AutoCloseable {
   private final ClientFlowSchemas schemas;
   private final Path clientKubeconfig;
 
-  private BenchCluster(LocalCluster cluster, KubernetesClient admin, ClientFlowSchemas schemas,
+  private BenchCluster(
+      LocalCluster cluster,
+      KubernetesClient admin,
+      ClientFlowSchemas schemas,
       Path clientKubeconfig) {
     this.cluster = cluster;
     this.admin = admin;
@@ -79,10 +83,13 @@ public final class BenchCluster implements AutoCloseable {
     return clientKubeconfig;
   }
 
-  /** A new client with the token of {@link ClientFlowSchemas#SERVICE_ACCOUNT}; the caller closes it. */
+  /**
+   * A new client with the token of {@link ClientFlowSchemas#SERVICE_ACCOUNT}; the caller closes it.
+   */
   public KubernetesClient newMeasuredClient() {
     return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
-        .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(read(clientKubeconfig))).build();
+        .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(read(clientKubeconfig)))
+        .build();
   }
 
   private static String read(Path file) {
@@ -108,9 +115,11 @@ public final class BenchCluster implements AutoCloseable {
           return;
         }
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("kube-apiserver did not classify requests of user "
-              + ClientFlowSchemas.SERVICE_ACCOUNT + " by the benchmark's FlowSchemas within 60 s; check"
-              + " `kubectl get flowschemas` for conditions");
+          throw new IllegalStateException(
+              "kube-apiserver did not classify requests of user "
+                  + ClientFlowSchemas.SERVICE_ACCOUNT
+                  + " by the benchmark's FlowSchemas within 60 s; check"
+                  + " `kubectl get flowschemas` for conditions");
         }
         TimeUnit.MILLISECONDS.sleep(200);
       }
@@ -134,31 +143,62 @@ public final class BenchCluster implements AutoCloseable {
     for (HasMetadata item : loaded) {
       admin.resource(item).serverSideApply();
       if (item instanceof CustomResourceDefinition definition) {
-        admin.apiextensions().v1().customResourceDefinitions().withName(definition.getMetadata().getName())
-            .waitUntilCondition(d -> d != null && d.getStatus() != null && d.getStatus().getConditions()
-                .stream().anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())),
-                60, TimeUnit.SECONDS);
+        admin
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(definition.getMetadata().getName())
+            .waitUntilCondition(
+                d ->
+                    d != null
+                        && d.getStatus() != null
+                        && d.getStatus().getConditions().stream()
+                            .anyMatch(
+                                c ->
+                                    "Established".equals(c.getType())
+                                        && "True".equals(c.getStatus())),
+                60,
+                TimeUnit.SECONDS);
       }
     }
   }
 
-  /** Fake nodes kwok keeps Ready (it manages every node annotated {@code kwok.x-k8s.io/node=fake}). */
+  /**
+   * Fake nodes kwok keeps Ready (it manages every node annotated {@code kwok.x-k8s.io/node=fake}).
+   */
   private static void addNodes(KubernetesClient admin, int count) {
     for (int i = 0; i < count; i++) {
       admin.nodes().resource(node("kwok-bench-" + i)).serverSideApply();
     }
     for (int i = 0; i < count; i++) {
-      admin.nodes().withName("kwok-bench-" + i).waitUntilCondition(n -> n != null && n.getStatus() != null
-          && n.getStatus().getConditions() != null && n.getStatus().getConditions().stream()
-          .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())), 60, TimeUnit.SECONDS);
+      admin
+          .nodes()
+          .withName("kwok-bench-" + i)
+          .waitUntilCondition(
+              n ->
+                  n != null
+                      && n.getStatus() != null
+                      && n.getStatus().getConditions() != null
+                      && n.getStatus().getConditions().stream()
+                          .anyMatch(
+                              c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())),
+              60,
+              TimeUnit.SECONDS);
     }
   }
 
   private static Node node(String name) {
-    Map<String, Quantity> resources = Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"),
-        "pods", new Quantity(Integer.toString(PODS_PER_NODE)));
+    Map<String, Quantity> resources =
+        Map.of(
+            "cpu",
+            new Quantity("64"),
+            "memory",
+            new Quantity("512Gi"),
+            "pods",
+            new Quantity(Integer.toString(PODS_PER_NODE)));
     return new NodeBuilder()
-        .withNewMetadata().withName(name)
+        .withNewMetadata()
+        .withName(name)
         .addToAnnotations("kwok.x-k8s.io/node", "fake")
         .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
         .addToLabels("kubernetes.io/hostname", name)
@@ -166,10 +206,20 @@ public final class BenchCluster implements AutoCloseable {
         .addToLabels("kubernetes.io/arch", "amd64")
         .addToLabels("type", "kwok")
         .endMetadata()
-        .withNewStatus().withAllocatable(resources).withCapacity(resources)
-        .withNewNodeInfo().withArchitecture("amd64").withOperatingSystem("linux")
-        .withKubeletVersion("fake").withKubeProxyVersion("fake").withContainerRuntimeVersion("kwok")
-        .withOsImage("kwok").withKernelVersion("kwok").withBootID("").withMachineID("").withSystemUUID("")
+        .withNewStatus()
+        .withAllocatable(resources)
+        .withCapacity(resources)
+        .withNewNodeInfo()
+        .withArchitecture("amd64")
+        .withOperatingSystem("linux")
+        .withKubeletVersion("fake")
+        .withKubeProxyVersion("fake")
+        .withContainerRuntimeVersion("kwok")
+        .withOsImage("kwok")
+        .withKernelVersion("kwok")
+        .withBootID("")
+        .withMachineID("")
+        .withSystemUUID("")
         .endNodeInfo()
         .endStatus()
         .build();
@@ -180,16 +230,29 @@ public final class BenchCluster implements AutoCloseable {
    * {@link ClientFlowSchemas#SERVICE_ACCOUNT} from the TokenRequest API.
    */
   private static Path tokenKubeconfig(KubernetesClient admin, Path workDir) {
-    String token = admin.serviceAccounts().inNamespace(ClientFlowSchemas.NAMESPACE)
-        .withName(ClientFlowSchemas.SERVICE_ACCOUNT)
-        .tokenRequest(new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder()
-            .withNewSpec().withExpirationSeconds(86_400L).endSpec().build())
-        .getStatus().getToken();
+    String token =
+        admin
+            .serviceAccounts()
+            .inNamespace(ClientFlowSchemas.NAMESPACE)
+            .withName(ClientFlowSchemas.SERVICE_ACCOUNT)
+            .tokenRequest(
+                new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder()
+                    .withNewSpec()
+                    .withExpirationSeconds(86_400L)
+                    .endSpec()
+                    .build())
+            .getStatus()
+            .getToken();
     io.fabric8.kubernetes.client.Config config = admin.getConfiguration();
-    String ca = config.getCaCertData() != null ? config.getCaCertData()
-        : java.util.Base64.getEncoder().encodeToString(read(Path.of(config.getCaCertFile()))
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    String text = """
+    String ca =
+        config.getCaCertData() != null
+            ? config.getCaCertData()
+            : java.util.Base64.getEncoder()
+                .encodeToString(
+                    read(Path.of(config.getCaCertFile()))
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    String text =
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -208,8 +271,13 @@ public final class BenchCluster implements AutoCloseable {
             user: %s
             namespace: default
         current-context: bench
-        """.formatted(config.getMasterUrl(), ca, ClientFlowSchemas.SERVICE_ACCOUNT, token,
-        ClientFlowSchemas.SERVICE_ACCOUNT);
+        """
+            .formatted(
+                config.getMasterUrl(),
+                ca,
+                ClientFlowSchemas.SERVICE_ACCOUNT,
+                token,
+                ClientFlowSchemas.SERVICE_ACCOUNT);
     try {
       Files.createDirectories(workDir);
       Path out = workDir.resolve("client.kubeconfig");

@@ -35,15 +35,28 @@ public record BenchSettings(
    * when given ({@code {name}.jfr}: {@code operator.jfr}, {@code operator-restart.jfr}).
    */
   public static List<String> exampleOperatorCommand(Optional<Path> jfrFolder) {
-    String java = ProcessHandle.current().info().command().orElse(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx512m",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
-    jfrFolder.ifPresent(folder -> command.add("-XX:StartFlightRecording=settings=profile,filename="
-        + folder.resolve("{name}.jfr")));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-        "dev.converge.example.cli.AppOperatorCommand",
-        "--kubeconfig", "{kubeconfig}", "--http-port", "{port}"));
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(java, "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    jfrFolder.ifPresent(
+        folder ->
+            command.add(
+                "-XX:StartFlightRecording=settings=profile,filename="
+                    + folder.resolve("{name}.jfr")));
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.converge.example.cli.AppOperatorCommand",
+            "--kubeconfig",
+            "{kubeconfig}",
+            "--http-port",
+            "{port}"));
     return List.copyOf(command);
   }
 

@@ -29,9 +29,14 @@ import java.util.function.Consumer;
 /** Runs one size in one mode on a fresh local control plane and returns its figures. */
 public final class BenchmarkRun {
 
-  private static final ResourceDefinitionContext APP_DEPLOYMENTS = new ResourceDefinitionContext.Builder()
-      .withGroup("apps.converge.dev").withVersion("v1").withKind("AppDeployment")
-      .withPlural("appdeployments").withNamespaced(true).build();
+  private static final ResourceDefinitionContext APP_DEPLOYMENTS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("apps.converge.dev")
+          .withVersion("v1")
+          .withKind("AppDeployment")
+          .withPlural("appdeployments")
+          .withNamespaced(true)
+          .build();
 
   private final BenchSettings settings;
   private final Consumer<String> progress;
@@ -59,75 +64,128 @@ public final class BenchmarkRun {
       KubernetesClient admin = bench.admin();
       ApiServerMetrics metrics = bench.metrics();
       w.prepare(admin);
-      progress.accept(String.format("operator run: cluster ready in %.1f s, %d namespaces, %d ConfigMaps",
-          clusterStart, w.namespaces(), w.configMaps()));
+      progress.accept(
+          String.format(
+              "operator run: cluster ready in %.1f s, %d namespaces, %d ConfigMaps",
+              clusterStart, w.namespaces(), w.configMaps()));
 
       ConvergenceTracker<GenericKubernetesResource> running =
           new ConvergenceTracker<>(w.keys(), Rollout::running);
-      SharedIndexInformer<GenericKubernetesResource> apps = admin.genericKubernetesResources(APP_DEPLOYMENTS)
-          .inAnyNamespace().inform(running);
-      SharedIndexInformer<Deployment> deployments = admin.apps().deployments().inAnyNamespace().inform();
+      SharedIndexInformer<GenericKubernetesResource> apps =
+          admin.genericKubernetesResources(APP_DEPLOYMENTS).inAnyNamespace().inform(running);
+      SharedIndexInformer<Deployment> deployments =
+          admin.apps().deployments().inAnyNamespace().inform();
       try {
         int port = freePort();
         OperatorProcess operator = startOperator(bench, port, "operator.log");
         try {
           double toReady = awaitReady(operator);
-          progress.accept(String.format("operator ready (caches synced) %.2f s after start", toReady));
+          progress.accept(
+              String.format("operator ready (caches synced) %.2f s after start", toReady));
 
           MetricsSnapshot before = metrics.snapshot();
           double cpuBefore = operator.cpuSeconds();
           OptionalLong reconcilesBefore = operator.reconciles();
           running.start();
-          Workload.inParallel(w.items(), item -> admin.genericKubernetesResources(APP_DEPLOYMENTS)
-              .inNamespace(item.namespace()).resource(w.appDeployment(item)).create());
+          Workload.inParallel(
+              w.items(),
+              item ->
+                  admin
+                      .genericKubernetesResources(APP_DEPLOYMENTS)
+                      .inNamespace(item.namespace())
+                      .resource(w.appDeployment(item))
+                      .create());
           double converge = running.awaitAll(convergeTimeout(), "Running");
           double cpuConverge = operator.cpuSeconds() - cpuBefore;
           OptionalLong reconcilesAfter = operator.reconciles();
           // No reconcile yet is no sample of the counter yet: zero.
-          Double reconciles = reconcilesAfter.isPresent()
-              ? (reconcilesAfter.getAsLong() - reconcilesBefore.orElse(0)) / (double) w.objects() : null;
+          Double reconciles =
+              reconcilesAfter.isPresent()
+                  ? (reconcilesAfter.getAsLong() - reconcilesBefore.orElse(0))
+                      / (double) w.objects()
+                  : null;
           MetricsSnapshot converged = metrics.snapshot().since(before);
-          progress.accept(String.format("%d AppDeployments Running in %.2f s; operator wrote %d, read %d",
-              w.objects(), converge, converged.clientWrites(), converged.clientReads()));
+          progress.accept(
+              String.format(
+                  "%d AppDeployments Running in %.2f s; operator wrote %d, read %d",
+                  w.objects(), converge, converged.clientWrites(), converged.clientReads()));
 
           MetricsSnapshot idleStart = metrics.snapshot();
           TimeUnit.SECONDS.sleep(settings.idleSeconds());
           long idleWrites = metrics.snapshot().since(idleStart).clientWrites();
-          progress.accept(String.format("%d writes by the operator in %d idle seconds", idleWrites,
-              settings.idleSeconds()));
+          progress.accept(
+              String.format(
+                  "%d writes by the operator in %d idle seconds",
+                  idleWrites, settings.idleSeconds()));
 
           Double fanout = null;
           if (w.configMaps() > 0) {
             fanout = fanout(admin, deployments, () -> w.changeConfigMaps(admin, "v2"));
-            progress.accept(String.format("fan-out: %d ConfigMaps changed, every pod on the new hash in %.2f s",
-                w.configMaps(), fanout));
+            progress.accept(
+                String.format(
+                    "fan-out: %d ConfigMaps changed, every pod on the new hash in %.2f s",
+                    w.configMaps(), fanout));
           }
 
           double cpuTotal = operator.cpuSeconds();
           long peakRss = operator.peakRssBytes();
           OptionalLong heap = operator.heapAfterFullGcBytes();
           operator.close();
-          progress.accept(String.format("operator CPU %.2f s in all, peak RSS %.0f MiB, heap after full GC %s",
-              cpuTotal, peakRss / 1048576.0,
-              heap.isPresent() ? String.format("%.1f MiB", heap.getAsLong() / 1048576.0) : "n/a"));
+          progress.accept(
+              String.format(
+                  "operator CPU %.2f s in all, peak RSS %.0f MiB, heap after full GC %s",
+                  cpuTotal,
+                  peakRss / 1048576.0,
+                  heap.isPresent()
+                      ? String.format("%.1f MiB", heap.getAsLong() / 1048576.0)
+                      : "n/a"));
 
           Restart restart = restart(bench, metrics, port);
-          progress.accept(String.format("restart with %d objects: ready %.2f s, first reconcile %.2f s,"
-                  + " all reconciled %.2f s after start; %d writes, %d reads", w.objects(),
-              restart.toReady(), restart.toFirstReconcile(), restart.toAllReconciled(),
-              restart.writes(), restart.reads()));
+          progress.accept(
+              String.format(
+                  "restart with %d objects: ready %.2f s, first reconcile %.2f s,"
+                      + " all reconciled %.2f s after start; %d writes, %d reads",
+                  w.objects(),
+                  restart.toReady(),
+                  restart.toFirstReconcile(),
+                  restart.toAllReconciled(),
+                  restart.writes(),
+                  restart.reads()));
 
-          return new RunFigures("operator", w.objects(), w.replicas(), w.namespaces(), clusterStart,
-              converge, w.objects() / converge, running.doneSeconds(),
-              converged.clientWrites(), converged.clientReads(), watches(converged),
-              converged.otherWrites(), converged.otherReads(),
-              converged.clientWrites() / (double) w.objects(), converged.clientReads() / (double) w.objects(),
-              byRequest(converged), settings.idleSeconds(), idleWrites, w.configMaps(), fanout,
-              cpuConverge, cpuConverge * 1000 / w.objects(), cpuTotal, peakRss / 1048576.0,
+          return new RunFigures(
+              "operator",
+              w.objects(),
+              w.replicas(),
+              w.namespaces(),
+              clusterStart,
+              converge,
+              w.objects() / converge,
+              running.doneSeconds(),
+              converged.clientWrites(),
+              converged.clientReads(),
+              watches(converged),
+              converged.otherWrites(),
+              converged.otherReads(),
+              converged.clientWrites() / (double) w.objects(),
+              converged.clientReads() / (double) w.objects(),
+              byRequest(converged),
+              settings.idleSeconds(),
+              idleWrites,
+              w.configMaps(),
+              fanout,
+              cpuConverge,
+              cpuConverge * 1000 / w.objects(),
+              cpuTotal,
+              peakRss / 1048576.0,
               heap.isPresent() ? heap.getAsLong() / 1048576.0 : null,
               heap.isPresent() ? heap.getAsLong() / 1024.0 / w.objects() : null,
-              toReady, restart.toReady(), restart.toFirstReconcile(), restart.toAllReconciled(),
-              restart.writes(), restart.reads(), reconciles);
+              toReady,
+              restart.toReady(),
+              restart.toFirstReconcile(),
+              restart.toAllReconciled(),
+              restart.writes(),
+              restart.reads(),
+              reconciles);
         } finally {
           operator.close(); // stopped already unless something failed on the way
         }
@@ -152,42 +210,99 @@ public final class BenchmarkRun {
       ApiServerMetrics metrics = bench.metrics();
       w.prepare(admin);
       progress.accept(String.format("floor run: cluster ready in %.1f s", clusterStart));
-      ConvergenceTracker<Deployment> rolledOut = new ConvergenceTracker<>(w.keys(), Rollout::complete);
+      ConvergenceTracker<Deployment> rolledOut =
+          new ConvergenceTracker<>(w.keys(), Rollout::complete);
       SharedIndexInformer<Deployment> deployments =
           admin.apps().deployments().inAnyNamespace().inform(rolledOut);
       try {
         MetricsSnapshot before = metrics.snapshot();
         rolledOut.start();
-        Workload.inParallel(w.items(), item -> {
-          AppDeployment app = app(item, w);
-          client.apps().deployments().inNamespace(item.namespace())
-              .resource(DesiredDeployment.of(app, hash(item, "v1"))).create();
-          client.services().inNamespace(item.namespace()).resource(DesiredService.of(app)).create();
-        });
+        Workload.inParallel(
+            w.items(),
+            item -> {
+              AppDeployment app = app(item, w);
+              client
+                  .apps()
+                  .deployments()
+                  .inNamespace(item.namespace())
+                  .resource(DesiredDeployment.of(app, hash(item, "v1")))
+                  .create();
+              client
+                  .services()
+                  .inNamespace(item.namespace())
+                  .resource(DesiredService.of(app))
+                  .create();
+            });
         double converge = rolledOut.awaitAll(convergeTimeout(), "rolled out");
         MetricsSnapshot converged = metrics.snapshot().since(before);
-        progress.accept(String.format("floor: %d Deployments and Services rolled out in %.2f s with %d writes",
-            w.objects(), converge, converged.clientWrites()));
+        progress.accept(
+            String.format(
+                "floor: %d Deployments and Services rolled out in %.2f s with %d writes",
+                w.objects(), converge, converged.clientWrites()));
         Double fanout = null;
         if (w.configMaps() > 0) {
-          fanout = fanout(admin, deployments, () -> {
-            w.changeConfigMaps(admin, "v2");
-            Workload.inParallel(w.withConfigMaps(), item -> client.apps().deployments()
-                .inNamespace(item.namespace()).withName(item.name())
-                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"template\":{\"metadata\":"
-                    + "{\"annotations\":{\"" + AppLabels.CONFIG_HASH_ANNOTATION + "\":\""
-                    + hash(item, "v2").orElseThrow() + "\"}}}}}"));
-          });
-          progress.accept(String.format("floor fan-out: %d ConfigMaps and Deployments changed, rolled in %.2f s",
-              w.configMaps(), fanout));
+          fanout =
+              fanout(
+                  admin,
+                  deployments,
+                  () -> {
+                    w.changeConfigMaps(admin, "v2");
+                    Workload.inParallel(
+                        w.withConfigMaps(),
+                        item ->
+                            client
+                                .apps()
+                                .deployments()
+                                .inNamespace(item.namespace())
+                                .withName(item.name())
+                                .patch(
+                                    PatchContext.of(PatchType.JSON_MERGE),
+                                    "{\"spec\":{\"template\":{\"metadata\":"
+                                        + "{\"annotations\":{\""
+                                        + AppLabels.CONFIG_HASH_ANNOTATION
+                                        + "\":\""
+                                        + hash(item, "v2").orElseThrow()
+                                        + "\"}}}}}"));
+                  });
+          progress.accept(
+              String.format(
+                  "floor fan-out: %d ConfigMaps and Deployments changed, rolled in %.2f s",
+                  w.configMaps(), fanout));
         }
-        return new RunFigures("floor", w.objects(), w.replicas(), w.namespaces(), clusterStart,
-            converge, w.objects() / converge, rolledOut.doneSeconds(),
-            converged.clientWrites(), converged.clientReads(), watches(converged),
-            converged.otherWrites(), converged.otherReads(),
-            converged.clientWrites() / (double) w.objects(), converged.clientReads() / (double) w.objects(),
-            byRequest(converged), null, null, w.configMaps(), fanout,
-            null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new RunFigures(
+            "floor",
+            w.objects(),
+            w.replicas(),
+            w.namespaces(),
+            clusterStart,
+            converge,
+            w.objects() / converge,
+            rolledOut.doneSeconds(),
+            converged.clientWrites(),
+            converged.clientReads(),
+            watches(converged),
+            converged.otherWrites(),
+            converged.otherReads(),
+            converged.clientWrites() / (double) w.objects(),
+            converged.clientReads() / (double) w.objects(),
+            byRequest(converged),
+            null,
+            null,
+            w.configMaps(),
+            fanout,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
       } finally {
         deployments.close();
       }
@@ -195,29 +310,38 @@ public final class BenchmarkRun {
   }
 
   /** Runs {@code change}, then waits until every fanned-out Deployment rolled to a new hash. */
-  private double fanout(KubernetesClient admin, SharedIndexInformer<Deployment> deployments, Runnable change) {
+  private double fanout(
+      KubernetesClient admin, SharedIndexInformer<Deployment> deployments, Runnable change) {
     Workload w = settings.workload();
     Map<String, String> oldHash = new HashMap<>();
     for (Workload.Item item : w.withConfigMaps()) {
-      Deployment d = admin.apps().deployments().inNamespace(item.namespace()).withName(item.name()).get();
+      Deployment d =
+          admin.apps().deployments().inNamespace(item.namespace()).withName(item.name()).get();
       oldHash.put(item.key(), Rollout.templateAnnotation(d, AppLabels.CONFIG_HASH_ANNOTATION));
     }
-    ConvergenceTracker<Deployment> rolled = new ConvergenceTracker<>(oldHash.keySet(), d -> {
-      String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
-      return !Rollout.templateAnnotation(d, AppLabels.CONFIG_HASH_ANNOTATION).equals(oldHash.get(key))
-          && Rollout.complete(d);
-    });
+    ConvergenceTracker<Deployment> rolled =
+        new ConvergenceTracker<>(
+            oldHash.keySet(),
+            d -> {
+              String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
+              return !Rollout.templateAnnotation(d, AppLabels.CONFIG_HASH_ANNOTATION)
+                      .equals(oldHash.get(key))
+                  && Rollout.complete(d);
+            });
     rolled.start();
     deployments.addEventHandler(rolled);
     change.run();
     return rolled.awaitAll(convergeTimeout(), "rolled to the new ConfigMap hash");
   }
 
-  private record Restart(double toReady, double toFirstReconcile, double toAllReconciled, long writes,
-      long reads) {}
+  private record Restart(
+      double toReady, double toFirstReconcile, double toAllReconciled, long writes, long reads) {}
 
-  /** Starts the operator again with every object in place: start-up to caches and first reconcile. */
-  private Restart restart(BenchCluster bench, ApiServerMetrics metrics, int port) throws InterruptedException {
+  /**
+   * Starts the operator again with every object in place: start-up to caches and first reconcile.
+   */
+  private Restart restart(BenchCluster bench, ApiServerMetrics metrics, int port)
+      throws InterruptedException {
     MetricsSnapshot before = metrics.snapshot();
     try (OperatorProcess operator = startOperator(bench, port, "operator-restart.log")) {
       double ready = -1;
@@ -235,13 +359,23 @@ public final class BenchmarkRun {
         }
         if (reconciles.isPresent() && reconciles.getAsLong() >= objects) {
           MetricsSnapshot during = metrics.snapshot().since(before);
-          return new Restart(ready, first, operator.secondsSinceStart(now), during.clientWrites(),
+          return new Restart(
+              ready,
+              first,
+              operator.secondsSinceStart(now),
+              during.clientWrites(),
               during.clientReads());
         }
         if (now > deadline) {
-          throw new IllegalStateException("the restarted operator did not reconcile all " + objects
-              + " AppDeployments within " + convergeTimeout().toSeconds() + " s (ready: " + (ready >= 0)
-              + "); its output is in " + operator.log());
+          throw new IllegalStateException(
+              "the restarted operator did not reconcile all "
+                  + objects
+                  + " AppDeployments within "
+                  + convergeTimeout().toSeconds()
+                  + " s (ready: "
+                  + (ready >= 0)
+                  + "); its output is in "
+                  + operator.log());
         }
         TimeUnit.MILLISECONDS.sleep(10);
       }
@@ -249,21 +383,31 @@ public final class BenchmarkRun {
   }
 
   private OperatorProcess startOperator(BenchCluster bench, int port, String logName) {
-    List<String> command = settings.operatorCommand().stream()
-        .map(arg -> arg.replace("{kubeconfig}", bench.clientKubeconfig().toString())
-            .replace("{port}", Integer.toString(port))
-            .replace("{name}", logName.replace(".log", "")))
-        .toList();
-    return OperatorProcess.start(command, settings.readyUri(port), settings.metricsUri(port),
-        settings.reconcileMetric(), settings.workDir().resolve(logName));
+    List<String> command =
+        settings.operatorCommand().stream()
+            .map(
+                arg ->
+                    arg.replace("{kubeconfig}", bench.clientKubeconfig().toString())
+                        .replace("{port}", Integer.toString(port))
+                        .replace("{name}", logName.replace(".log", "")))
+            .toList();
+    return OperatorProcess.start(
+        command,
+        settings.readyUri(port),
+        settings.metricsUri(port),
+        settings.reconcileMetric(),
+        settings.workDir().resolve(logName));
   }
 
   private double awaitReady(OperatorProcess operator) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!operator.ready()) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the operator was not ready within 120 s at "
-            + settings.readyUrl() + "; its output is in " + operator.log());
+        throw new IllegalStateException(
+            "the operator was not ready within 120 s at "
+                + settings.readyUrl()
+                + "; its output is in "
+                + operator.log());
       }
       TimeUnit.MILLISECONDS.sleep(10);
     }
@@ -271,18 +415,23 @@ public final class BenchmarkRun {
   }
 
   private static AppDeployment app(Workload.Item item, Workload w) {
-    return AppDeployment.of(item.namespace(), item.name(),
+    return AppDeployment.of(
+        item.namespace(),
+        item.name(),
         new AppDeploymentSpec(w.image(), w.replicas(), item.configMap(), null));
   }
 
   private static Optional<String> hash(Workload.Item item, String version) {
-    return item.hasConfigMap() ? Optional.of(ConfigHash.of(Workload.configData(version), Map.of()))
+    return item.hasConfigMap()
+        ? Optional.of(ConfigHash.of(Workload.configData(version), Map.of()))
         : Optional.empty();
   }
 
   private static long watches(MetricsSnapshot snapshot) {
-    return snapshot.client().entrySet().stream().filter(e -> e.getKey().verb().equals("watch"))
-        .mapToLong(Map.Entry::getValue).sum();
+    return snapshot.client().entrySet().stream()
+        .filter(e -> e.getKey().verb().equals("watch"))
+        .mapToLong(Map.Entry::getValue)
+        .sum();
   }
 
   private static Map<String, Long> byRequest(MetricsSnapshot snapshot) {

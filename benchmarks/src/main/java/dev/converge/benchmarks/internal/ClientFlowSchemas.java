@@ -30,9 +30,19 @@ public final class ClientFlowSchemas {
   public static final String NAMESPACE = "default";
 
   /** Resources counted one by one; the rest is counted per verb as {@code *}. */
-  public static final List<String> RESOURCES = List.of(
-      "appdeployments", "appdeployments/status", "deployments", "services", "configmaps",
-      "events", "pods", "replicasets", "leases", "namespaces", "customresourcedefinitions");
+  public static final List<String> RESOURCES =
+      List.of(
+          "appdeployments",
+          "appdeployments/status",
+          "deployments",
+          "services",
+          "configmaps",
+          "events",
+          "pods",
+          "replicasets",
+          "leases",
+          "namespaces",
+          "customresourcedefinitions");
 
   private static final String PREFIX = "cvb-";
   private static final String PRIORITY_LEVEL = "converge-bench";
@@ -46,40 +56,84 @@ public final class ClientFlowSchemas {
 
   /** Installs the binding, the priority level and the flow schemas. */
   public static ClientFlowSchemas install(KubernetesClient admin) {
-    admin.serviceAccounts().inNamespace(NAMESPACE).resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
-        .withNewMetadata().withName(SERVICE_ACCOUNT).withNamespace(NAMESPACE).endMetadata().build())
+    admin
+        .serviceAccounts()
+        .inNamespace(NAMESPACE)
+        .resource(
+            new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName(SERVICE_ACCOUNT)
+                .withNamespace(NAMESPACE)
+                .endMetadata()
+                .build())
         .serverSideApply();
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
-        .withNewMetadata().withName("converge-bench-client").endMetadata()
-        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-        .withName("cluster-admin").endRoleRef()
-        .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(NAMESPACE)
-        .endSubject()
-        .build()).serverSideApply();
-    admin.resource(
-        new PriorityLevelConfigurationBuilder()
-            .withNewMetadata().withName(PRIORITY_LEVEL).endMetadata()
-            .withNewSpec().withType("Limited")
-            .withNewLimited().withNominalConcurrencyShares(200).withLendablePercent(0)
-            .withNewLimitResponse().withType("Reject").endLimitResponse()
-            .endLimited()
-            .endSpec().build()).serverSideApply();
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("converge-bench-client")
+                .endMetadata()
+                .withNewRoleRef()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("ClusterRole")
+                .withName("cluster-admin")
+                .endRoleRef()
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(SERVICE_ACCOUNT)
+                .withNamespace(NAMESPACE)
+                .endSubject()
+                .build())
+        .serverSideApply();
+    admin
+        .resource(
+            new PriorityLevelConfigurationBuilder()
+                .withNewMetadata()
+                .withName(PRIORITY_LEVEL)
+                .endMetadata()
+                .withNewSpec()
+                .withType("Limited")
+                .withNewLimited()
+                .withNominalConcurrencyShares(200)
+                .withLendablePercent(0)
+                .withNewLimitResponse()
+                .withType("Reject")
+                .endLimitResponse()
+                .endLimited()
+                .endSpec()
+                .build())
+        .serverSideApply();
     ClientFlowSchemas names = forNames();
     List<FlowSchema> schemas = new ArrayList<>();
-    names.bySchema.forEach((name, key) -> {
-      if (!name.equals(NON_RESOURCE)) {
-        schemas.add(schema(name, key.resource().equals("*") ? 200 : 100, key.verb(), key.resource()));
-      }
-    });
-    schemas.add(new FlowSchemaBuilder()
-        .withNewMetadata().withName(NON_RESOURCE).endMetadata()
-        .withNewSpec().withMatchingPrecedence(300)
-        .withNewPriorityLevelConfiguration(PRIORITY_LEVEL)
-        .addNewRule()
-        .addNewSubject().withKind("ServiceAccount").withNewServiceAccount(SERVICE_ACCOUNT, NAMESPACE).endSubject()
-        .addNewNonResourceRule().withVerbs("*").withNonResourceURLs("*").endNonResourceRule()
-        .endRule()
-        .endSpec().build());
+    names.bySchema.forEach(
+        (name, key) -> {
+          if (!name.equals(NON_RESOURCE)) {
+            schemas.add(
+                schema(name, key.resource().equals("*") ? 200 : 100, key.verb(), key.resource()));
+          }
+        });
+    schemas.add(
+        new FlowSchemaBuilder()
+            .withNewMetadata()
+            .withName(NON_RESOURCE)
+            .endMetadata()
+            .withNewSpec()
+            .withMatchingPrecedence(300)
+            .withNewPriorityLevelConfiguration(PRIORITY_LEVEL)
+            .addNewRule()
+            .addNewSubject()
+            .withKind("ServiceAccount")
+            .withNewServiceAccount(SERVICE_ACCOUNT, NAMESPACE)
+            .endSubject()
+            .addNewNonResourceRule()
+            .withVerbs("*")
+            .withNonResourceURLs("*")
+            .endNonResourceRule()
+            .endRule()
+            .endSpec()
+            .build());
     for (FlowSchema schema : schemas) {
       admin.resource(schema).serverSideApply();
     }
@@ -91,7 +145,8 @@ public final class ClientFlowSchemas {
     Map<String, RequestKey> bySchema = new LinkedHashMap<>();
     for (String verb : RequestKey.VERBS) {
       for (String resource : RESOURCES) {
-        bySchema.put(PREFIX + verb + "-" + resource.replace('/', '-'), new RequestKey(verb, resource));
+        bySchema.put(
+            PREFIX + verb + "-" + resource.replace('/', '-'), new RequestKey(verb, resource));
       }
       bySchema.put(PREFIX + verb + "-other", new RequestKey(verb, "*"));
     }
@@ -101,15 +156,27 @@ public final class ClientFlowSchemas {
 
   private static FlowSchema schema(String name, int precedence, String verb, String resource) {
     return new FlowSchemaBuilder()
-        .withNewMetadata().withName(name).endMetadata()
-        .withNewSpec().withMatchingPrecedence(precedence)
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withMatchingPrecedence(precedence)
         .withNewPriorityLevelConfiguration(PRIORITY_LEVEL)
         .addNewRule()
-        .addNewSubject().withKind("ServiceAccount").withNewServiceAccount(SERVICE_ACCOUNT, NAMESPACE).endSubject()
-        .addNewResourceRule().withVerbs(verb).withApiGroups("*").withResources(resource)
-        .withNamespaces("*").withClusterScope(true).endResourceRule()
+        .addNewSubject()
+        .withKind("ServiceAccount")
+        .withNewServiceAccount(SERVICE_ACCOUNT, NAMESPACE)
+        .endSubject()
+        .addNewResourceRule()
+        .withVerbs(verb)
+        .withApiGroups("*")
+        .withResources(resource)
+        .withNamespaces("*")
+        .withClusterScope(true)
+        .endResourceRule()
         .endRule()
-        .endSpec().build();
+        .endSpec()
+        .build();
   }
 
   /** The request a flow schema counts, when it is one of these. */

@@ -27,7 +27,9 @@ public final class ConvergenceTracker<T extends HasMetadata> implements Resource
   private volatile long startedNanos;
   private volatile boolean started;
 
-  /** @param expected keys {@code namespace/name} of the objects to wait for */
+  /**
+   * @param expected keys {@code namespace/name} of the objects to wait for
+   */
   public ConvergenceTracker(Set<String> expected, Predicate<T> done) {
     this.expected = Set.copyOf(expected);
     this.done = done;
@@ -65,7 +67,9 @@ public final class ConvergenceTracker<T extends HasMetadata> implements Resource
       return;
     }
     String key = object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
-    if (expected.contains(key) && done.test(object) && doneAt.putIfAbsent(key, System.nanoTime()) == null) {
+    if (expected.contains(key)
+        && done.test(object)
+        && doneAt.putIfAbsent(key, System.nanoTime()) == null) {
       remaining.countDown();
     }
   }
@@ -82,9 +86,16 @@ public final class ConvergenceTracker<T extends HasMetadata> implements Resource
         List<String> missing = new ArrayList<>(expected);
         missing.removeAll(doneAt.keySet());
         Collections.sort(missing);
-        throw new IllegalStateException(missing.size() + " of " + expected.size() + " objects not "
-            + what + " after " + timeout.toSeconds() + " s, e.g. "
-            + missing.subList(0, Math.min(5, missing.size())));
+        throw new IllegalStateException(
+            missing.size()
+                + " of "
+                + expected.size()
+                + " objects not "
+                + what
+                + " after "
+                + timeout.toSeconds()
+                + " s, e.g. "
+                + missing.subList(0, Math.min(5, missing.size())));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -21,8 +21,13 @@ public final class LineChart {
   public record Series(String name, List<double[]> points) {}
 
   private static final Color[] COLORS = {
-      new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e),
-      new Color(0x9467bd), new Color(0x8c564b)};
+    new Color(0x1f77b4),
+    new Color(0xd62728),
+    new Color(0x2ca02c),
+    new Color(0xff7f0e),
+    new Color(0x9467bd),
+    new Color(0x8c564b)
+  };
   private static final int WIDTH = 900;
   private static final int HEIGHT = 520;
   private static final int LEFT = 80;
@@ -54,7 +59,8 @@ public final class LineChart {
     BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = image.createGraphics();
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-    g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+    g.setRenderingHint(
+        RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
     g.setColor(Color.WHITE);
     g.fillRect(0, 0, WIDTH, HEIGHT);
 
@@ -86,7 +92,8 @@ public final class LineChart {
     }
     g.setColor(Color.BLACK);
     g.drawRect(LEFT, TOP, plotW, plotH);
-    g.drawString(xLabel, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(xLabel) / 2, HEIGHT - 18);
+    g.drawString(
+        xLabel, LEFT + plotW / 2 - g.getFontMetrics().stringWidth(xLabel) / 2, HEIGHT - 18);
     Graphics2D rotated = (Graphics2D) g.create();
     rotated.rotate(-Math.PI / 2);
     rotated.drawString(yLabel, -(TOP + plotH / 2 + g.getFontMetrics().stringWidth(yLabel) / 2), 20);

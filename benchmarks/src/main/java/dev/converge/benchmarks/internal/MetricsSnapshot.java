@@ -22,22 +22,34 @@ public record MetricsSnapshot(Map<RequestKey, Long> all, Map<RequestKey, Long> c
 
   /** The client's writes (create, update, patch, delete). */
   public long clientWrites() {
-    return client.entrySet().stream().filter(e -> e.getKey().isWrite()).mapToLong(Map.Entry::getValue).sum();
+    return client.entrySet().stream()
+        .filter(e -> e.getKey().isWrite())
+        .mapToLong(Map.Entry::getValue)
+        .sum();
   }
 
   /** The client's reads (get, list). */
   public long clientReads() {
-    return client.entrySet().stream().filter(e -> e.getKey().isRead()).mapToLong(Map.Entry::getValue).sum();
+    return client.entrySet().stream()
+        .filter(e -> e.getKey().isRead())
+        .mapToLong(Map.Entry::getValue)
+        .sum();
   }
 
   /** Everyone's writes, the client's included. */
   public long allWrites() {
-    return all.entrySet().stream().filter(e -> e.getKey().isWrite()).mapToLong(Map.Entry::getValue).sum();
+    return all.entrySet().stream()
+        .filter(e -> e.getKey().isWrite())
+        .mapToLong(Map.Entry::getValue)
+        .sum();
   }
 
   /** Everyone's reads, the client's included. */
   public long allReads() {
-    return all.entrySet().stream().filter(e -> e.getKey().isRead()).mapToLong(Map.Entry::getValue).sum();
+    return all.entrySet().stream()
+        .filter(e -> e.getKey().isRead())
+        .mapToLong(Map.Entry::getValue)
+        .sum();
   }
 
   /**
@@ -53,14 +65,16 @@ public record MetricsSnapshot(Map<RequestKey, Long> all, Map<RequestKey, Long> c
     return Math.max(0, allReads() - clientReads());
   }
 
-  private static Map<RequestKey, Long> minus(Map<RequestKey, Long> now, Map<RequestKey, Long> before) {
+  private static Map<RequestKey, Long> minus(
+      Map<RequestKey, Long> now, Map<RequestKey, Long> before) {
     Map<RequestKey, Long> out = new HashMap<>();
-    now.forEach((key, count) -> {
-      long delta = count - before.getOrDefault(key, 0L);
-      if (delta > 0) {
-        out.put(key, delta);
-      }
-    });
+    now.forEach(
+        (key, count) -> {
+          long delta = count - before.getOrDefault(key, 0L);
+          if (delta > 0) {
+            out.put(key, delta);
+          }
+        });
     return out;
   }
 }

@@ -33,10 +33,16 @@ public final class OperatorProcess implements AutoCloseable {
   private final URI metricsUrl;
   private final String reconcileMetric;
   private final Path log;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  private OperatorProcess(Process process, long startedNanos, URI readyUrl, URI metricsUrl,
-      String reconcileMetric, Path log) {
+  private OperatorProcess(
+      Process process,
+      long startedNanos,
+      URI readyUrl,
+      URI metricsUrl,
+      String reconcileMetric,
+      Path log) {
     this.process = process;
     this.startedNanos = startedNanos;
     this.readyUrl = readyUrl;
@@ -46,24 +52,31 @@ public final class OperatorProcess implements AutoCloseable {
   }
 
   /** Starts {@code command}, its output appended to {@code log}. */
-  public static OperatorProcess start(List<String> command, URI readyUrl, URI metricsUrl,
-      String reconcileMetric, Path log) {
+  public static OperatorProcess start(
+      List<String> command, URI readyUrl, URI metricsUrl, String reconcileMetric, Path log) {
     try {
       Files.createDirectories(log.getParent());
       long started = System.nanoTime();
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .start();
-      OperatorProcess operator = new OperatorProcess(process, started, readyUrl, metricsUrl, reconcileMetric, log);
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      OperatorProcess operator =
+          new OperatorProcess(process, started, readyUrl, metricsUrl, reconcileMetric, log);
       // an interrupted benchmark (Ctrl-C, a killed test JVM's shutdown) leaves no operator behind
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-      }, "bench-operator-stop"));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                  },
+                  "bench-operator-stop"));
       return operator;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the operator " + command + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot start the operator " + command + ": " + e.getMessage(), e);
     }
   }
 
@@ -84,18 +97,24 @@ public final class OperatorProcess implements AutoCloseable {
    */
   public OptionalLong reconciles() {
     checkAlive();
-    return get(metricsUrl).filter(r -> r.statusCode() == 200).map(r -> {
-      long sum = 0;
-      boolean found = false;
-      for (String line : r.body().lines().toList()) {
-        if (line.startsWith(reconcileMetric + "{") || line.startsWith(reconcileMetric + " ")) {
-          String value = line.substring(line.lastIndexOf(line.contains("}") ? '}' : ' ') + 1).trim();
-          sum += Math.round(Double.parseDouble(value.split("\\s+", 2)[0]));
-          found = true;
-        }
-      }
-      return found ? OptionalLong.of(sum) : OptionalLong.empty();
-    }).orElse(OptionalLong.empty());
+    return get(metricsUrl)
+        .filter(r -> r.statusCode() == 200)
+        .map(
+            r -> {
+              long sum = 0;
+              boolean found = false;
+              for (String line : r.body().lines().toList()) {
+                if (line.startsWith(reconcileMetric + "{")
+                    || line.startsWith(reconcileMetric + " ")) {
+                  String value =
+                      line.substring(line.lastIndexOf(line.contains("}") ? '}' : ' ') + 1).trim();
+                  sum += Math.round(Double.parseDouble(value.split("\\s+", 2)[0]));
+                  found = true;
+                }
+              }
+              return found ? OptionalLong.of(sum) : OptionalLong.empty();
+            })
+        .orElse(OptionalLong.empty());
   }
 
   /** CPU seconds (user + system) used so far by the process and its live descendants. */
@@ -141,7 +160,8 @@ public final class OperatorProcess implements AutoCloseable {
         continue;
       }
       long usedKib = 0;
-      for (String line : run(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_info")).lines().toList()) {
+      for (String line :
+          run(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_info")).lines().toList()) {
         if (line.contains("Metaspace") || line.contains("class space")) {
           continue;
         }
@@ -171,15 +191,17 @@ public final class OperatorProcess implements AutoCloseable {
 
   private void checkAlive() {
     if (!process.isAlive()) {
-      throw new IllegalStateException("the operator exited with code " + process.exitValue()
-          + "; its output is in " + log);
+      throw new IllegalStateException(
+          "the operator exited with code " + process.exitValue() + "; its output is in " + log);
     }
   }
 
   private java.util.Optional<HttpResponse<String>> get(URI uri) {
     try {
-      return java.util.Optional.of(http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString()));
+      return java.util.Optional.of(
+          http.send(
+              HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+              HttpResponse.BodyHandlers.ofString()));
     } catch (IOException notYet) {
       return java.util.Optional.empty();
     } catch (InterruptedException e) {
@@ -199,7 +221,8 @@ public final class OperatorProcess implements AutoCloseable {
   private static String run(List<String> command) {
     try {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String out =
+          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();
       }

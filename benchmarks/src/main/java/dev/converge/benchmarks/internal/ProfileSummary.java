@@ -14,9 +14,9 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Where the CPU went, from a Flight Recorder file: the execution samples counted by the method
- * they were in (self) and by the first frame of a given package prefix on their stack (the code
- * of ours that was running, whatever library it called).
+ * Where the CPU went, from a Flight Recorder file: the execution samples counted by the method they
+ * were in (self) and by the first frame of a given package prefix on their stack (the code of ours
+ * that was running, whatever library it called).
  */
 public final class ProfileSummary {
 
@@ -43,17 +43,25 @@ public final class ProfileSummary {
         samples++;
         List<RecordedFrame> frames = stack.getFrames();
         self.merge(name(frames.get(0)), 1, Integer::sum);
-        frames.stream().filter(f -> f.getMethod().getType().getName().startsWith(prefix)).findFirst()
+        frames.stream()
+            .filter(f -> f.getMethod().getType().getName().startsWith(prefix))
+            .findFirst()
             .ifPresent(f -> ours.merge(name(f), 1, Integer::sum));
-        frames.stream().filter(f -> f.getMethod().getType().getName().startsWith(prefix))
-            .map(ProfileSummary::name).distinct()
+        frames.stream()
+            .filter(f -> f.getMethod().getType().getName().startsWith(prefix))
+            .map(ProfileSummary::name)
+            .distinct()
             .forEach(method -> inclusive.merge(method, 1, Integer::sum));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the profile " + jfr, e);
     }
     StringBuilder out = new StringBuilder();
-    out.append("Execution samples: ").append(samples).append(" (").append(jfr.getFileName()).append(")\n\n");
+    out.append("Execution samples: ")
+        .append(samples)
+        .append(" (")
+        .append(jfr.getFileName())
+        .append(")\n\n");
     table(out, "self (method on top of the stack)", self, samples, top);
     out.append('\n');
     table(out, "innermost " + prefix + " frame", ours, samples, top);
@@ -62,14 +70,23 @@ public final class ProfileSummary {
     return out.toString();
   }
 
-  private static void table(StringBuilder out, String title, Map<String, Integer> counts, int samples, int top) {
+  private static void table(
+      StringBuilder out, String title, Map<String, Integer> counts, int samples, int top) {
     out.append("| ").append(title).append(" | samples | share |\n|---|---|---|\n");
     Map<String, Integer> sorted = new LinkedHashMap<>();
-    counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(top)
+    counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(top)
         .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-    sorted.forEach((method, count) -> out.append("| `").append(method).append("` | ").append(count)
-        .append(" | ").append(String.format(Locale.ROOT, "%.1f%%", 100.0 * count / Math.max(1, samples)))
-        .append(" |\n"));
+    sorted.forEach(
+        (method, count) ->
+            out.append("| `")
+                .append(method)
+                .append("` | ")
+                .append(count)
+                .append(" | ")
+                .append(String.format(Locale.ROOT, "%.1f%%", 100.0 * count / Math.max(1, samples)))
+                .append(" |\n"));
   }
 
   private static String name(RecordedFrame frame) {

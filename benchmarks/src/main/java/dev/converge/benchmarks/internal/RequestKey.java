@@ -5,8 +5,9 @@ import java.util.Set;
 
 /**
  * One kind of API request as the API server's authorizer sees it: a verb ({@code get}, {@code
- * list}, {@code watch}, {@code create}, {@code update}, {@code patch}, {@code delete}) and a resource
- * with its subresource ({@code appdeployments/status}), or {@code *} for any other resource.
+ * list}, {@code watch}, {@code create}, {@code update}, {@code patch}, {@code delete}) and a
+ * resource with its subresource ({@code appdeployments/status}), or {@code *} for any other
+ * resource.
  */
 public record RequestKey(String verb, String resource) implements Comparable<RequestKey> {
 
@@ -14,7 +15,8 @@ public record RequestKey(String verb, String resource) implements Comparable<Req
   public static final java.util.List<String> VERBS =
       java.util.List.of("get", "list", "watch", "create", "update", "patch", "delete");
 
-  private static final Set<String> WRITES = Set.of("create", "update", "patch", "delete", "deletecollection");
+  private static final Set<String> WRITES =
+      Set.of("create", "update", "patch", "delete", "deletecollection");
   private static final Set<String> READS = Set.of("get", "list");
 
   /** True for create, update, patch and delete. */
@@ -32,18 +34,20 @@ public record RequestKey(String verb, String resource) implements Comparable<Req
    * server-side apply {@code APPLY}.
    */
   public static RequestKey fromMetric(String metricVerb, String resource, String subresource) {
-    String verb = switch (metricVerb.toUpperCase(Locale.ROOT)) {
-      case "POST" -> "create";
-      case "PUT" -> "update";
-      case "PATCH", "APPLY" -> "patch";
-      case "DELETE" -> "delete";
-      case "DELETECOLLECTION" -> "deletecollection";
-      case "GET" -> "get";
-      case "LIST" -> "list";
-      case "WATCH", "WATCHLIST" -> "watch";
-      default -> metricVerb.toLowerCase(Locale.ROOT);
-    };
-    String full = subresource == null || subresource.isEmpty() ? resource : resource + "/" + subresource;
+    String verb =
+        switch (metricVerb.toUpperCase(Locale.ROOT)) {
+          case "POST" -> "create";
+          case "PUT" -> "update";
+          case "PATCH", "APPLY" -> "patch";
+          case "DELETE" -> "delete";
+          case "DELETECOLLECTION" -> "deletecollection";
+          case "GET" -> "get";
+          case "LIST" -> "list";
+          case "WATCH", "WATCHLIST" -> "watch";
+          default -> metricVerb.toLowerCase(Locale.ROOT);
+        };
+    String full =
+        subresource == null || subresource.isEmpty() ? resource : resource + "/" + subresource;
     return new RequestKey(verb, full);
   }
 

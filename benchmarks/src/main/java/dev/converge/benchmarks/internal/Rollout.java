@@ -18,19 +18,25 @@ public final class Rollout {
    */
   public static boolean complete(Deployment deployment) {
     DeploymentStatus status = deployment.getStatus();
-    if (status == null || status.getObservedGeneration() == null
+    if (status == null
+        || status.getObservedGeneration() == null
         || status.getObservedGeneration() < deployment.getMetadata().getGeneration()) {
       return false;
     }
-    int desired = deployment.getSpec().getReplicas() == null ? 1 : deployment.getSpec().getReplicas();
-    return zero(status.getUpdatedReplicas()) == desired && zero(status.getReplicas()) == desired
-        && zero(status.getReadyReplicas()) == desired && zero(status.getAvailableReplicas()) == desired;
+    int desired =
+        deployment.getSpec().getReplicas() == null ? 1 : deployment.getSpec().getReplicas();
+    return zero(status.getUpdatedReplicas()) == desired
+        && zero(status.getReplicas()) == desired
+        && zero(status.getReadyReplicas()) == desired
+        && zero(status.getAvailableReplicas()) == desired;
   }
 
   /** The pod template's annotation {@code key}, or the empty string. */
   public static String templateAnnotation(Deployment deployment, String key) {
-    Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata() == null ? null
-        : deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+    Map<String, String> annotations =
+        deployment.getSpec().getTemplate().getMetadata() == null
+            ? null
+            : deployment.getSpec().getTemplate().getMetadata().getAnnotations();
     return annotations == null ? "" : Objects.requireNonNullElse(annotations.get(key), "");
   }
 
@@ -41,7 +47,8 @@ public final class Rollout {
       return false;
     }
     Object observed = map.get("observedGeneration");
-    return "Running".equals(map.get("phase")) && observed instanceof Number n
+    return "Running".equals(map.get("phase"))
+        && observed instanceof Number n
         && n.longValue() == app.getMetadata().getGeneration();
   }
 

@@ -40,7 +40,8 @@ public record Workload(int objects, int namespaces, int replicas, int configMaps
   public List<Item> items() {
     List<Item> items = new ArrayList<>(objects);
     for (int i = 0; i < objects; i++) {
-      items.add(new Item("bench-" + (i % namespaces), "app-" + i, i < configMaps ? "cfg-" + i : null));
+      items.add(
+          new Item("bench-" + (i % namespaces), "app-" + i, i < configMaps ? "cfg-" + i : null));
     }
     return items;
   }
@@ -56,13 +57,27 @@ public record Workload(int objects, int namespaces, int replicas, int configMaps
   /** The namespaces and the ConfigMaps, which exist before the operator or floor starts. */
   public void prepare(KubernetesClient admin) {
     for (int j = 0; j < namespaces; j++) {
-      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("bench-" + j)
-          .endMetadata().build()).serverSideApply();
+      admin
+          .namespaces()
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName("bench-" + j).endMetadata().build())
+          .serverSideApply();
     }
-    inParallel(withConfigMaps(), item -> admin.configMaps().inNamespace(item.namespace())
-        .resource(new ConfigMapBuilder().withNewMetadata().withName(item.configMap())
-            .withNamespace(item.namespace()).endMetadata()
-            .withData(configData("v1")).build()).create());
+    inParallel(
+        withConfigMaps(),
+        item ->
+            admin
+                .configMaps()
+                .inNamespace(item.namespace())
+                .resource(
+                    new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(item.configMap())
+                        .withNamespace(item.namespace())
+                        .endMetadata()
+                        .withData(configData("v1"))
+                        .build())
+                .create());
   }
 
   /** The content of every ConfigMap at a given version. */
@@ -72,11 +87,18 @@ public record Workload(int objects, int namespaces, int replicas, int configMaps
 
   /** Changes every ConfigMap's content to {@code version}, all at once. */
   public void changeConfigMaps(KubernetesClient admin, String version) {
-    inParallel(withConfigMaps(), item -> admin.configMaps().inNamespace(item.namespace())
-        .withName(item.configMap()).edit(cm -> {
-          cm.setData(configData(version));
-          return cm;
-        }));
+    inParallel(
+        withConfigMaps(),
+        item ->
+            admin
+                .configMaps()
+                .inNamespace(item.namespace())
+                .withName(item.configMap())
+                .edit(
+                    cm -> {
+                      cm.setData(configData(version));
+                      return cm;
+                    }));
   }
 
   /** The AppDeployment of one item, as the generic resource any operator's CRD accepts. */
@@ -84,7 +106,8 @@ public record Workload(int objects, int namespaces, int replicas, int configMaps
     GenericKubernetesResource app = new GenericKubernetesResource();
     app.setApiVersion("apps.converge.dev/v1");
     app.setKind("AppDeployment");
-    app.setMetadata(new ObjectMetaBuilder().withName(item.name()).withNamespace(item.namespace()).build());
+    app.setMetadata(
+        new ObjectMetaBuilder().withName(item.name()).withNamespace(item.namespace()).build());
     Map<String, Object> spec = new LinkedHashMap<>();
     spec.put("image", image);
     spec.put("replicas", replicas);
@@ -107,8 +130,8 @@ public record Workload(int objects, int namespaces, int replicas, int configMaps
         future.get();
       }
     } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException("a request of the workload failed: " + e.getCause().getMessage(),
-          e.getCause());
+      throw new IllegalStateException(
+          "a request of the workload failed: " + e.getCause().getMessage(), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while sending the workload", e);

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 class ApiServerMetricsTest {
 
-  private static final String BEFORE = """
+  private static final String BEFORE =
+      """
       # HELP apiserver_request_total [STABLE] Counter of apiserver requests
       apiserver_request_total{code="201",component="apiserver",dry_run="",group="apps",resource="deployments",scope="resource",subresource="",verb="POST",version="v1"} 7
       apiserver_request_total{code="200",component="apiserver",dry_run="",group="apps",resource="deployments",scope="resource",subresource="",verb="APPLY",version="v1"} 3
@@ -17,27 +18,33 @@ class ApiServerMetricsTest {
       apiserver_flowcontrol_dispatched_requests_total{flow_schema="exempt",priority_level="exempt"} 99
       """;
 
-  private static final String AFTER = BEFORE
-      .replace("verb=\"POST\",version=\"v1\"} 7", "verb=\"POST\",version=\"v1\"} 17")
-      .replace("\"cvb-create-deployments\",priority_level=\"converge-bench\"} 5",
-          "\"cvb-create-deployments\",priority_level=\"converge-bench\"} 12")
-      + "apiserver_flowcontrol_dispatched_requests_total{flow_schema=\"cvb-get-other\",priority_level=\"converge-bench\"} 1.0\n";
+  private static final String AFTER =
+      BEFORE
+              .replace("verb=\"POST\",version=\"v1\"} 7", "verb=\"POST\",version=\"v1\"} 17")
+              .replace(
+                  "\"cvb-create-deployments\",priority_level=\"converge-bench\"} 5",
+                  "\"cvb-create-deployments\",priority_level=\"converge-bench\"} 12")
+          + "apiserver_flowcontrol_dispatched_requests_total{flow_schema=\"cvb-get-other\",priority_level=\"converge-bench\"} 1.0\n";
 
   @Test
   void readsEveryonesRequestsAndTheClientsFromItsFlowSchemas() {
     ClientFlowSchemas schemas = ClientFlowSchemas.forNames();
     MetricsSnapshot snapshot = ApiServerMetrics.parse(BEFORE, schemas);
-    assertThat(snapshot.all()).containsExactlyInAnyOrderEntriesOf(Map.of(
-        new RequestKey("create", "deployments"), 7L,
-        new RequestKey("patch", "deployments"), 3L,
-        new RequestKey("patch", "appdeployments/status"), 2L));
-    assertThat(snapshot.client()).containsExactlyEntriesOf(Map.of(new RequestKey("create", "deployments"), 5L));
+    assertThat(snapshot.all())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                new RequestKey("create", "deployments"), 7L,
+                new RequestKey("patch", "deployments"), 3L,
+                new RequestKey("patch", "appdeployments/status"), 2L));
+    assertThat(snapshot.client())
+        .containsExactlyEntriesOf(Map.of(new RequestKey("create", "deployments"), 5L));
   }
 
   @Test
   void aDeltaSplitsWritesAndReadsIntoTheClientsAndEveryoneElses() {
     ClientFlowSchemas schemas = ClientFlowSchemas.forNames();
-    MetricsSnapshot delta = ApiServerMetrics.parse(AFTER, schemas).since(ApiServerMetrics.parse(BEFORE, schemas));
+    MetricsSnapshot delta =
+        ApiServerMetrics.parse(AFTER, schemas).since(ApiServerMetrics.parse(BEFORE, schemas));
     assertThat(delta.allWrites()).isEqualTo(10);
     assertThat(delta.clientWrites()).isEqualTo(7);
     assertThat(delta.otherWrites()).isEqualTo(3);

@@ -9,16 +9,77 @@ import org.junit.jupiter.api.Test;
 class ReportsTest {
 
   private static RunFigures operator(int objects, double seconds, double cpu, double heapMiB) {
-    return new RunFigures("operator", objects, 0, 1, 5, seconds, objects / seconds, List.of(seconds),
-        4L * objects, 0, 0, 100, 2, 4, 0, Map.of("create services", (long) objects), 60, 0L, 10, 1.5,
-        cpu, cpu * 1000 / objects, cpu + 3, 250.0, heapMiB, heapMiB * 1024 / objects, 3.0, 3.0, 3.5,
-        4.0, 0L, 4L, 3.0);
+    return new RunFigures(
+        "operator",
+        objects,
+        0,
+        1,
+        5,
+        seconds,
+        objects / seconds,
+        List.of(seconds),
+        4L * objects,
+        0,
+        0,
+        100,
+        2,
+        4,
+        0,
+        Map.of("create services", (long) objects),
+        60,
+        0L,
+        10,
+        1.5,
+        cpu,
+        cpu * 1000 / objects,
+        cpu + 3,
+        250.0,
+        heapMiB,
+        heapMiB * 1024 / objects,
+        3.0,
+        3.0,
+        3.5,
+        4.0,
+        0L,
+        4L,
+        3.0);
   }
 
   private static RunFigures floor(int objects, double seconds) {
-    return new RunFigures("floor", objects, 0, 1, 5, seconds, objects / seconds, List.of(seconds),
-        2L * objects, 0, 0, 100, 2, 2, 0, Map.of(), null, null, 10, 1.0, null, null, null, null, null,
-        null, null, null, null, null, null, null, null);
+    return new RunFigures(
+        "floor",
+        objects,
+        0,
+        1,
+        5,
+        seconds,
+        objects / seconds,
+        List.of(seconds),
+        2L * objects,
+        0,
+        0,
+        100,
+        2,
+        2,
+        0,
+        Map.of(),
+        null,
+        null,
+        10,
+        1.0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   @Test
@@ -33,8 +94,9 @@ class ReportsTest {
   @Test
   void theCostOfAnAdditionalAppDeploymentIsTheDifferenceBetweenSizes() {
     // 9,000 more objects cost 90 s more CPU and 450 MiB more heap: 10 ms and 51.2 KiB each
-    String marginal = Reports.marginal(List.of(operator(10_000, 200, 100, 500), floor(1000, 50),
-        operator(1000, 51, 10, 50)));
+    String marginal =
+        Reports.marginal(
+            List.of(operator(10_000, 200, 100, 500), floor(1000, 50), operator(1000, 51, 10, 50)));
     assertThat(marginal).contains("| 1000 → 10000 (replicas 0) | 10.0 | 51.2 |");
   }
 }

@@ -9,9 +9,11 @@ import java.util.Objects;
  * @param check the case
  * @param subject the object it ran on, e.g. {@code Deployment (defaulted parameters)}
  * @param verdict the outcome
- * @param detail what failed (each expectation in brackets), the declared reason for a limit, or what was observed
+ * @param detail what failed (each expectation in brackets), the declared reason for a limit, or
+ *     what was observed
  */
-public record CaseResult(String strategy, ConformanceCase check, String subject, Verdict verdict, String detail) {
+public record CaseResult(
+    String strategy, ConformanceCase check, String subject, Verdict verdict, String detail) {
 
   public CaseResult {
     Objects.requireNonNull(strategy, "strategy");

@@ -17,7 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ConformanceReport {
 
-  private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+  private static final JsonMapper JSON =
+      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   /** System property naming the folder reports are written to. */
   public static final String DIR_PROPERTY = "converge.conformance.dir";

@@ -12,8 +12,8 @@ import java.util.TreeSet;
 /**
  * Turns conformance report files into the Markdown tables of the README: the scenarios (one row per
  * strategy, one column per scenario) and the cases (one row per case, one column per strategy); a
- * cell says how many subjects passed, names the ones that failed, and points to a footnote with what
- * was observed, the declared reason for a limit, or why the check did not run.
+ * cell says how many subjects passed, names the ones that failed, and points to a footnote with
+ * what was observed, the declared reason for a limit, or why the check did not run.
  *
  * <pre>
  * java -cp ... dev.converge.testing.conformance.ConformanceTable [-o table.md] report-dir-or-file...
@@ -62,7 +62,9 @@ public final class ConformanceTable {
   }
 
   private static String cases(List<CaseResult> results, List<String> notes) {
-    List<String> strategies = new ArrayList<>(new java.util.LinkedHashSet<>(results.stream().map(CaseResult::strategy).toList()));
+    List<String> strategies =
+        new ArrayList<>(
+            new java.util.LinkedHashSet<>(results.stream().map(CaseResult::strategy).toList()));
     StringBuilder md = new StringBuilder("| case |");
     StringBuilder rule = new StringBuilder("|---|");
     for (String s : strategies) {
@@ -77,8 +79,14 @@ public final class ConformanceTable {
       }
       md.append("| ").append(c.caseName()).append(" |");
       for (String s : strategies) {
-        List<ScenarioResult> cell = row.stream().filter(r -> r.strategy().equals(s))
-            .map(r -> new ScenarioResult(r.strategy(), Scenario.CREATE, r.subject(), r.verdict(), r.detail())).toList();
+        List<ScenarioResult> cell =
+            row.stream()
+                .filter(r -> r.strategy().equals(s))
+                .map(
+                    r ->
+                        new ScenarioResult(
+                            r.strategy(), Scenario.CREATE, r.subject(), r.verdict(), r.detail()))
+                .toList();
         md.append(' ').append(cell(s, c.caseName(), cell, notes)).append(" |");
       }
       md.append('\n');
@@ -108,37 +116,66 @@ public final class ConformanceTable {
       }
       md.append('\n');
     }
-    md.append('\n').append("Cells count kinds: passed / run, over ")
-        .append(String.join(", ", new java.util.LinkedHashSet<>(results.stream().map(ScenarioResult::subject).toList())))
+    md.append('\n')
+        .append("Cells count kinds: passed / run, over ")
+        .append(
+            String.join(
+                ", ",
+                new java.util.LinkedHashSet<>(
+                    results.stream().map(ScenarioResult::subject).toList())))
         .append(".\n\n");
     for (Scenario s : Scenario.values()) {
-      md.append(s.number()).append(". **").append(s.shortName()).append("** — ").append(s.description()).append("  \n");
+      md.append(s.number())
+          .append(". **")
+          .append(s.shortName())
+          .append("** — ")
+          .append(s.description())
+          .append("  \n");
     }
     return md.toString();
   }
 
-  private static String cell(String strategy, String check, List<ScenarioResult> cell, List<String> notes) {
+  private static String cell(
+      String strategy, String check, List<ScenarioResult> cell, List<String> notes) {
     if (cell.isEmpty()) {
       return "—";
     }
     List<ScenarioResult> ran = cell.stream().filter(r -> r.verdict() != Verdict.NOT_RUN).toList();
     if (ran.isEmpty()) {
-      return "not run " + note(notes, strategy + ", " + check + ": not run — " + cell.get(0).detail());
+      return "not run "
+          + note(notes, strategy + ", " + check + ": not run — " + cell.get(0).detail());
     }
     long passed = ran.stream().filter(r -> r.verdict() == Verdict.PASS).count();
     List<ScenarioResult> failed = ran.stream().filter(r -> r.verdict() == Verdict.FAIL).toList();
-    List<ScenarioResult> unsupported = ran.stream().filter(r -> r.verdict() == Verdict.NOT_SUPPORTED).toList();
+    List<ScenarioResult> unsupported =
+        ran.stream().filter(r -> r.verdict() == Verdict.NOT_SUPPORTED).toList();
     StringBuilder text = new StringBuilder();
     text.append(passed == ran.size() ? "pass " : passed == 0 ? "" : "partial ")
-        .append(passed).append('/').append(ran.size());
+        .append(passed)
+        .append('/')
+        .append(ran.size());
     if (!failed.isEmpty()) {
-      text.append(" **FAIL** ").append(subjects(failed)).append(' ')
-          .append(note(notes, strategy + ", " + check + ": failed on " + subjects(failed) + " — "
-              + failed.get(0).detail()));
+      text.append(" **FAIL** ")
+          .append(subjects(failed))
+          .append(' ')
+          .append(
+              note(
+                  notes,
+                  strategy
+                      + ", "
+                      + check
+                      + ": failed on "
+                      + subjects(failed)
+                      + " — "
+                      + failed.get(0).detail()));
     }
     if (!unsupported.isEmpty()) {
-      text.append(" not supported ").append(unsupported.size() == ran.size() ? "" : "on " + subjects(unsupported) + " ")
-          .append(note(notes, strategy + ", " + check + ": declared limit — " + unsupported.get(0).detail()));
+      text.append(" not supported ")
+          .append(unsupported.size() == ran.size() ? "" : "on " + subjects(unsupported) + " ")
+          .append(
+              note(
+                  notes,
+                  strategy + ", " + check + ": declared limit — " + unsupported.get(0).detail()));
     }
     return text.toString().trim();
   }

@@ -9,8 +9,8 @@ import java.util.Optional;
 /**
  * A strategy under test and the limits of its write method it declares. A limit covers one named
  * expectation of one check: when every expectation a check failed is declared, the check is
- * reported {@link Verdict#NOT_SUPPORTED} with the reasons; when any other expectation failed
- * beside it, the check fails.
+ * reported {@link Verdict#NOT_SUPPORTED} with the reasons; when any other expectation failed beside
+ * it, the check fails.
  *
  * @param strategy the strategy
  * @param limits declared limits
@@ -27,12 +27,18 @@ public record ConformanceTarget(ResourceStrategy strategy, List<DeclaredLimit> l
     return new ConformanceTarget(strategy, List.of());
   }
 
-  /** A copy that declares {@code expectation} of {@code scenario} a limit of the method, for {@code reason}. */
+  /**
+   * A copy that declares {@code expectation} of {@code scenario} a limit of the method, for {@code
+   * reason}.
+   */
   public ConformanceTarget withLimit(Scenario scenario, String expectation, String reason) {
     return with(new DeclaredLimit(scenario.shortName(), expectation, reason));
   }
 
-  /** A copy that declares {@code expectation} of {@code check} a limit of the method, for {@code reason}. */
+  /**
+   * A copy that declares {@code expectation} of {@code check} a limit of the method, for {@code
+   * reason}.
+   */
   public ConformanceTarget withLimit(ConformanceCase check, String expectation, String reason) {
     return with(new DeclaredLimit(check.caseName(), expectation, reason));
   }
@@ -45,7 +51,9 @@ public record ConformanceTarget(ResourceStrategy strategy, List<DeclaredLimit> l
 
   /** The limit declared for {@code expectation} of {@code check}, if any. */
   public Optional<DeclaredLimit> limit(String check, String expectation) {
-    return limits.stream().filter(l -> l.check().equals(check) && l.expectation().equals(expectation)).findFirst();
+    return limits.stream()
+        .filter(l -> l.check().equals(check) && l.expectation().equals(expectation))
+        .findFirst();
   }
 
   /** The strategy's configuration name. */

@@ -3,9 +3,9 @@ package dev.converge.testing.conformance;
 import java.util.Objects;
 
 /**
- * A known limit of a strategy's write method, declared for exactly one expectation of one check.
- * A check whose failed expectations are all declared limits is reported {@link
- * Verdict#NOT_SUPPORTED} with the reason; any other failed expectation beside it still fails.
+ * A known limit of a strategy's write method, declared for exactly one expectation of one check. A
+ * check whose failed expectations are all declared limits is reported {@link Verdict#NOT_SUPPORTED}
+ * with the reason; any other failed expectation beside it still fails.
  *
  * @param check a scenario's short name ({@link Scenario#shortName()}) or a case's name ({@link
  *     ConformanceCase#caseName()})

@@ -15,8 +15,8 @@ import java.util.Optional;
  * }</pre>
  *
  * Values are compared as JSON: strings exactly (no number or quantity parsing), numbers by value,
- * maps by their keys, lists in order. {@link #id()} names the expectation in reports and in declared
- * limits.
+ * maps by their keys, lists in order. {@link #id()} names the expectation in reports and in
+ * declared limits.
  */
 public sealed interface Expectation {
 
@@ -59,8 +59,14 @@ public sealed interface Expectation {
     @Override
     public Optional<String> check(Map<String, Object> live) {
       Object have = path.get(live).orElse(null);
-      return JsonValue.equal(have, value) ? Optional.empty()
-          : Optional.of(path + ": expected " + JsonValue.text(value) + ", live holds " + JsonValue.text(have));
+      return JsonValue.equal(have, value)
+          ? Optional.empty()
+          : Optional.of(
+              path
+                  + ": expected "
+                  + JsonValue.text(value)
+                  + ", live holds "
+                  + JsonValue.text(have));
     }
 
     @Override
@@ -91,7 +97,8 @@ public sealed interface Expectation {
         return Optional.of(path + ": expected a value, live holds none");
       }
       return JsonValue.equal(have.get(), not)
-          ? Optional.of(path + ": expected a value other than " + JsonValue.text(not) + ", live holds it")
+          ? Optional.of(
+              path + ": expected a value other than " + JsonValue.text(not) + ", live holds it")
           : Optional.empty();
     }
 
@@ -111,9 +118,18 @@ public sealed interface Expectation {
     public Optional<String> check(Map<String, Object> live) {
       Object have = path.get(live).orElse(null);
       List<?> list = have instanceof List<?> l ? l : List.of();
-      List<Object> missing = elements.stream().filter(e -> list.stream().noneMatch(x -> JsonValue.equal(x, e))).toList();
-      return missing.isEmpty() ? Optional.empty()
-          : Optional.of(path + ": expected to hold " + JsonValue.text(missing) + ", live holds " + JsonValue.text(have));
+      List<Object> missing =
+          elements.stream()
+              .filter(e -> list.stream().noneMatch(x -> JsonValue.equal(x, e)))
+              .toList();
+      return missing.isEmpty()
+          ? Optional.empty()
+          : Optional.of(
+              path
+                  + ": expected to hold "
+                  + JsonValue.text(missing)
+                  + ", live holds "
+                  + JsonValue.text(have));
     }
 
     @Override
@@ -132,9 +148,18 @@ public sealed interface Expectation {
     public Optional<String> check(Map<String, Object> live) {
       Object have = path.get(live).orElse(null);
       List<?> list = have instanceof List<?> l ? l : List.of();
-      List<Object> present = elements.stream().filter(e -> list.stream().anyMatch(x -> JsonValue.equal(x, e))).toList();
-      return present.isEmpty() ? Optional.empty()
-          : Optional.of(path + ": expected not to hold " + JsonValue.text(present) + ", live holds " + JsonValue.text(have));
+      List<Object> present =
+          elements.stream()
+              .filter(e -> list.stream().anyMatch(x -> JsonValue.equal(x, e)))
+              .toList();
+      return present.isEmpty()
+          ? Optional.empty()
+          : Optional.of(
+              path
+                  + ": expected not to hold "
+                  + JsonValue.text(present)
+                  + ", live holds "
+                  + JsonValue.text(have));
     }
 
     @Override

@@ -39,7 +39,11 @@ public final class FieldPath {
   public record Match(String field, String value) implements Step {
     @Override
     public String toString() {
-      return "[" + field + "=" + (value.matches("[A-Za-z0-9_./-]+") ? value : "\"" + value + "\"") + "]";
+      return "["
+          + field
+          + "="
+          + (value.matches("[A-Za-z0-9_./-]+") ? value : "\"" + value + "\"")
+          + "]";
     }
   }
 
@@ -57,7 +61,9 @@ public final class FieldPath {
     this.steps = List.copyOf(steps);
   }
 
-  /** Parses the text form; throws IllegalArgumentException naming the position of a syntax error. */
+  /**
+   * Parses the text form; throws IllegalArgumentException naming the position of a syntax error.
+   */
   public static FieldPath of(String text) {
     List<Step> steps = new ArrayList<>();
     int i = 0;
@@ -79,8 +85,14 @@ public final class FieldPath {
           int eq = inner.indexOf('=');
           steps.add(new Match(inner.substring(0, eq), unquote(inner.substring(eq + 1), text)));
         } else {
-          throw new IllegalArgumentException("field path " + text + ": [" + inner + "] at " + i
-              + " is neither [\"key\"], [field=value] nor [index]");
+          throw new IllegalArgumentException(
+              "field path "
+                  + text
+                  + ": ["
+                  + inner
+                  + "] at "
+                  + i
+                  + " is neither [\"key\"], [field=value] nor [index]");
         }
         i = close + 1;
         continue;
@@ -113,7 +125,8 @@ public final class FieldPath {
         return j;
       }
     }
-    throw new IllegalArgumentException("field path " + text + ": '[' at " + open + " is never closed");
+    throw new IllegalArgumentException(
+        "field path " + text + ": '[' at " + open + " is never closed");
   }
 
   private static String unquote(String s, String text) {
@@ -140,7 +153,9 @@ public final class FieldPath {
 
   /** This path without its last step; empty for a one-step path. */
   public Optional<FieldPath> parent() {
-    return steps.size() < 2 ? Optional.empty() : Optional.of(new FieldPath(steps.subList(0, steps.size() - 1)));
+    return steps.size() < 2
+        ? Optional.empty()
+        : Optional.of(new FieldPath(steps.subList(0, steps.size() - 1)));
   }
 
   /** Whether {@code other} is this path or lies below it. */
@@ -188,7 +203,10 @@ public final class FieldPath {
         return;
       }
       if (next == null) {
-        Object created = steps.get(i + 1) instanceof Key ? new LinkedHashMap<String, Object>() : new ArrayList<>();
+        Object created =
+            steps.get(i + 1) instanceof Key
+                ? new LinkedHashMap<String, Object>()
+                : new ArrayList<>();
         if (step instanceof Key k) {
           ((Map<String, Object>) node).put(k.name(), created);
         } else if (step instanceof Match m) {
@@ -239,9 +257,13 @@ public final class FieldPath {
       return null;
     }
     return list.stream()
-        .filter(e -> e instanceof Map<?, ?> map && map.get(m.field()) != null
-            && m.value().equals(String.valueOf(map.get(m.field()))))
-        .findFirst().orElse(null);
+        .filter(
+            e ->
+                e instanceof Map<?, ?> map
+                    && map.get(m.field()) != null
+                    && m.value().equals(String.valueOf(map.get(m.field()))))
+        .findFirst()
+        .orElse(null);
   }
 
   @Override

@@ -15,8 +15,8 @@ import java.util.Set;
 
 /**
  * The independent judge of the conformance kit. It reads live objects with a plain client (as
- * generic JSON, so nothing of a typed model or of Converge stands between the server and the
- * check) and answers two questions:
+ * generic JSON, so nothing of a typed model or of Converge stands between the server and the check)
+ * and answers two questions:
  *
  * <ul>
  *   <li>does live meet {@link Expectation}s written out by hand, and
@@ -29,25 +29,33 @@ import java.util.Set;
 public final class Judge {
 
   /**
-   * Fields the server allocates differently for every object (Service IPs and ports): compared
-   * only for being present, unless one side holds {@code None} (a headless Service).
+   * Fields the server allocates differently for every object (Service IPs and ports): compared only
+   * for being present, unless one side holds {@code None} (a headless Service).
    */
-  public static final Set<String> ALLOCATED = Set.of("clusterIP", "clusterIPs", "nodePort", "healthCheckNodePort");
+  public static final Set<String> ALLOCATED =
+      Set.of("clusterIP", "clusterIPs", "nodePort", "healthCheckNodePort");
 
-  private static final Set<String> METADATA_COMPARED = Set.of("labels", "annotations", "finalizers");
+  private static final Set<String> METADATA_COMPARED =
+      Set.of("labels", "annotations", "finalizers");
   private static final Set<String> SET_LISTS = Set.of("metadata.finalizers");
 
   private final KubernetesClient reader;
 
-  /** A judge reading with {@code reader}, a client that is not the one of the strategy under test. */
+  /**
+   * A judge reading with {@code reader}, a client that is not the one of the strategy under test.
+   */
   public Judge(KubernetesClient reader) {
     this.reader = Objects.requireNonNull(reader, "reader");
   }
 
   /** The live object named like {@code ref}, as the API server returns it; empty when absent. */
   public Optional<Map<String, Object>> live(HasMetadata ref) {
-    GenericKubernetesResource found = reader.genericKubernetesResources(ref.getApiVersion(), ref.getKind())
-        .inNamespace(ref.getMetadata().getNamespace()).withName(ref.getMetadata().getName()).get();
+    GenericKubernetesResource found =
+        reader
+            .genericKubernetesResources(ref.getApiVersion(), ref.getKind())
+            .inNamespace(ref.getMetadata().getNamespace())
+            .withName(ref.getMetadata().getName())
+            .get();
     return Optional.ofNullable(found).map(JsonValue::tree);
   }
 
@@ -75,41 +83,57 @@ public final class Judge {
     Map<String, Object> metadata = (Map<String, Object>) tree.get("metadata");
     String name = "dry-" + desired.getMetadata().getName();
     metadata.put("name", name.length() > 63 ? name.substring(0, 63).replaceAll("-+$", "") : name);
-    for (String key : List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "generation")) {
+    for (String key :
+        List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "generation")) {
       metadata.remove(key);
     }
     tree.remove("status");
-    GenericKubernetesResource object = reader.getKubernetesSerialization().convertValue(tree, GenericKubernetesResource.class);
-    GenericKubernetesResource created = reader.genericKubernetesResources(desired.getApiVersion(), desired.getKind())
-        .inNamespace(desired.getMetadata().getNamespace()).resource(object).dryRun().create();
+    GenericKubernetesResource object =
+        reader.getKubernetesSerialization().convertValue(tree, GenericKubernetesResource.class);
+    GenericKubernetesResource created =
+        reader
+            .genericKubernetesResources(desired.getApiVersion(), desired.getKind())
+            .inNamespace(desired.getMetadata().getNamespace())
+            .resource(object)
+            .dryRun()
+            .create();
     return JsonValue.tree(created);
   }
 
   /**
-   * The paths desired names, each down to a scalar or a list (lists are compared whole); of metadata
-   * only labels, annotations and finalizers; a Secret's stringData as the data it becomes; never status.
+   * The paths desired names, each down to a scalar or a list (lists are compared whole); of
+   * metadata only labels, annotations and finalizers; a Secret's stringData as the data it becomes;
+   * never status.
    */
   public static List<FieldPath> desiredPaths(Map<String, Object> desired) {
     List<FieldPath> paths = new ArrayList<>();
-    desired.forEach((key, value) -> {
-      if (key.equals("apiVersion") || key.equals("kind") || key.equals("status")) {
-        return;
-      }
-      if (key.equals("stringData") && value instanceof Map<?, ?> strings) {
-        // a Secret's stringData is written into data; the fresh create shows it there
-        strings.keySet().forEach(k -> paths.add(FieldPath.of("data").key(String.valueOf(k))));
-        return;
-      }
-      if (key.equals("metadata") && value instanceof Map<?, ?> meta) {
-        meta.forEach((k, v) -> {
-          if (METADATA_COMPARED.contains(String.valueOf(k))) {
-            collect(FieldPath.of(List.of(new FieldPath.Key("metadata"), new FieldPath.Key(String.valueOf(k)))), v, paths);
+    desired.forEach(
+        (key, value) -> {
+          if (key.equals("apiVersion") || key.equals("kind") || key.equals("status")) {
+            return;
           }
+          if (key.equals("stringData") && value instanceof Map<?, ?> strings) {
+            // a Secret's stringData is written into data; the fresh create shows it there
+            strings.keySet().forEach(k -> paths.add(FieldPath.of("data").key(String.valueOf(k))));
+            return;
+          }
+          if (key.equals("metadata") && value instanceof Map<?, ?> meta) {
+            meta.forEach(
+                (k, v) -> {
+                  if (METADATA_COMPARED.contains(String.valueOf(k))) {
+                    collect(
+                        FieldPath.of(
+                            List.of(
+                                new FieldPath.Key("metadata"),
+                                new FieldPath.Key(String.valueOf(k)))),
+                        v,
+                        paths);
+                  }
+                });
+            return;
+          }
+          collect(FieldPath.of(List.of(new FieldPath.Key(key))), value, paths);
         });
-        return;
-      }
-      collect(FieldPath.of(List.of(new FieldPath.Key(key))), value, paths);
-    });
     return paths;
   }
 
@@ -123,14 +147,17 @@ public final class Judge {
   }
 
   /**
-   * For every path desired names: does live hold what the fresh create holds? Elements of set
-   * lists (finalizers) in {@code foreignElements} were added by another actor and are allowed in
-   * live besides desired's.
+   * For every path desired names: does live hold what the fresh create holds? Elements of set lists
+   * (finalizers) in {@code foreignElements} were added by another actor and are allowed in live
+   * besides desired's.
    *
    * @return one line per path where live differs, empty when live holds desired
    */
-  public static List<String> holdsDesired(Map<String, Object> desired, Map<String, Object> live,
-      Map<String, Object> fresh, Collection<?> foreignElements) {
+  public static List<String> holdsDesired(
+      Map<String, Object> desired,
+      Map<String, Object> live,
+      Map<String, Object> fresh,
+      Collection<?> foreignElements) {
     return holdsDesired(desired, live, fresh, foreignElements, List.of());
   }
 
@@ -139,8 +166,12 @@ public final class Judge {
    * another actor set that desired has since stopped naming, which belong to that actor now (inside
    * a list desired names, they are left out of both sides of the comparison).
    */
-  public static List<String> holdsDesired(Map<String, Object> desired, Map<String, Object> live,
-      Map<String, Object> fresh, Collection<?> foreignElements, Collection<FieldPath> excused) {
+  public static List<String> holdsDesired(
+      Map<String, Object> desired,
+      Map<String, Object> live,
+      Map<String, Object> fresh,
+      Collection<?> foreignElements,
+      Collection<FieldPath> excused) {
     List<String> lost = new ArrayList<>();
     for (FieldPath path : desiredPaths(desired)) {
       if (excused.stream().anyMatch(e -> e.covers(path))) {
@@ -163,21 +194,31 @@ public final class Judge {
       }
       if (!sameAsFresh(path, want, have, foreignElements)) {
         String where = JsonValue.firstDifference(want, have, ALLOCATED);
-        lost.add(path + (where.isEmpty() ? "" : " (first difference at " + path + where + ")") + ": desired "
-            + JsonValue.text(path.get(desired).orElse(null), 120) + ", a fresh create holds "
-            + JsonValue.text(want, 300) + ", live holds " + JsonValue.text(have, 300));
+        lost.add(
+            path
+                + (where.isEmpty() ? "" : " (first difference at " + path + where + ")")
+                + ": desired "
+                + JsonValue.text(path.get(desired).orElse(null), 120)
+                + ", a fresh create holds "
+                + JsonValue.text(want, 300)
+                + ", live holds "
+                + JsonValue.text(have, 300));
       }
     }
     return lost;
   }
 
   /**
-   * For every path the previous desired named and the current one does not: live holds what a
-   * fresh create of the current desired holds there (usually nothing, or the server's default).
-   * Paths at or below {@code foreignPaths} (set by another actor) are skipped.
+   * For every path the previous desired named and the current one does not: live holds what a fresh
+   * create of the current desired holds there (usually nothing, or the server's default). Paths at
+   * or below {@code foreignPaths} (set by another actor) are skipped.
    */
-  public static List<String> removedGone(Map<String, Object> previous, Map<String, Object> desired,
-      Map<String, Object> live, Map<String, Object> fresh, Collection<FieldPath> foreignPaths) {
+  public static List<String> removedGone(
+      Map<String, Object> previous,
+      Map<String, Object> desired,
+      Map<String, Object> live,
+      Map<String, Object> fresh,
+      Collection<FieldPath> foreignPaths) {
     List<FieldPath> now = desiredPaths(desired);
     List<String> left = new ArrayList<>();
     for (FieldPath path : desiredPaths(previous)) {
@@ -188,17 +229,26 @@ public final class Judge {
       Object want = path.get(fresh).orElse(null);
       Object have = path.get(live).orElse(null);
       if (!sameAsFresh(path, want, have, List.of())) {
-        left.add(path + ": dropped from desired, a fresh create holds " + JsonValue.text(want, 120)
-            + ", live holds " + JsonValue.text(have, 120));
+        left.add(
+            path
+                + ": dropped from desired, a fresh create holds "
+                + JsonValue.text(want, 120)
+                + ", live holds "
+                + JsonValue.text(have, 120));
       }
     }
     return left;
   }
 
-  private static boolean sameAsFresh(FieldPath path, Object want, Object have, Collection<?> foreignElements) {
+  private static boolean sameAsFresh(
+      FieldPath path, Object want, Object have, Collection<?> foreignElements) {
     FieldPath.Step last = path.steps().get(path.steps().size() - 1);
-    if (last instanceof FieldPath.Key key && ALLOCATED.contains(key.name()) && want != null && have != null
-        && !"None".equals(want) && !"None".equals(have)) {
+    if (last instanceof FieldPath.Key key
+        && ALLOCATED.contains(key.name())
+        && want != null
+        && have != null
+        && !"None".equals(want)
+        && !"None".equals(have)) {
       return true;
     }
     if (SET_LISTS.contains(path.toString()) && have instanceof List<?> list) {
@@ -207,17 +257,27 @@ public final class Judge {
       List<?> wanted = want instanceof List<?> w ? w : List.of();
       return ours.size() == wanted.size() && ours.containsAll(wanted);
     }
-    List<String> keys = path.steps().stream().filter(s -> s instanceof FieldPath.Key)
-        .map(s -> ((FieldPath.Key) s).name()).toList();
+    List<String> keys =
+        path.steps().stream()
+            .filter(s -> s instanceof FieldPath.Key)
+            .map(s -> ((FieldPath.Key) s).name())
+            .toList();
     return JsonValue.equal(want, have, ALLOCATED, keys);
   }
 
   /** {@code Kind namespace/name}. */
   public static String describe(HasMetadata ref) {
-    return ref.getKind() + " " + ref.getMetadata().getNamespace() + "/" + ref.getMetadata().getName();
+    return ref.getKind()
+        + " "
+        + ref.getMetadata().getNamespace()
+        + "/"
+        + ref.getMetadata().getName();
   }
 
-  /** A mutable copy of {@code tree} with only the metadata a user calls content (labels, annotations, finalizers). */
+  /**
+   * A mutable copy of {@code tree} with only the metadata a user calls content (labels,
+   * annotations, finalizers).
+   */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> content(Map<String, Object> tree) {
     Map<String, Object> copy = JsonValue.copy(tree);

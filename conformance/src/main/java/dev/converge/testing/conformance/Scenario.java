@@ -3,7 +3,8 @@ package dev.converge.testing.conformance;
 /** The ten behaviours every strategy is checked for, numbered as in the README table. */
 public enum Scenario {
   CREATE(1, "create", "absent object is created and reported CREATED"),
-  NO_OP(2, "no-op", "same desired again: UNCHANGED and zero write requests, despite server defaults"),
+  NO_OP(
+      2, "no-op", "same desired again: UNCHANGED and zero write requests, despite server defaults"),
   CHANGE(3, "change", "one desired field changed: UPDATED, exactly that change, one write"),
   DRIFT(4, "drift", "another actor changes an owned field: restored by the next apply"),
   FOREIGN(5, "foreign", "labels, annotations and fields set by another actor survive an update"),

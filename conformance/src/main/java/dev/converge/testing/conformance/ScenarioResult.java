@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param verdict the outcome
  * @param detail why it failed, the declared reason for a limit, or what was observed
  */
-public record ScenarioResult(String strategy, Scenario scenario, String subject, Verdict verdict, String detail) {
+public record ScenarioResult(
+    String strategy, Scenario scenario, String subject, Verdict verdict, String detail) {
 
   public ScenarioResult {
     Objects.requireNonNull(strategy, "strategy");

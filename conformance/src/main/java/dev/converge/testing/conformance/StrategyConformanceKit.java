@@ -84,14 +84,27 @@ public abstract class StrategyConformanceKit {
   @BeforeAll
   void startKit(LocalCluster cluster) {
     counter = new WriteCounter();
-    strategyClient = cluster.clientBuilder()
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("conformance-write-counter", counter))
-        .build();
+    strategyClient =
+        cluster
+            .clientBuilder()
+            .withHttpClientBuilderConsumer(
+                b -> b.addOrReplaceInterceptor("conformance-write-counter", counter))
+            .build();
     other = cluster.newClient();
-    namespace = ("conformance-" + target().name() + "-" + UUID.randomUUID().toString().substring(0, 6))
-        .toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
-    other.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-        .addToLabels("converge.dev/test", "true").endMetadata().build()).create();
+    namespace =
+        ("conformance-" + target().name() + "-" + UUID.randomUUID().toString().substring(0, 6))
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9-]", "-");
+    other
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(namespace)
+                .addToLabels("converge.dev/test", "true")
+                .endMetadata()
+                .build())
+        .create();
     widgets = WidgetCrd.create(other);
     report = new ConformanceReport(target().name());
   }
@@ -107,7 +120,10 @@ public abstract class StrategyConformanceKit {
       }
     } finally {
       if (report != null) {
-        log.info("conformance results of {} written to {}", target().name(), report.file().toAbsolutePath());
+        log.info(
+            "conformance results of {} written to {}",
+            target().name(),
+            report.file().toAbsolutePath());
       }
       if (strategyClient != null) {
         strategyClient.close();
@@ -121,36 +137,65 @@ public abstract class StrategyConformanceKit {
   @TestFactory
   Stream<DynamicContainer> conformance() {
     ConformanceTarget target = target();
-    ScenarioRunner runner = new ScenarioRunner(target, peers(), noPeersReason(), strategyClient, counter, other, namespace);
-    return Subjects.all(widgets).stream().map(subject -> DynamicContainer.dynamicContainer(subject.label(),
-        Arrays.stream(Scenario.values()).map(scenario -> DynamicTest.dynamicTest(
-            scenario.number() + ". " + scenario.shortName(), () -> runOne(runner, target, scenario, subject)))));
+    ScenarioRunner runner =
+        new ScenarioRunner(
+            target, peers(), noPeersReason(), strategyClient, counter, other, namespace);
+    return Subjects.all(widgets).stream()
+        .map(
+            subject ->
+                DynamicContainer.dynamicContainer(
+                    subject.label(),
+                    Arrays.stream(Scenario.values())
+                        .map(
+                            scenario ->
+                                DynamicTest.dynamicTest(
+                                    scenario.number() + ". " + scenario.shortName(),
+                                    () -> runOne(runner, target, scenario, subject)))));
   }
 
   @TestFactory
   Stream<DynamicContainer> cases() {
     ConformanceTarget target = target();
-    CaseRunner runner = new CaseRunner(target, strategyClient, counter, other, namespace, new Corpus(widgets.apiVersion()));
+    CaseRunner runner =
+        new CaseRunner(
+            target, strategyClient, counter, other, namespace, new Corpus(widgets.apiVersion()));
     List<CaseRunner.CaseRun> runs = runner.runs();
-    return Arrays.stream(ConformanceCase.values()).map(check -> DynamicContainer.dynamicContainer(check.caseName(),
-        IntStream.range(0, runs.size()).filter(i -> runs.get(i).check() == check)
-            .mapToObj(i -> DynamicTest.dynamicTest(runs.get(i).subject(), () -> runCase(runner, target, runs.get(i), i)))));
+    return Arrays.stream(ConformanceCase.values())
+        .map(
+            check ->
+                DynamicContainer.dynamicContainer(
+                    check.caseName(),
+                    IntStream.range(0, runs.size())
+                        .filter(i -> runs.get(i).check() == check)
+                        .mapToObj(
+                            i ->
+                                DynamicTest.dynamicTest(
+                                    runs.get(i).subject(),
+                                    () -> runCase(runner, target, runs.get(i), i)))));
   }
 
-  private void runOne(ScenarioRunner runner, ConformanceTarget target, Scenario scenario, Subject subject) {
+  private void runOne(
+      ScenarioRunner runner, ConformanceTarget target, Scenario scenario, Subject subject) {
     Optional<String> notRun = runner.notRunReason(scenario, subject);
     if (notRun.isPresent()) {
-      report.add(new ScenarioResult(target.name(), scenario, subject.label(), Verdict.NOT_RUN, notRun.get()));
+      report.add(
+          new ScenarioResult(
+              target.name(), scenario, subject.label(), Verdict.NOT_RUN, notRun.get()));
       throw new TestAbortedException(notRun.get());
     }
     Judged judged = judge(target, scenario.shortName(), () -> runner.run(scenario, subject));
-    report.add(new ScenarioResult(target.name(), scenario, subject.label(), judged.verdict(), judged.detail()));
+    report.add(
+        new ScenarioResult(
+            target.name(), scenario, subject.label(), judged.verdict(), judged.detail()));
     judged.rethrow();
   }
 
-  private void runCase(CaseRunner runner, ConformanceTarget target, CaseRunner.CaseRun run, int index) {
+  private void runCase(
+      CaseRunner runner, ConformanceTarget target, CaseRunner.CaseRun run, int index) {
     Judged judged = judge(target, run.check().caseName(), () -> runner.run(run, index));
-    report.add(new CaseResult(target.name(), run.check(), run.subject(), judged.verdict(), judged.detail()));
+    report.add(
+        new CaseResult(
+            target.name(), run.check(), run.subject(), judged.verdict(), judged.detail()));
     judged.rethrow();
   }
 
@@ -183,7 +228,9 @@ public abstract class StrategyConformanceKit {
         reasons.add(expectation + ": " + limit.get().reason());
       }
       String detail = String.join("; ", reasons) + " (observed: " + e.getMessage() + ")";
-      return new Judged(Verdict.NOT_SUPPORTED, detail,
+      return new Judged(
+          Verdict.NOT_SUPPORTED,
+          detail,
           new TestAbortedException("declared limit of " + target.name() + ": " + detail));
     } catch (AssertionError | RuntimeException e) {
       return new Judged(Verdict.FAIL, e.getClass().getSimpleName() + ": " + e.getMessage(), e);

@@ -3,9 +3,10 @@
  * dev.converge.strategy.ResourceStrategy} against the real local cluster, judged independently.
  *
  * <p>Use: extend {@link dev.converge.testing.conformance.StrategyConformanceKit} in a class named
- * {@code *IT}, return the strategy from {@code target()} (declaring limits of its write method, each
- * for one named expectation, with {@link dev.converge.testing.conformance.ConformanceTarget#withLimit}),
- * and optionally other strategies from {@code peers()} for the switch scenario. The ten {@link
+ * {@code *IT}, return the strategy from {@code target()} (declaring limits of its write method,
+ * each for one named expectation, with {@link
+ * dev.converge.testing.conformance.ConformanceTarget#withLimit}), and optionally other strategies
+ * from {@code peers()} for the switch scenario. The ten {@link
  * dev.converge.testing.conformance.Scenario}s run on Deployment, Service (ClusterIP and NodePort),
  * ConfigMap, Secret, StatefulSet and a custom resource; the {@link
  * dev.converge.testing.conformance.ConformanceCase}s on the realistic objects they concern.
@@ -18,7 +19,8 @@
  *
  * <p>Results go to {@code target/conformance/<strategy>.json} ({@link
  * dev.converge.testing.conformance.ConformanceReport}); {@link
- * dev.converge.testing.conformance.ConformanceTable} turns any number of those files into the README's
- * Markdown tables. The differential fuzzer lives in {@link dev.converge.testing.conformance.fuzz}.
+ * dev.converge.testing.conformance.ConformanceTable} turns any number of those files into the
+ * README's Markdown tables. The differential fuzzer lives in {@link
+ * dev.converge.testing.conformance.fuzz}.
  */
 package dev.converge.testing.conformance;

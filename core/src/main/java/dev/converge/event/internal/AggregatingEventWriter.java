@@ -32,8 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The aggregation cache is an LRU map of at most {@code cacheSize} keys, so memory stays bounded
  * however many objects the controller sees; a key that fell out (or an Event the API server has
- * expired, which answers 404) simply starts a new Event. Writes for one key are serialised; writes for
- * different keys proceed in parallel.
+ * expired, which answers 404) simply starts a new Event. Writes for one key are serialised; writes
+ * for different keys proceed in parallel.
  */
 public final class AggregatingEventWriter {
 
@@ -42,8 +42,14 @@ public final class AggregatingEventWriter {
   static final int MAX_MESSAGE = 1024;
 
   /** What makes two Events "the same" for aggregation. */
-  public record Key(String namespace, String involvedKind, String involvedName, String involvedUid,
-      String type, String reason, String message) {
+  public record Key(
+      String namespace,
+      String involvedKind,
+      String involvedName,
+      String involvedUid,
+      String type,
+      String reason,
+      String message) {
 
     /** The involved object alone: what the per-object rate limit counts. */
     String object() {
@@ -63,17 +69,18 @@ public final class AggregatingEventWriter {
   private final Map<Key, Slot> slots;
   private final AtomicLong sequence;
 
-  public AggregatingEventWriter(KubernetesClient client, String component, String instance,
-      int cacheSize) {
+  public AggregatingEventWriter(
+      KubernetesClient client, String component, String instance, int cacheSize) {
     this.client = Objects.requireNonNull(client, "client");
     this.component = Objects.requireNonNull(component, "component");
     this.instance = Objects.requireNonNull(instance, "instance");
-    this.slots = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Key, Slot> eldest) {
-        return size() > cacheSize;
-      }
-    };
+    this.slots =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Key, Slot> eldest) {
+            return size() > cacheSize;
+          }
+        };
     // Unique per recorder and distinct across restarts, like client-go's "<name>.<unix nanos>".
     this.sequence =
         new AtomicLong(System.currentTimeMillis() * 1_000_000L + System.nanoTime() % 1_000_000L);
@@ -95,19 +102,29 @@ public final class AggregatingEventWriter {
     Objects.requireNonNull(involved, "involved object");
     Objects.requireNonNull(type, "type");
     if (reason == null || reason.isBlank()) {
-      throw new IllegalArgumentException("event reason must not be blank (event about "
-          + ResourceText.describe(involved) + ")");
+      throw new IllegalArgumentException(
+          "event reason must not be blank (event about " + ResourceText.describe(involved) + ")");
     }
     ObjectMeta meta = involved.getMetadata();
     if (meta == null) {
-      throw new IllegalArgumentException("event " + reason + " is about an object without"
-          + " metadata (" + involved.getClass().getSimpleName() + "); pass the object as read");
+      throw new IllegalArgumentException(
+          "event "
+              + reason
+              + " is about an object without"
+              + " metadata ("
+              + involved.getClass().getSimpleName()
+              + "); pass the object as read");
     }
     String involvedNamespace = meta.getNamespace();
-    String namespace = involvedNamespace == null || involvedNamespace.isBlank()
-        ? "default" : involvedNamespace;
-    return new Key(namespace, ResourceText.kindOf(involved), meta.getName(), meta.getUid(),
-        type.wireValue(), truncate(reason, MAX_REASON),
+    String namespace =
+        involvedNamespace == null || involvedNamespace.isBlank() ? "default" : involvedNamespace;
+    return new Key(
+        namespace,
+        ResourceText.kindOf(involved),
+        meta.getName(),
+        meta.getUid(),
+        type.wireValue(),
+        truncate(reason, MAX_REASON),
         truncate(message == null ? "" : message, MAX_MESSAGE));
   }
 
@@ -137,13 +154,21 @@ public final class AggregatingEventWriter {
 
   /** Bumps count and lastTimestamp of the slot's Event; false when the Event is gone. */
   private boolean increment(String namespace, Slot slot, int times, String now) {
-    ObjectNode patch = JsonNodeFactory.instance.objectNode()
-        .put("count", slot.count + times)
-        .put("lastTimestamp", now);
+    ObjectNode patch =
+        JsonNodeFactory.instance
+            .objectNode()
+            .put("count", slot.count + times)
+            .put("lastTimestamp", now);
     try {
-      Event patched = client.v1().events().inNamespace(namespace).withName(slot.eventName)
-          .patch(PatchContext.of(PatchType.JSON_MERGE),
-              client.getKubernetesSerialization().asJson(patch));
+      Event patched =
+          client
+              .v1()
+              .events()
+              .inNamespace(namespace)
+              .withName(slot.eventName)
+              .patch(
+                  PatchContext.of(PatchType.JSON_MERGE),
+                  client.getKubernetesSerialization().asJson(patch));
       slot.count = patched.getCount() == null ? slot.count + times : patched.getCount();
       return true;
     } catch (KubernetesClientException e) {
@@ -158,32 +183,36 @@ public final class AggregatingEventWriter {
   private Event create(HasMetadata involved, Key key, int times, String first, String lastSeen) {
     String kind = key.involvedKind();
     String namespace = key.namespace();
-    ObjectReference reference = new ObjectReferenceBuilder()
-        .withApiVersion(ResourceText.apiVersionOf(involved))
-        .withKind(kind)
-        .withName(involved.getMetadata().getName())
-        .withNamespace(involved.getMetadata().getNamespace())
-        .withUid(involved.getMetadata().getUid())
-        .withResourceVersion(involved.getMetadata().getResourceVersion())
-        .build();
+    ObjectReference reference =
+        new ObjectReferenceBuilder()
+            .withApiVersion(ResourceText.apiVersionOf(involved))
+            .withKind(kind)
+            .withName(involved.getMetadata().getName())
+            .withNamespace(involved.getMetadata().getNamespace())
+            .withUid(involved.getMetadata().getUid())
+            .withResourceVersion(involved.getMetadata().getResourceVersion())
+            .build();
     KubernetesClientException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
-      Event event = new EventBuilder()
-          .withNewMetadata()
-            .withName(eventName(involved.getMetadata().getName()))
-            .withNamespace(namespace)
-          .endMetadata()
-          .withInvolvedObject(reference)
-          .withType(key.type())
-          .withReason(key.reason())
-          .withMessage(key.message())
-          .withCount(times)
-          .withFirstTimestamp(first)
-          .withLastTimestamp(lastSeen)
-          .withNewSource().withComponent(component).endSource()
-          .withReportingComponent(component)
-          .withReportingInstance(instance)
-          .build();
+      Event event =
+          new EventBuilder()
+              .withNewMetadata()
+              .withName(eventName(involved.getMetadata().getName()))
+              .withNamespace(namespace)
+              .endMetadata()
+              .withInvolvedObject(reference)
+              .withType(key.type())
+              .withReason(key.reason())
+              .withMessage(key.message())
+              .withCount(times)
+              .withFirstTimestamp(first)
+              .withLastTimestamp(lastSeen)
+              .withNewSource()
+              .withComponent(component)
+              .endSource()
+              .withReportingComponent(component)
+              .withReportingInstance(instance)
+              .build();
       try {
         return client.v1().events().inNamespace(namespace).resource(event).create();
       } catch (KubernetesClientException e) {

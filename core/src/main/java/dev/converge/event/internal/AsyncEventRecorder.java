@@ -22,16 +22,17 @@ import org.slf4j.LoggerFactory;
  * writes the queue through an {@link AggregatingEventWriter}. On the way:
  *
  * <ul>
- *   <li>a repeat of an Event still waiting in the queue (same object, type, reason and message) adds
- *       to that entry's count instead of taking a place, so a burst of repeats costs one request;
+ *   <li>a repeat of an Event still waiting in the queue (same object, type, reason and message)
+ *       adds to that entry's count instead of taking a place, so a burst of repeats costs one
+ *       request;
  *   <li>each involved object has a token bucket: every request it causes takes a token, and an
  *       object without one has its Event dropped (a reconcile failing in a loop cannot flood the
  *       namespace or the API server);
  *   <li>when the queue is full the new Event is dropped.
  * </ul>
  *
- * Dropped Events are counted through the {@code dropped} callback, with the reason
- * {@value #RATE_LIMITED}, {@value #QUEUE_FULL} or {@value #STOPPED}.
+ * Dropped Events are counted through the {@code dropped} callback, with the reason {@value
+ * #RATE_LIMITED}, {@value #QUEUE_FULL} or {@value #STOPPED}.
  */
 public final class AsyncEventRecorder implements EventRecorder {
 
@@ -82,8 +83,15 @@ public final class AsyncEventRecorder implements EventRecorder {
    * @param objects how many objects' buckets to remember (least recently used are forgotten)
    * @param dropped told the reason of every dropped Event
    */
-  public AsyncEventRecorder(AggregatingEventWriter writer, Clock clock, int capacity, int burst,
-      Duration refill, int objects, Consumer<String> dropped, String threadName) {
+  public AsyncEventRecorder(
+      AggregatingEventWriter writer,
+      Clock clock,
+      int capacity,
+      int burst,
+      Duration refill,
+      int objects,
+      Consumer<String> dropped,
+      String threadName) {
     this.writer = Objects.requireNonNull(writer, "writer");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.capacity = capacity;
@@ -91,12 +99,13 @@ public final class AsyncEventRecorder implements EventRecorder {
     this.tokensPerMilli = 1.0 / Math.max(1, refill.toMillis());
     this.dropped = Objects.requireNonNull(dropped, "dropped");
     this.threadName = Objects.requireNonNull(threadName, "threadName");
-    this.buckets = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Bucket> eldest) {
-        return size() > objects;
-      }
-    };
+    this.buckets =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, Bucket> eldest) {
+            return size() > objects;
+          }
+        };
   }
 
   @Override
@@ -128,8 +137,8 @@ public final class AsyncEventRecorder implements EventRecorder {
     }
     if (drop != null) {
       dropped.accept(drop);
-      LOG.debug("dropped {} event {} about {} ({})", type, reason,
-          ResourceText.describe(involved), drop);
+      LOG.debug(
+          "dropped {} event {} about {} ({})", type, reason, ResourceText.describe(involved), drop);
     }
   }
 
@@ -250,8 +259,12 @@ public final class AsyncEventRecorder implements EventRecorder {
       try {
         writer.write(next.involved, key, next.count, next.first, next.last);
       } catch (RuntimeException e) {
-        LOG.warn("could not record {} event {} for {}: {}", key.type(), key.reason(),
-            ResourceText.describe(next.involved), e.toString());
+        LOG.warn(
+            "could not record {} event {} for {}: {}",
+            key.type(),
+            key.reason(),
+            ResourceText.describe(next.involved),
+            e.toString());
         LOG.debug("event write failure", e);
       }
     }

@@ -35,47 +35,60 @@ import org.slf4j.LoggerFactory;
  * Lease renewal is refused only when it happens. Two sources therefore feed {@link #problems()}:
  *
  * <ul>
- *   <li><b>access reviews</b>: at start and then every {@code interval}, one SelfSubjectAccessReview
- *       per verb, resource and watched namespace of the operator's {@link OperatorPermissions}
- *       (every authenticated account may ask); the API server's own authorizer answers;
+ *   <li><b>access reviews</b>: at start and then every {@code interval}, one
+ *       SelfSubjectAccessReview per verb, resource and watched namespace of the operator's {@link
+ *       OperatorPermissions} (every authenticated account may ask); the API server's own authorizer
+ *       answers;
  *   <li><b>refusals</b>: a 403 Forbidden a reconcile ran into (a strategy write, a status patch, a
  *       finalizer patch, a read by hand), parsed from the API server's message.
  * </ul>
  *
- * While anything is denied or refused the reviews run every few seconds (at most {@code
- * interval}), so a restored rule clears the problem soon after.
+ * While anything is denied or refused the reviews run every few seconds (at most {@code interval}),
+ * so a restored rule clears the problem soon after.
  */
 public final class AccessChecks {
 
   private static final Logger log = LoggerFactory.getLogger(AccessChecks.class);
+
   /** How often reviews run while something is denied or was refused. */
   static final Duration WHILE_DENIED = Duration.ofSeconds(3);
-  /** The API server's RBAC refusal: {@code cannot patch resource "deployments" in API group "apps"}. */
-  private static final Pattern FORBIDDEN = Pattern.compile(
-      "cannot (\\S+) resource \"([^\"]+)\" in API group \"([^\"]*)\"(?: in the namespace \"([^\"]*)\")?");
+
+  /**
+   * The API server's RBAC refusal: {@code cannot patch resource "deployments" in API group "apps"}.
+   */
+  private static final Pattern FORBIDDEN =
+      Pattern.compile(
+          "cannot (\\S+) resource \"([^\"]+)\" in API group \"([^\"]*)\"(?: in the namespace \"([^\"]*)\")?");
 
   /** One verb on one resource in one namespace (empty: cluster-wide). */
   record Access(String group, String resource, String verb, String namespace) {
     String describe() {
       int slash = resource.indexOf('/');
       String base = slash < 0 ? resource : resource.substring(0, slash);
-      String qualified = base + (group.isEmpty() ? "" : "." + group)
-          + (slash < 0 ? "" : resource.substring(slash));
-      return verb + " " + qualified + (namespace.isEmpty() ? " (cluster-wide)"
-          : " in namespace " + namespace);
+      String qualified =
+          base
+              + (group.isEmpty() ? "" : "." + group)
+              + (slash < 0 ? "" : resource.substring(slash));
+      return verb
+          + " "
+          + qualified
+          + (namespace.isEmpty() ? " (cluster-wide)" : " in namespace " + namespace);
     }
 
     String meterResource() {
       int slash = resource.indexOf('/');
       String base = slash < 0 ? resource : resource.substring(0, slash);
-      return base + (group.isEmpty() ? "" : "." + group) + (slash < 0 ? "" : resource.substring(slash));
+      return base
+          + (group.isEmpty() ? "" : "." + group)
+          + (slash < 0 ? "" : resource.substring(slash));
     }
   }
 
   /** A 403 a reconcile ran into. */
   private static final class Refusal {
     final String message;
-    final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong count =
+        new java.util.concurrent.atomic.AtomicLong();
     volatile String lastWhere;
     volatile Instant last;
 
@@ -88,8 +101,10 @@ public final class AccessChecks {
   private final String operatorName;
   private final ControllerMetrics metrics;
   private final Duration interval;
+
   /** What the operator needs, with why, in review order. */
   private final Map<Access, String> needed = new LinkedHashMap<>();
+
   private final Map<Access, String> denied = new ConcurrentHashMap<>();
   private final Map<Access, Refusal> refused = new ConcurrentHashMap<>();
   private final Set<Access> metered = ConcurrentHashMap.newKeySet();
@@ -105,19 +120,27 @@ public final class AccessChecks {
    * @param interval how often to review while nothing is wrong; zero reviews only at start and
    *     after a refusal
    */
-  public AccessChecks(KubernetesClient client, String operatorName, OperatorPermissions permissions,
-      Set<String> namespaces, ControllerMetrics metrics, Duration interval) {
+  public AccessChecks(
+      KubernetesClient client,
+      String operatorName,
+      OperatorPermissions permissions,
+      Set<String> namespaces,
+      ControllerMetrics metrics,
+      Duration interval) {
     this.client = client;
     this.operatorName = operatorName;
     this.metrics = metrics;
     this.interval = Objects.requireNonNull(interval, "interval");
     for (AccessRule rule : permissions.clusterRules()) {
-      List<String> scopes = rule.namespaced() && !namespaces.isEmpty()
-          ? List.copyOf(new TreeSet<>(namespaces)) : List.of("");
+      List<String> scopes =
+          rule.namespaced() && !namespaces.isEmpty()
+              ? List.copyOf(new TreeSet<>(namespaces))
+              : List.of("");
       need(rule, scopes);
     }
-    permissions.leaseNamespace().ifPresent(ns -> permissions.leaseRules()
-        .forEach(rule -> need(rule, List.of(ns))));
+    permissions
+        .leaseNamespace()
+        .ifPresent(ns -> permissions.leaseRules().forEach(rule -> need(rule, List.of(ns))));
   }
 
   private void need(AccessRule rule, List<String> scopes) {
@@ -133,7 +156,10 @@ public final class AccessChecks {
 
   private void meter(Access access) {
     if (metered.add(access)) {
-      metrics.accessDenied(access.meterResource(), access.verb(), access.namespace(),
+      metrics.accessDenied(
+          access.meterResource(),
+          access.verb(),
+          access.namespace(),
           () -> denied.containsKey(access) || refused.containsKey(access) ? 1 : 0);
     }
   }
@@ -143,11 +169,13 @@ public final class AccessChecks {
     if (scheduler != null || stopped) {
       return;
     }
-    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "converge-" + operatorName + "-access-checks");
-      t.setDaemon(true);
-      return t;
-    });
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "converge-" + operatorName + "-access-checks");
+              t.setDaemon(true);
+              return t;
+            });
     schedule(Duration.ZERO);
   }
 
@@ -189,8 +217,8 @@ public final class AccessChecks {
   }
 
   /**
-   * Asks the API server about every access the operator needs and every one it was refused; on
-   * the calling thread.
+   * Asks the API server about every access the operator needs and every one it was refused; on the
+   * calling thread.
    */
   public void reviewNow() {
     Map<Access, String> toReview = new LinkedHashMap<>(needed);
@@ -209,12 +237,18 @@ public final class AccessChecks {
           log.info("operator {}: RBAC allows {} again", operatorName, access.describe());
         }
         if (refused.remove(access) != null) {
-          log.info("operator {}: RBAC allows {} again (it was refused before)", operatorName,
+          log.info(
+              "operator {}: RBAC allows {} again (it was refused before)",
+              operatorName,
               access.describe());
         }
       } else if (denied.put(access, entry.getValue()) == null) {
-        log.error("operator {}: RBAC does not allow {}, which it needs for {}. {}", operatorName,
-            access.describe(), entry.getValue(), fix());
+        log.error(
+            "operator {}: RBAC does not allow {}, which it needs for {}. {}",
+            operatorName,
+            access.describe(),
+            entry.getValue(),
+            fix());
       }
     }
     reviewsRan = true;
@@ -224,23 +258,34 @@ public final class AccessChecks {
     int slash = access.resource().indexOf('/');
     String resource = slash < 0 ? access.resource() : access.resource().substring(0, slash);
     String subresource = slash < 0 ? null : access.resource().substring(slash + 1);
-    SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder()
-        .withNewSpec().withNewResourceAttributes()
-        .withGroup(access.group()).withResource(resource).withSubresource(subresource)
-        .withVerb(access.verb()).withNamespace(access.namespace().isEmpty() ? null : access.namespace())
-        .endResourceAttributes().endSpec().build();
+    SelfSubjectAccessReview review =
+        new SelfSubjectAccessReviewBuilder()
+            .withNewSpec()
+            .withNewResourceAttributes()
+            .withGroup(access.group())
+            .withResource(resource)
+            .withSubresource(subresource)
+            .withVerb(access.verb())
+            .withNamespace(access.namespace().isEmpty() ? null : access.namespace())
+            .endResourceAttributes()
+            .endSpec()
+            .build();
     try {
-      SelfSubjectAccessReview answer = client.authorization().v1().selfSubjectAccessReview()
-          .create(review);
+      SelfSubjectAccessReview answer =
+          client.authorization().v1().selfSubjectAccessReview().create(review);
       if (reviewFailure != null) {
         log.info("operator {}: access reviews work again", operatorName);
       }
       reviewFailure = null;
-      return Optional.of(answer.getStatus() != null
-          && Boolean.TRUE.equals(answer.getStatus().getAllowed()));
+      return Optional.of(
+          answer.getStatus() != null && Boolean.TRUE.equals(answer.getStatus().getAllowed()));
     } catch (KubernetesClientException e) {
-      String failure = "cannot review its RBAC access (SelfSubjectAccessReview: HTTP " + e.getCode()
-          + " " + firstLine(e.getMessage()) + "); refusals are still reported as they happen";
+      String failure =
+          "cannot review its RBAC access (SelfSubjectAccessReview: HTTP "
+              + e.getCode()
+              + " "
+              + firstLine(e.getMessage())
+              + "); refusals are still reported as they happen";
       if (!failure.equals(reviewFailure)) {
         log.warn("operator {}: {}", operatorName, failure);
       }
@@ -253,26 +298,31 @@ public final class AccessChecks {
    * Records a 403 Forbidden found in {@code failure} (anywhere in its causes).
    *
    * @param where what was being done, e.g. {@code AppDeployment shop/web}
-   * @param owner the primary kind being reconciled (the owner, when the admission plugin refused
-   *     a {@code blockOwnerDeletion} owner reference)
+   * @param owner the primary kind being reconciled (the owner, when the admission plugin refused a
+   *     {@code blockOwnerDeletion} owner reference)
    * @param namespace the primary's namespace
    * @return a one-line explanation naming the verb, the resource and the fix, if it was a refusal
    */
-  public Optional<String> refused(Throwable failure, String where,
-      Class<? extends HasMetadata> owner, String namespace) {
+  public Optional<String> refused(
+      Throwable failure, String where, Class<? extends HasMetadata> owner, String namespace) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof KubernetesClientException kce && kce.getCode() == 403) {
-        String message = kce.getStatus() != null && kce.getStatus().getMessage() != null
-            ? kce.getStatus().getMessage() : String.valueOf(kce.getMessage());
+        String message =
+            kce.getStatus() != null && kce.getStatus().getMessage() != null
+                ? kce.getStatus().getMessage()
+                : String.valueOf(kce.getMessage());
         Matcher m = FORBIDDEN.matcher(message);
         Access access;
         if (m.find()) {
           access = new Access(m.group(3), m.group(2), m.group(1), Objects.toString(m.group(4), ""));
         } else if (message.contains("blockOwnerDeletion")) {
           // OwnerReferencesPermissionEnforcement: the owner's finalizers may not be updated
-          access = new Access(Objects.toString(HasMetadata.getGroup(owner), ""),
-              HasMetadata.getPlural(owner) + "/finalizers", "update",
-              Namespaced.class.isAssignableFrom(owner) ? Objects.toString(namespace, "") : "");
+          access =
+              new Access(
+                  Objects.toString(HasMetadata.getGroup(owner), ""),
+                  HasMetadata.getPlural(owner) + "/finalizers",
+                  "update",
+                  Namespaced.class.isAssignableFrom(owner) ? Objects.toString(namespace, "") : "");
         } else {
           access = new Access("", "(unknown)", "(unknown)", Objects.toString(namespace, ""));
         }
@@ -283,8 +333,13 @@ public final class AccessChecks {
         meter(access);
         metrics.accessRefused(access.meterResource(), access.verb());
         schedule(Duration.ofSeconds(1));
-        return Optional.of("the API server refused " + access.describe() + " (403 Forbidden: "
-            + firstLine(message) + "). " + fix());
+        return Optional.of(
+            "the API server refused "
+                + access.describe()
+                + " (403 Forbidden: "
+                + firstLine(message)
+                + "). "
+                + fix());
       }
     }
     return Optional.empty();
@@ -298,20 +353,43 @@ public final class AccessChecks {
   /** One line per access denied by the last review or refused since, for health. */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    denied.forEach((access, why) -> {
-      Refusal refusal = refused.get(access);
-      problems.add("RBAC: may not " + access.describe() + ", needed for " + why
-          + (refusal == null ? "" : "; the API server refused it " + refusal.count.get()
-              + " time(s), last at " + refusal.last + " for " + refusal.lastWhere)
-          + ". " + fix());
-    });
-    refused.forEach((access, refusal) -> {
-      if (!denied.containsKey(access)) {
-        problems.add("RBAC: the API server refused " + access.describe() + " "
-            + refusal.count.get() + " time(s), last at " + refusal.last + " for " + refusal.lastWhere
-            + ": " + refusal.message + ". " + fix());
-      }
-    });
+    denied.forEach(
+        (access, why) -> {
+          Refusal refusal = refused.get(access);
+          problems.add(
+              "RBAC: may not "
+                  + access.describe()
+                  + ", needed for "
+                  + why
+                  + (refusal == null
+                      ? ""
+                      : "; the API server refused it "
+                          + refusal.count.get()
+                          + " time(s), last at "
+                          + refusal.last
+                          + " for "
+                          + refusal.lastWhere)
+                  + ". "
+                  + fix());
+        });
+    refused.forEach(
+        (access, refusal) -> {
+          if (!denied.containsKey(access)) {
+            problems.add(
+                "RBAC: the API server refused "
+                    + access.describe()
+                    + " "
+                    + refusal.count.get()
+                    + " time(s), last at "
+                    + refusal.last
+                    + " for "
+                    + refusal.lastWhere
+                    + ": "
+                    + refusal.message
+                    + ". "
+                    + fix());
+          }
+        });
     String failure = reviewFailure;
     if (failure != null && !refused.isEmpty()) {
       problems.add(failure);

@@ -26,15 +26,20 @@ record CachedStrategyContext(KubernetesClient client, String fieldManager, Cache
       return caches.of(type).get(namespace, name);
     }
     if (caches.contains(type) && WARNED.add(type)) {
-      log.info("{} is written through a strategy but cached without managedFields, which the"
-          + " strategy needs (no controller owns it): each write reads it from the API server."
-          + " Declare it with owns({}.class) or OperatorBuilder.cache({}.class) to read it from"
-          + " the cache", HasMetadata.getKind(type), type.getSimpleName(), type.getSimpleName());
+      log.info(
+          "{} is written through a strategy but cached without managedFields, which the"
+              + " strategy needs (no controller owns it): each write reads it from the API server."
+              + " Declare it with owns({}.class) or OperatorBuilder.cache({}.class) to read it from"
+              + " the cache",
+          HasMetadata.getKind(type),
+          type.getSimpleName(),
+          type.getSimpleName());
     }
     var resources = client.resources(type);
-    R found = namespace == null || namespace.isEmpty()
-        ? resources.withName(name).get()
-        : resources.inNamespace(namespace).withName(name).get();
+    R found =
+        namespace == null || namespace.isEmpty()
+            ? resources.withName(name).get()
+            : resources.inNamespace(namespace).withName(name).get();
     return Optional.ofNullable(found);
   }
 

@@ -33,6 +33,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
 
   /** MDC key holding {@code Kind namespace/name} during a reconcile. */
   public static final String MDC_RESOURCE = "resource";
+
   /** MDC key holding the controller name during a reconcile. */
   public static final String MDC_CONTROLLER = "controller";
 
@@ -61,8 +62,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
     this.definition = definition;
     this.services = services;
     this.kind = HasMetadata.getKind(definition.primaryType());
-    this.queue = new WorkQueue<>(services.ticker(), definition.backoff(), services.rateLimit(),
-        services.metrics().queue(definition.name()));
+    this.queue =
+        new WorkQueue<>(
+            services.ticker(),
+            definition.backoff(),
+            services.rateLimit(),
+            services.metrics().queue(definition.name()));
     services.metrics().activeWorkers(definition.name(), active::get);
     services.metrics().workersAlive(definition.name(), this::workersAlive);
   }
@@ -90,27 +95,31 @@ public final class ControllerRuntime<P extends HasMetadata> {
     }
   }
 
-  private <T extends HasMetadata> void registerWatch(SharedInformers informers, WatchDefinition<T> watch) {
+  private <T extends HasMetadata> void registerWatch(
+      SharedInformers informers, WatchDefinition<T> watch) {
     String watchedKind = HasMetadata.getKind(watch.type());
     if (watch.handler() instanceof EnqueueControllerOwner) {
       informers.keepWhole(watch.type()); // owned: written through strategies, which need it all
     }
-    informers.addHandler(watch.type(), new ResourceEventHandler<T>() {
-      @Override
-      public void onAdd(T obj) {
-        dispatch(watch, watchedKind, new ResourceEvent.Created<>(obj));
-      }
+    informers.addHandler(
+        watch.type(),
+        new ResourceEventHandler<T>() {
+          @Override
+          public void onAdd(T obj) {
+            dispatch(watch, watchedKind, new ResourceEvent.Created<>(obj));
+          }
 
-      @Override
-      public void onUpdate(T oldObj, T newObj) {
-        dispatch(watch, watchedKind, new ResourceEvent.Updated<>(oldObj, newObj));
-      }
+          @Override
+          public void onUpdate(T oldObj, T newObj) {
+            dispatch(watch, watchedKind, new ResourceEvent.Updated<>(oldObj, newObj));
+          }
 
-      @Override
-      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-        dispatch(watch, watchedKind, new ResourceEvent.Deleted<>(obj, deletedFinalStateUnknown));
-      }
-    });
+          @Override
+          public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+            dispatch(
+                watch, watchedKind, new ResourceEvent.Deleted<>(obj, deletedFinalStateUnknown));
+          }
+        });
   }
 
   /** Routes one event through the watch's predicate and handler into the queue. */
@@ -120,8 +129,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
 
   private <T extends HasMetadata> void dispatch(
       WatchDefinition<T> watch, String watchedKind, ResourceEvent<T> event) {
-    String place = "watch of " + watchedKind + " by controller " + definition.name()
-        + " (predicate and " + watch.handler() + ")";
+    String place =
+        "watch of "
+            + watchedKind
+            + " by controller "
+            + definition.name()
+            + " (predicate and "
+            + watch.handler()
+            + ")";
     Collection<ObjectKey> keys;
     try {
       if (!watch.predicate().test(event)) {
@@ -176,12 +191,22 @@ public final class ControllerRuntime<P extends HasMetadata> {
     int size = definition.maxConcurrentReconciles();
     int generation = pools.incrementAndGet();
     AtomicInteger n = new AtomicInteger();
-    WorkerPool started = new WorkerPool(Executors.newFixedThreadPool(size, r -> {
-      Thread t = new Thread(r, "converge-" + definition.name() + "-worker-"
-          + (generation == 1 ? "" : generation + "-") + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    }));
+    WorkerPool started =
+        new WorkerPool(
+            Executors.newFixedThreadPool(
+                size,
+                r -> {
+                  Thread t =
+                      new Thread(
+                          r,
+                          "converge-"
+                              + definition.name()
+                              + "-worker-"
+                              + (generation == 1 ? "" : generation + "-")
+                              + n.incrementAndGet());
+                  t.setDaemon(true);
+                  return t;
+                }));
     pool = started;
     for (int i = 0; i < size; i++) {
       launch(started);
@@ -199,8 +224,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
   }
 
   /**
-   * Stops taking work and waits up to {@code timeout} for running reconciles to finish; after
-   * that, interrupts them.
+   * Stops taking work and waits up to {@code timeout} for running reconciles to finish; after that,
+   * interrupts them.
    *
    * @return true when no reconcile was left running
    */
@@ -223,8 +248,11 @@ public final class ControllerRuntime<P extends HasMetadata> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    log.warn("controller {}: {} reconcile(s) still running after {}; interrupting them",
-        definition.name(), active.get(), timeout);
+    log.warn(
+        "controller {}: {} reconcile(s) still running after {}; interrupting them",
+        definition.name(),
+        active.get(),
+        timeout);
     running.executor.shutdownNow();
     return false;
   }
@@ -248,14 +276,16 @@ public final class ControllerRuntime<P extends HasMetadata> {
     running.closing = true;
     running.executor.shutdownNow();
     boolean ended = awaitEnded(running, timeout);
-    log.info("controller {}: workers {}", definition.name(),
+    log.info(
+        "controller {}: workers {}",
+        definition.name(),
         ended ? "paused" : "asked to pause; some reconciles ignore interruption and still run");
     return ended;
   }
 
   /**
-   * Waits until no worker of this controller runs any more (after {@link #stop} interrupted
-   * them), so that nothing of this instance writes once it hands over to another.
+   * Waits until no worker of this controller runs any more (after {@link #stop} interrupted them),
+   * so that nothing of this instance writes once it hands over to another.
    *
    * @return true when every worker has ended
    */
@@ -294,11 +324,11 @@ public final class ControllerRuntime<P extends HasMetadata> {
   }
 
   /**
-   * One worker: takes keys until the queue shuts down or its pool closes. Nothing else ends it.
-   * An interrupt that does not come from stopping (a reconciler that interrupted its own thread,
-   * or threw {@code InterruptedException}, which the runtime re-asserts) is cleared, so that it
-   * can neither end the loop nor fail the next reconcile. Should the loop die anyway, a
-   * replacement is started.
+   * One worker: takes keys until the queue shuts down or its pool closes. Nothing else ends it. An
+   * interrupt that does not come from stopping (a reconciler that interrupted its own thread, or
+   * threw {@code InterruptedException}, which the runtime re-asserts) is cleared, so that it can
+   * neither end the loop nor fail the next reconcile. Should the loop die anyway, a replacement is
+   * started.
    */
   private void workLoop(WorkerPool owner) {
     boolean died = true;
@@ -310,23 +340,32 @@ public final class ControllerRuntime<P extends HasMetadata> {
             break;
           }
           if (Thread.interrupted()) {
-            log.warn("controller {}: a worker was interrupted while waiting for work; the"
-                + " interrupt is cleared and the worker carries on (only stopping the operator ends"
-                + " workers)", definition.name());
+            log.warn(
+                "controller {}: a worker was interrupted while waiting for work; the"
+                    + " interrupt is cleared and the worker carries on (only stopping the operator ends"
+                    + " workers)",
+                definition.name());
           }
           continue;
         }
         ObjectKey key = next.get();
         process(key);
         if (!owner.closing && !queue.isShutDown() && Thread.interrupted()) {
-          log.warn("controller {}: the reconcile of {} {} left its worker thread interrupted; the"
-              + " interrupt is cleared and the worker carries on", definition.name(), kind, key);
+          log.warn(
+              "controller {}: the reconcile of {} {} left its worker thread interrupted; the"
+                  + " interrupt is cleared and the worker carries on",
+              definition.name(),
+              kind,
+              key);
         }
       }
       died = false;
     } catch (Throwable t) {
-      log.error("controller {}: a worker loop of {} failed unexpectedly; starting a replacement",
-          definition.name(), kind, t);
+      log.error(
+          "controller {}: a worker loop of {} failed unexpectedly; starting a replacement",
+          definition.name(),
+          kind,
+          t);
     } finally {
       owner.alive.decrementAndGet();
       if (died && !owner.closing && !queue.isShutDown()) {
@@ -354,8 +393,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
       reconcile(key);
     } catch (Throwable unexpected) {
       // Only the runtime's own bookkeeping can get here; keep the worker alive regardless.
-      log.error("controller {}: internal error while handling {} {}", definition.name(), kind,
-          key, unexpected);
+      log.error(
+          "controller {}: internal error while handling {} {}",
+          definition.name(),
+          kind,
+          key,
+          unexpected);
       queue.addRateLimited(key);
     } finally {
       active.decrementAndGet();
@@ -378,11 +421,15 @@ public final class ControllerRuntime<P extends HasMetadata> {
     long start = services.ticker().nanoTime();
     Result result;
     try {
-      result = definition.reconciler().reconcile(primary,
-          new ReconcileContext<>(key, definition.name(), retries, primary, services));
+      result =
+          definition
+              .reconciler()
+              .reconcile(
+                  primary,
+                  new ReconcileContext<>(key, definition.name(), retries, primary, services));
       if (result == null) {
-        throw new IllegalStateException("reconciler of " + definition.name()
-            + " returned null; return Result.done() instead");
+        throw new IllegalStateException(
+            "reconciler of " + definition.name() + " returned null; return Result.done() instead");
       }
     } catch (Throwable failure) {
       if (failure instanceof InterruptedException) {
@@ -394,23 +441,46 @@ public final class ControllerRuntime<P extends HasMetadata> {
         return;
       }
       Duration delay = queue.addRateLimited(key);
-      Optional<String> refusal = services.access().refused(failure, kind + " " + key,
-          definition.primaryType(), key.namespace());
+      Optional<String> refusal =
+          services
+              .access()
+              .refused(failure, kind + " " + key, definition.primaryType(), key.namespace());
       if (refusal.isPresent()) {
-        log.error("reconcile of {} {} failed (attempt {}): {}; retrying in {} ms", kind, key,
-            retries + 1, refusal.get(), delay.toMillis());
+        log.error(
+            "reconcile of {} {} failed (attempt {}): {}; retrying in {} ms",
+            kind,
+            key,
+            retries + 1,
+            refusal.get(),
+            delay.toMillis());
       } else if (isAlreadyExists(failure)) {
         // Routine: an earlier attempt whose answer was lost, or another writer, created it first.
-        log.info("reconcile of {} {} found an object it meant to create already there (attempt"
-            + " {}): {}; retrying in {} ms on a fresher read", kind, key, retries + 1,
-            failure.getMessage(), delay.toMillis());
+        log.info(
+            "reconcile of {} {} found an object it meant to create already there (attempt"
+                + " {}): {}; retrying in {} ms on a fresher read",
+            kind,
+            key,
+            retries + 1,
+            failure.getMessage(),
+            delay.toMillis());
       } else if (ConflictRetry.isConflict(failure)) {
         // Routine: the write was based on a cached read the server had already moved past.
-        log.info("reconcile of {} {} hit a write conflict (attempt {}): {}; retrying in {} ms on a"
-            + " fresher read", kind, key, retries + 1, failure.getMessage(), delay.toMillis());
+        log.info(
+            "reconcile of {} {} hit a write conflict (attempt {}): {}; retrying in {} ms on a"
+                + " fresher read",
+            kind,
+            key,
+            retries + 1,
+            failure.getMessage(),
+            delay.toMillis());
       } else {
-        log.error("reconcile of {} {} failed (attempt {}); retrying in {} ms", kind, key, retries + 1,
-            delay.toMillis(), failure);
+        log.error(
+            "reconcile of {} {} failed (attempt {}); retrying in {} ms",
+            kind,
+            key,
+            retries + 1,
+            delay.toMillis(),
+            failure);
       }
       return;
     }
@@ -431,23 +501,33 @@ public final class ControllerRuntime<P extends HasMetadata> {
     } else if (result instanceof Result.PermanentFailure failure) {
       queue.forget(key);
       record(ReconcileOutcome.PERMANENT, start);
-      log.warn("reconcile of {} {} failed permanently ({}): {}; not retried (its next change, or a"
-          + " change of what it watches, reconciles it again)", kind, key, failure.reason(),
+      log.warn(
+          "reconcile of {} {} failed permanently ({}): {}; not retried (its next change, or a"
+              + " change of what it watches, reconciles it again)",
+          kind,
+          key,
+          failure.reason(),
           failure.message());
       services.events().warning(primary, failure.reason(), failure.message());
     }
   }
 
   private void record(ReconcileOutcome outcome, long startNanos) {
-    services.metrics().reconciled(definition.name(), outcome,
-        Duration.ofNanos(Math.max(0, services.ticker().nanoTime() - startNanos)));
+    services
+        .metrics()
+        .reconciled(
+            definition.name(),
+            outcome,
+            Duration.ofNanos(Math.max(0, services.ticker().nanoTime() - startNanos)));
   }
 
   /** A 409 whose reason is AlreadyExists: a create that lost to an earlier one. */
   private static boolean isAlreadyExists(Throwable error) {
     for (Throwable t = error; t != null && t.getCause() != t; t = t.getCause()) {
-      if (t instanceof KubernetesClientException kce && kce.getCode() == 409
-          && kce.getStatus() != null && "AlreadyExists".equals(kce.getStatus().getReason())) {
+      if (t instanceof KubernetesClientException kce
+          && kce.getCode() == 409
+          && kce.getStatus() != null
+          && "AlreadyExists".equals(kce.getStatus().getReason())) {
         return true;
       }
     }

@@ -26,8 +26,8 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
   private final boolean namespaced;
 
   /**
-   * @param copy a private copy of a stored object as {@code type}; empty for an object that
-   *     cannot be read as {@code type} (reported where it is made)
+   * @param copy a private copy of a stored object as {@code type}; empty for an object that cannot
+   *     be read as {@code type} (reported where it is made)
    */
   InformerCache(
       Class<R> type,
@@ -74,7 +74,8 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
 
   @Override
   public List<R> list() {
-    return copies(informers.values().stream().flatMap(i -> i.getIndexer().list().stream()).toList());
+    return copies(
+        informers.values().stream().flatMap(i -> i.getIndexer().list().stream()).toList());
   }
 
   @Override
@@ -82,13 +83,22 @@ final class InformerCache<R extends HasMetadata> implements ResourceCache<R> {
     SharedIndexInformer<? extends HasMetadata> any = informers.values().iterator().next();
     if (!any.getIndexer().getIndexers().containsKey(indexName)) {
       throw new IllegalArgumentException(
-          "the cache of " + HasMetadata.getKind(type) + " has no index '" + indexName
-              + "'; indexes: " + new TreeSet<>(any.getIndexer().getIndexers().keySet())
-              + ". Register it with ControllerBuilder.index(" + type.getSimpleName()
-              + ".class, \"" + indexName + "\", ...)");
+          "the cache of "
+              + HasMetadata.getKind(type)
+              + " has no index '"
+              + indexName
+              + "'; indexes: "
+              + new TreeSet<>(any.getIndexer().getIndexers().keySet())
+              + ". Register it with ControllerBuilder.index("
+              + type.getSimpleName()
+              + ".class, \""
+              + indexName
+              + "\", ...)");
     }
     return copies(
-        informers.values().stream().flatMap(i -> i.getIndexer().byIndex(indexName, key).stream()).toList());
+        informers.values().stream()
+            .flatMap(i -> i.getIndexer().byIndex(indexName, key).stream())
+            .toList());
   }
 
   @Override

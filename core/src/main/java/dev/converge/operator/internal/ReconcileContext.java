@@ -34,8 +34,8 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
   private final RuntimeServices services;
   private final StrategyContext strategyContext;
 
-  ReconcileContext(ObjectKey key, String controllerName, int retries, P primary,
-      RuntimeServices services) {
+  ReconcileContext(
+      ObjectKey key, String controllerName, int retries, P primary, RuntimeServices services) {
     this.key = key;
     this.controllerName = controllerName;
     this.retries = retries;
@@ -90,9 +90,11 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
     if (options.controllerReference()) {
       setController(primary, desired);
     }
-    ResourceStrategy strategy = options.strategy()
-        .map(name -> selector().named(name))
-        .orElseGet(() -> strategyFor(desired));
+    ResourceStrategy strategy =
+        options
+            .strategy()
+            .map(name -> selector().named(name))
+            .orElseGet(() -> strategyFor(desired));
     return strategy.apply(desired, strategyContext);
   }
 
@@ -119,8 +121,10 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
     try {
       OwnerReferences.setControllerIfAbsent(owner, desired);
     } catch (InvalidOwnerException e) {
-      throw new InvalidOwnerException(e.getMessage() + "; to write it without an owner reference,"
-          + " pass ApplyOptions.withoutOwnerReference() to Context.apply");
+      throw new InvalidOwnerException(
+          e.getMessage()
+              + "; to write it without an owner reference,"
+              + " pass ApplyOptions.withoutOwnerReference() to Context.apply");
     }
   }
 
@@ -134,9 +138,12 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
       try {
         selector = StrategySelector.discover(StrategySelection.defaults());
       } catch (StrategyConfigurationException e) {
-        throw new StrategyConfigurationException("No strategies were configured, and the default"
-            + " cannot be used: " + e.getMessage() + " Or configure them with"
-            + " OperatorBuilder.strategies(StrategySelection) or the StrategiesModule.");
+        throw new StrategyConfigurationException(
+            "No strategies were configured, and the default"
+                + " cannot be used: "
+                + e.getMessage()
+                + " Or configure them with"
+                + " OperatorBuilder.strategies(StrategySelection) or the StrategiesModule.");
       }
       discoveredDefaults = selector;
     }

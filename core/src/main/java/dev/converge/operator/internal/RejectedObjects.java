@@ -23,16 +23,19 @@ import org.slf4j.LoggerFactory;
 public final class RejectedObjects {
 
   private static final Logger log = LoggerFactory.getLogger(RejectedObjects.class);
+
   /** Reports kept for health, at most; further ones are only logged and counted. */
   private static final int MAX_REPORTS = 100;
 
   private final ControllerMetrics metrics;
   private final Map<String, String> reports = new ConcurrentHashMap<>();
-  private final ExecutorService eventWriter = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "converge-rejected-object-events");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService eventWriter =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "converge-rejected-object-events");
+            t.setDaemon(true);
+            return t;
+          });
   private volatile EventRecorder events = EventRecorder.discarding();
 
   public RejectedObjects(ControllerMetrics metrics) {
@@ -52,9 +55,15 @@ public final class RejectedObjects {
   public void reject(HasMetadata object, String place, Throwable cause) {
     String kind = kindOf(object);
     String resource = kind + " " + keyOf(object);
-    String message = resource + ": " + place + " failed with " + cause
-        + "; the object is left out of it and the rest of " + kind
-        + " is unaffected. Fix the object or make the function handle it";
+    String message =
+        resource
+            + ": "
+            + place
+            + " failed with "
+            + cause
+            + "; the object is left out of it and the rest of "
+            + kind
+            + " is unaffected. Fix the object or make the function handle it";
     String id = resource + "|" + place;
     if (reports.size() >= MAX_REPORTS && !reports.containsKey(id)) {
       metrics.objectRejected(kind, placeKind(place));
@@ -71,8 +80,8 @@ public final class RejectedObjects {
       EventRecorder recorder = events;
       try {
         // never on the informer or dispatching thread: writing an Event is a request
-        eventWriter.execute(() -> recorder.warning(object, "ObjectRejected",
-            place + " failed: " + cause));
+        eventWriter.execute(
+            () -> recorder.warning(object, "ObjectRejected", place + " failed: " + cause));
       } catch (RejectedExecutionException stopped) {
         log.debug("not recording an Event for {}: the operator is stopping", resource);
       }

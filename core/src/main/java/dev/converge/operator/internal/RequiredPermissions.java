@@ -37,8 +37,8 @@ import java.util.TreeMap;
  *   <li>a primary that owns kinds: update on its {@code finalizers} subresource, because {@code
  *       Context.apply} sets {@code blockOwnerDeletion} (checked where the
  *       OwnerReferencesPermissionEnforcement admission plugin is on);
- *   <li>a custom-resource primary with a status type: patch on {@code status} (the status
- *       writer's merge patch);
+ *   <li>a custom-resource primary with a status type: patch on {@code status} (the status writer's
+ *       merge patch);
  *   <li>a primary wrapped in {@link FinalizingReconciler}: patch (the finalizer merge patch);
  *   <li>Events: what the event recorder declares (the default one: create, and patch to fold
  *       repeats into a count; a discarding one: nothing);
@@ -59,31 +59,62 @@ public final class RequiredPermissions {
    * @param strategies the strategies owned kinds are written with; empty only when no controller
    *     owns a kind
    */
-  public static OperatorPermissions of(Collection<? extends ControllerDefinition<?>> controllers,
-      Collection<Class<? extends HasMetadata>> extraCaches, Optional<StrategySelector> strategies,
-      Optional<LeaderElection> leaderElection, Set<String> eventVerbs, String operatorName) {
+  public static OperatorPermissions of(
+      Collection<? extends ControllerDefinition<?>> controllers,
+      Collection<Class<? extends HasMetadata>> extraCaches,
+      Optional<StrategySelector> strategies,
+      Optional<LeaderElection> leaderElection,
+      Set<String> eventVerbs,
+      String operatorName) {
     RequiredPermissions plan = new RequiredPermissions();
     for (ControllerDefinition<?> controller : controllers) {
       plan.controller(controller, strategies);
     }
     for (Class<? extends HasMetadata> type : extraCaches) {
-      plan.add(plan.cluster, AccessRule.on(type, "", List.of("get", "list", "watch"),
-          "operator " + operatorName + ": cache of " + HasMetadata.getKind(type)
-              + " (OperatorBuilder.cache)"));
+      plan.add(
+          plan.cluster,
+          AccessRule.on(
+              type,
+              "",
+              List.of("get", "list", "watch"),
+              "operator "
+                  + operatorName
+                  + ": cache of "
+                  + HasMetadata.getKind(type)
+                  + " (OperatorBuilder.cache)"));
     }
     if (!eventVerbs.isEmpty()) {
-      plan.add(plan.cluster, AccessRule.on(Event.class, "", eventVerbs,
-          "operator " + operatorName + ": Events (created, then patched to count repeats)"));
+      plan.add(
+          plan.cluster,
+          AccessRule.on(
+              Event.class,
+              "",
+              eventVerbs,
+              "operator " + operatorName + ": Events (created, then patched to count repeats)"));
     }
-    leaderElection.ifPresent(le -> plan.add(plan.lease, AccessRule.on(Lease.class, "",
-        List.of("get", "create", "patch"), "operator " + operatorName + ": leader election on Lease "
-            + le.leaseNamespace() + "/" + le.leaseName() + " (read, created once, renewed by patch)")));
-    return new OperatorPermissions(List.copyOf(plan.cluster.values()),
-        leaderElection.map(LeaderElection::leaseNamespace), List.copyOf(plan.lease.values()));
+    leaderElection.ifPresent(
+        le ->
+            plan.add(
+                plan.lease,
+                AccessRule.on(
+                    Lease.class,
+                    "",
+                    List.of("get", "create", "patch"),
+                    "operator "
+                        + operatorName
+                        + ": leader election on Lease "
+                        + le.leaseNamespace()
+                        + "/"
+                        + le.leaseName()
+                        + " (read, created once, renewed by patch)")));
+    return new OperatorPermissions(
+        List.copyOf(plan.cluster.values()),
+        leaderElection.map(LeaderElection::leaseNamespace),
+        List.copyOf(plan.lease.values()));
   }
 
-  private void controller(ControllerDefinition<?> controller,
-      Optional<StrategySelector> strategies) {
+  private void controller(
+      ControllerDefinition<?> controller, Optional<StrategySelector> strategies) {
     String who = "controller " + controller.name();
     Class<? extends HasMetadata> primary = controller.primaryType();
     String primaryKind = HasMetadata.getKind(primary);
@@ -91,54 +122,96 @@ public final class RequiredPermissions {
     for (WatchDefinition<?> watch : controller.watches()) {
       String kind = HasMetadata.getKind(watch.type());
       boolean isOwned = watch.handler() instanceof EnqueueControllerOwner<?>;
-      String role = watch.type().equals(primary) && !isOwned ? "primary " + kind
-          : isOwned ? "owns " + kind : "watches " + kind;
-      add(cluster, AccessRule.on(watch.type(), "", List.of("get", "list", "watch"),
-          who + ": informer (" + role + ")"));
+      String role =
+          watch.type().equals(primary) && !isOwned
+              ? "primary " + kind
+              : isOwned ? "owns " + kind : "watches " + kind;
+      add(
+          cluster,
+          AccessRule.on(
+              watch.type(),
+              "",
+              List.of("get", "list", "watch"),
+              who + ": informer (" + role + ")"));
       if (isOwned) {
         owned.add(watch.type());
       }
     }
-    add(cluster, AccessRule.on(primary, "", List.of("get", "list", "watch"),
-        who + ": informer (primary " + primaryKind + ")"));
+    add(
+        cluster,
+        AccessRule.on(
+            primary,
+            "",
+            List.of("get", "list", "watch"),
+            who + ": informer (primary " + primaryKind + ")"));
     for (var index : controller.indexes()) {
-      add(cluster, AccessRule.on(index.type(), "", List.of("get", "list", "watch"),
-          who + ": informer (index '" + index.name() + "')"));
+      add(
+          cluster,
+          AccessRule.on(
+              index.type(),
+              "",
+              List.of("get", "list", "watch"),
+              who + ": informer (index '" + index.name() + "')"));
     }
     for (Class<? extends HasMetadata> type : owned) {
-      StrategySelector selector = strategies.orElseThrow(() -> new IllegalStateException(
-          who + " owns " + HasMetadata.getKind(type) + " but no strategy is configured"));
+      StrategySelector selector =
+          strategies.orElseThrow(
+              () ->
+                  new IllegalStateException(
+                      who
+                          + " owns "
+                          + HasMetadata.getKind(type)
+                          + " but no strategy is configured"));
       ApiKind kind = new ApiKind(HasMetadata.getApiVersion(type), HasMetadata.getKind(type));
       addStrategy(type, selector.forKind(kind), who + ": Context.apply of " + kind);
       for (StrategyRule rule : selector.selection().rules()) {
         if (rule.kind().equals(kind)) {
-          addStrategy(type, selector.named(rule.strategy()), who + ": Context.apply of "
-              + rule.description());
+          addStrategy(
+              type,
+              selector.named(rule.strategy()),
+              who + ": Context.apply of " + rule.description());
         }
       }
     }
     if (!owned.isEmpty()) {
-      add(cluster, AccessRule.on(primary, "finalizers", List.of("update"), who
-          + ": owner references with blockOwnerDeletion on what it owns (checked by the"
-          + " OwnerReferencesPermissionEnforcement admission plugin)"));
+      add(
+          cluster,
+          AccessRule.on(
+              primary,
+              "finalizers",
+              List.of("update"),
+              who
+                  + ": owner references with blockOwnerDeletion on what it owns (checked by the"
+                  + " OwnerReferencesPermissionEnforcement admission plugin)"));
     }
     if (hasStatus(primary)) {
-      add(cluster, AccessRule.on(primary, "status", List.of("patch"),
-          who + ": status writes (merge patch on the status subresource)"));
+      add(
+          cluster,
+          AccessRule.on(
+              primary,
+              "status",
+              List.of("patch"),
+              who + ": status writes (merge patch on the status subresource)"));
     }
     if (controller.reconciler() instanceof FinalizingReconciler<?>) {
-      add(cluster, AccessRule.on(primary, "", List.of("patch"),
-          who + ": adds and removes its finalizer (merge patch of metadata.finalizers)"));
+      add(
+          cluster,
+          AccessRule.on(
+              primary,
+              "",
+              List.of("patch"),
+              who + ": adds and removes its finalizer (merge patch of metadata.finalizers)"));
     }
     for (AccessRule extra : controller.extraAccess()) {
       add(cluster, extra);
     }
   }
 
-  private void addStrategy(Class<? extends HasMetadata> type, ResourceStrategy strategy,
-      String why) {
-    add(cluster, AccessRule.on(type, "", strategy.verbs(), why + " (strategy " + strategy.name()
-        + ")"));
+  private void addStrategy(
+      Class<? extends HasMetadata> type, ResourceStrategy strategy, String why) {
+    add(
+        cluster,
+        AccessRule.on(type, "", strategy.verbs(), why + " (strategy " + strategy.name() + ")"));
   }
 
   private void add(Map<String, AccessRule> rules, AccessRule rule) {

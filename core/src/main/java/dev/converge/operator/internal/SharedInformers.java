@@ -11,18 +11,18 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,13 +49,18 @@ public final class SharedInformers implements Caches {
   private final RejectedObjects rejected;
   private final ControllerMetrics metrics;
   private final Map<Class<?>, Entry<?>> entries = new ConcurrentHashMap<>();
+
   /** Kinds cached whole: written by strategies (owned) or asked for explicitly. */
   private final Set<Class<?>> whole = ConcurrentHashMap.newKeySet();
+
   private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** Set once start() begins: the set of kinds is fixed from then on. */
   private boolean starting;
+
   /** Published once start() has filled every entry; readers (health probes) check it first. */
   private volatile boolean started;
+
   private volatile boolean stopping;
 
   private static final class Entry<R extends HasMetadata> {
@@ -87,8 +92,12 @@ public final class SharedInformers implements Caches {
   /**
    * @param namespaces the namespaces to watch namespaced kinds in; empty for all namespaces
    */
-  public SharedInformers(KubernetesClient client, Set<String> namespaces, Duration resync,
-      RejectedObjects rejected, ControllerMetrics metrics) {
+  public SharedInformers(
+      KubernetesClient client,
+      Set<String> namespaces,
+      Duration resync,
+      RejectedObjects rejected,
+      ControllerMetrics metrics) {
     this.client = client;
     this.namespaces = Set.copyOf(namespaces);
     this.resync = resync;
@@ -125,25 +134,30 @@ public final class SharedInformers implements Caches {
     Entry<R> entry = entry(index.type());
     if (entry.indexers.containsKey(index.name())) {
       throw new IllegalArgumentException(
-          "index '" + index.name() + "' on " + HasMetadata.getKind(index.type())
+          "index '"
+              + index.name()
+              + "' on "
+              + HasMetadata.getKind(index.type())
               + " is defined twice; index names must be unique per kind");
     }
     String place = "index '" + index.name() + "'";
-    entry.indexers.put(index.name(), r -> {
-      // fabric8 updates its indexes object by object: an exception here would leave them half
-      // updated and make the informer list again and again. The object is left out instead.
-      try {
-        List<String> keys = index.function().keys(r);
-        if (keys == null) {
-          throw new IllegalStateException("the index function returned null; return List.of()");
-        }
-        rejected.accepted(r, place);
-        return keys;
-      } catch (RuntimeException e) {
-        rejected.reject(r, place, e);
-        return List.of();
-      }
-    });
+    entry.indexers.put(
+        index.name(),
+        r -> {
+          // fabric8 updates its indexes object by object: an exception here would leave them half
+          // updated and make the informer list again and again. The object is left out instead.
+          try {
+            List<String> keys = index.function().keys(r);
+            if (keys == null) {
+              throw new IllegalStateException("the index function returned null; return List.of()");
+            }
+            rejected.accepted(r, place);
+            return keys;
+          } catch (RuntimeException e) {
+            rejected.reject(r, place, e);
+            return List.of();
+          }
+        });
   }
 
   public synchronized <R extends HasMetadata> void addHandler(
@@ -176,8 +190,8 @@ public final class SharedInformers implements Caches {
     return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
   }
 
-  private <R extends HasMetadata> CompletableFuture<Void> prepare(Entry<R> entry,
-      List<Runnable> starts) {
+  private <R extends HasMetadata> CompletableFuture<Void> prepare(
+      Entry<R> entry, List<Runnable> starts) {
     boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
     ObjectView<R> view = view(entry.type);
     Map<String, SharedIndexInformer<? extends HasMetadata>> byNamespace = new LinkedHashMap<>();
@@ -193,23 +207,29 @@ public final class SharedInformers implements Caches {
     for (Watched watched : entry.informers) {
       CompletableFuture<Void> synced = new CompletableFuture<>();
       syncs.add(synced);
-      starts.add(() -> watched.informer.start().whenComplete((v, t) -> {
-        if (t == null) {
-          synced.complete(null);
-        } else {
-          synced.completeExceptionally(t);
-        }
-      }));
+      starts.add(
+          () ->
+              watched
+                  .informer
+                  .start()
+                  .whenComplete(
+                      (v, t) -> {
+                        if (t == null) {
+                          synced.complete(null);
+                        } else {
+                          synced.completeExceptionally(t);
+                        }
+                      }));
     }
     return CompletableFuture.allOf(syncs.toArray(CompletableFuture[]::new));
   }
 
   /**
-   * How stored objects of {@code type} are seen. Built-in kinds are stored typed, as the API
-   * server can only hold objects their classes read. A custom resource is stored as it came
-   * (generic) and read into its class object by object: the API server accepts whatever its CRD
-   * schema allows, which the class may not, and one such object must not fail the informer's
-   * whole list (and with it every object of the kind). It is left out and reported instead.
+   * How stored objects of {@code type} are seen. Built-in kinds are stored typed, as the API server
+   * can only hold objects their classes read. A custom resource is stored as it came (generic) and
+   * read into its class object by object: the API server accepts whatever its CRD schema allows,
+   * which the class may not, and one such object must not fail the informer's whole list (and with
+   * it every object of the kind). It is left out and reported instead.
    */
   private <R extends HasMetadata> ObjectView<R> view(Class<R> type) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
@@ -259,18 +279,20 @@ public final class SharedInformers implements Caches {
   private <R extends HasMetadata> SharedIndexInformer<? extends HasMetadata> informer(
       Entry<R> entry, ObjectView<R> view, Optional<String> ns) {
     if (CustomResource.class.isAssignableFrom(entry.type)) {
-      var resources = client.genericKubernetesResources(
-          ResourceDefinitionContext.fromResourceType(entry.type));
-      SharedIndexInformer<GenericKubernetesResource> informer = ns.isPresent()
-          ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
-          : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+      var resources =
+          client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(entry.type));
+      SharedIndexInformer<GenericKubernetesResource> informer =
+          ns.isPresent()
+              ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
+              : resources.inAnyNamespace().runnableInformer(resync.toMillis());
       informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
       return wire(entry, view, ns, informer);
     }
     var resources = client.resources(entry.type);
-    SharedIndexInformer<R> informer = ns.isPresent()
-        ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
-        : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+    SharedIndexInformer<R> informer =
+        ns.isPresent()
+            ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
+            : resources.inAnyNamespace().runnableInformer(resync.toMillis());
     informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
     return wire(entry, view, ns, informer);
   }
@@ -281,8 +303,9 @@ public final class SharedInformers implements Caches {
     String kind = kindName + ns.map(n -> " in namespace " + n).orElse("");
     Watched watched = new Watched(kind, informer);
     Map<String, Function<S, List<String>>> indexers = new HashMap<>();
-    entry.indexers.forEach((name, function) ->
-        indexers.put(name, stored -> view.read(stored).map(function).orElse(List.of())));
+    entry.indexers.forEach(
+        (name, function) ->
+            indexers.put(name, stored -> view.read(stored).map(function).orElse(List.of())));
     indexers.put(ResourceCache.CONTROLLER_OWNER_INDEX, SharedInformers::controllerOwnerUid);
     informer.addIndexers(indexers);
     informer.exceptionHandler(
@@ -295,48 +318,57 @@ public final class SharedInformers implements Caches {
           InformerFailure failure = InformerFailure.of(kindName, entry.type, t);
           watched.lastError = failure.explanation();
           metrics.informerError(kindName, failure.reason());
-          log.warn("informer for {}: list/watch failed (error #{}, informer {}): {}; retrying",
-              kind, n, isStarted ? "running" : "starting", failure.explanation());
+          log.warn(
+              "informer for {}: list/watch failed (error #{}, informer {}): {}; retrying",
+              kind,
+              n,
+              isStarted ? "running" : "starting",
+              failure.explanation());
           return true;
         });
     if (!entry.handlers.isEmpty()) {
-      informer.addEventHandler(new ResourceEventHandler<S>() {
-        @Override
-        public void onAdd(S obj) {
-          view.read(obj).ifPresent(r -> entry.handlers.forEach(h -> h.onAdd(r)));
-        }
-
-        @Override
-        public void onUpdate(S oldObj, S newObj) {
-          Optional<R> before = view.read(oldObj); // first, so the newest state is reported last
-          Optional<R> now = view.read(newObj);
-          if (now.isEmpty()) {
-            return;
-          }
-          for (ResourceEventHandler<R> h : entry.handlers) {
-            if (before.isPresent()) {
-              h.onUpdate(before.get(), now.get());
-            } else {
-              h.onAdd(now.get()); // was unreadable before: new to the controllers
+      informer.addEventHandler(
+          new ResourceEventHandler<S>() {
+            @Override
+            public void onAdd(S obj) {
+              view.read(obj).ifPresent(r -> entry.handlers.forEach(h -> h.onAdd(r)));
             }
-          }
-        }
 
-        @Override
-        public void onDelete(S obj, boolean deletedFinalStateUnknown) {
-          view.read(obj).ifPresent(r ->
-              entry.handlers.forEach(h -> h.onDelete(r, deletedFinalStateUnknown)));
-        }
-      });
+            @Override
+            public void onUpdate(S oldObj, S newObj) {
+              Optional<R> before = view.read(oldObj); // first, so the newest state is reported last
+              Optional<R> now = view.read(newObj);
+              if (now.isEmpty()) {
+                return;
+              }
+              for (ResourceEventHandler<R> h : entry.handlers) {
+                if (before.isPresent()) {
+                  h.onUpdate(before.get(), now.get());
+                } else {
+                  h.onAdd(now.get()); // was unreadable before: new to the controllers
+                }
+              }
+            }
+
+            @Override
+            public void onDelete(S obj, boolean deletedFinalStateUnknown) {
+              view.read(obj)
+                  .ifPresent(
+                      r -> entry.handlers.forEach(h -> h.onDelete(r, deletedFinalStateUnknown)));
+            }
+          });
     }
-    informer.stopped().whenComplete((v, t) -> {
-      if (!stopping) {
-        String message = "informer for " + kind + " stopped unexpectedly"
-            + (t == null ? "" : ": " + t);
-        failures.add(message);
-        log.error("{}; the operator no longer sees changes of this kind", message, t);
-      }
-    });
+    informer
+        .stopped()
+        .whenComplete(
+            (v, t) -> {
+              if (!stopping) {
+                String message =
+                    "informer for " + kind + " stopped unexpectedly" + (t == null ? "" : ": " + t);
+                failures.add(message);
+                log.error("{}; the operator no longer sees changes of this kind", message, t);
+              }
+            });
     entry.informers.add(watched);
     log.debug("starting informer for {}", ns.isPresent() ? kind : kind + " (all namespaces)");
     return informer;
@@ -359,8 +391,10 @@ public final class SharedInformers implements Caches {
   public boolean hasSynced() {
     return started
         && entries.values().stream()
-            .allMatch(e -> !e.informers.isEmpty()
-                && e.informers.stream().allMatch(w -> w.informer.hasSynced()));
+            .allMatch(
+                e ->
+                    !e.informers.isEmpty()
+                        && e.informers.stream().allMatch(w -> w.informer.hasSynced()));
   }
 
   /** Messages for informers that stopped without being asked to. */
@@ -381,8 +415,15 @@ public final class SharedInformers implements Caches {
       for (Watched w : entry.informers) {
         String last = w.lastError;
         if (last != null && !w.informer.isWatching()) {
-          blind.add("informer for " + w.what + " cannot " + (w.informer.hasSynced() ? "watch" : "list")
-              + " (" + w.errors.get() + " failed attempts): " + last);
+          blind.add(
+              "informer for "
+                  + w.what
+                  + " cannot "
+                  + (w.informer.hasSynced() ? "watch" : "list")
+                  + " ("
+                  + w.errors.get()
+                  + " failed attempts): "
+                  + last);
         }
       }
     }
@@ -413,7 +454,8 @@ public final class SharedInformers implements Caches {
         try {
           watched.informer.stop();
         } catch (RuntimeException e) {
-          log.warn("stopping informer for {} failed: {}", HasMetadata.getKind(entry.type), e.toString());
+          log.warn(
+              "stopping informer for {} failed: {}", HasMetadata.getKind(entry.type), e.toString());
         }
       }
     }
@@ -425,11 +467,18 @@ public final class SharedInformers implements Caches {
     Entry<R> entry = (Entry<R>) entries.get(type);
     if (entry == null || entry.cache == null) {
       throw new IllegalArgumentException(
-          "no informer cache for " + HasMetadata.getKind(type) + " (" + type.getName()
+          "no informer cache for "
+              + HasMetadata.getKind(type)
+              + " ("
+              + type.getName()
               + "): no controller owns or watches it"
               + (entry != null ? " (the operator has not started yet)" : "")
-              + ". Add .owns(" + type.getSimpleName() + ".class) or .watches(...) to a controller,"
-              + " or OperatorBuilder.cache(" + type.getSimpleName() + ".class)");
+              + ". Add .owns("
+              + type.getSimpleName()
+              + ".class) or .watches(...) to a controller,"
+              + " or OperatorBuilder.cache("
+              + type.getSimpleName()
+              + ".class)");
     }
     return entry.cache;
   }

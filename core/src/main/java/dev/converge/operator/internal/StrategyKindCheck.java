@@ -39,7 +39,9 @@ public final class StrategyKindCheck {
    * @param known the kinds the operator's controllers and caches are made of
    * @throws StrategyConfigurationException naming the key, the nearest existing kind and the fix
    */
-  public static void check(KubernetesClient client, StrategySelection selection,
+  public static void check(
+      KubernetesClient client,
+      StrategySelection selection,
       Collection<Class<? extends HasMetadata>> known) {
     Set<ApiKind> named = new LinkedHashSet<>(selection.perKind().keySet());
     for (StrategyRule rule : selection.rules()) {
@@ -63,15 +65,24 @@ public final class StrategyKindCheck {
         served = allServed(client);
         served.addAll(0, ours);
       }
-      problems.add(kind + ": no such kind" + nearest(kind, served)
-          .map(n -> "; did you mean " + n + "?").orElse("")
-          + " (the API server serves no " + kind.kind() + " in " + kind.apiVersion() + ")");
+      problems.add(
+          kind
+              + ": no such kind"
+              + nearest(kind, served).map(n -> "; did you mean " + n + "?").orElse("")
+              + " (the API server serves no "
+              + kind.kind()
+              + " in "
+              + kind.apiVersion()
+              + ")");
     }
     if (!problems.isEmpty()) {
-      throw new StrategyConfigurationException("The strategy selection names a kind that does not"
-          + " exist: " + String.join("; ", problems) + ". Fix the key (apiVersion/Kind, as in"
-          + " apps/v1/Deployment or v1/Service) in the strategy selection, or install the"
-          + " CustomResourceDefinition of the kind before the operator starts.");
+      throw new StrategyConfigurationException(
+          "The strategy selection names a kind that does not"
+              + " exist: "
+              + String.join("; ", problems)
+              + ". Fix the key (apiVersion/Kind, as in"
+              + " apps/v1/Deployment or v1/Service) in the strategy selection, or install the"
+              + " CustomResourceDefinition of the kind before the operator starts.");
     }
   }
 
@@ -81,8 +92,9 @@ public final class StrategyKindCheck {
       if (resources == null) {
         return Optional.of(false);
       }
-      return Optional.of(resources.getResources().stream()
-          .anyMatch(r -> !r.getName().contains("/") && kind.kind().equals(r.getKind())));
+      return Optional.of(
+          resources.getResources().stream()
+              .anyMatch(r -> !r.getName().contains("/") && kind.kind().equals(r.getKind())));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return Optional.of(false);
@@ -121,12 +133,16 @@ public final class StrategyKindCheck {
 
   /** The existing kind closest to {@code wrong} in spelling, when close enough to be a typo. */
   static Optional<ApiKind> nearest(ApiKind wrong, Collection<ApiKind> candidates) {
-    String group = wrong.apiVersion().contains("/")
-        ? wrong.apiVersion().substring(0, wrong.apiVersion().indexOf('/')) : "";
+    String group =
+        wrong.apiVersion().contains("/")
+            ? wrong.apiVersion().substring(0, wrong.apiVersion().indexOf('/'))
+            : "";
     for (ApiKind candidate : candidates) {
       // the right kind in a version the server does not serve: suggest a served version of it
-      String candidateGroup = candidate.apiVersion().contains("/")
-          ? candidate.apiVersion().substring(0, candidate.apiVersion().indexOf('/')) : "";
+      String candidateGroup =
+          candidate.apiVersion().contains("/")
+              ? candidate.apiVersion().substring(0, candidate.apiVersion().indexOf('/'))
+              : "";
       if (candidate.kind().equals(wrong.kind()) && candidateGroup.equals(group)) {
         return Optional.of(candidate);
       }
@@ -158,7 +174,10 @@ public final class StrategyKindCheck {
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
           d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
         }
       }

@@ -62,22 +62,33 @@ public final class LabelSelectorMatcher {
         requireValues(r, values, false);
         return labels -> !labels.containsKey(key);
       }
-      default -> throw new IllegalArgumentException(
-          "label selector operator '" + op + "' for key '" + key
-              + "' is unknown; use In, NotIn, Exists or DoesNotExist");
+      default ->
+          throw new IllegalArgumentException(
+              "label selector operator '"
+                  + op
+                  + "' for key '"
+                  + key
+                  + "' is unknown; use In, NotIn, Exists or DoesNotExist");
     }
   }
 
   private static void requireValues(LabelSelectorRequirement r, Set<String> values, boolean some) {
     if (some && values.isEmpty()) {
       throw new IllegalArgumentException(
-          "label selector operator " + r.getOperator() + " for key '" + r.getKey()
+          "label selector operator "
+              + r.getOperator()
+              + " for key '"
+              + r.getKey()
               + "' needs at least one value");
     }
     if (!some && !values.isEmpty()) {
       throw new IllegalArgumentException(
-          "label selector operator " + r.getOperator() + " for key '" + r.getKey()
-              + "' takes no values, got " + values);
+          "label selector operator "
+              + r.getOperator()
+              + " for key '"
+              + r.getKey()
+              + "' takes no values, got "
+              + values);
     }
   }
 }

@@ -32,8 +32,8 @@ import java.util.Optional;
  * </pre>
  *
  * <p>{@code --factory} names an {@link OperatorFactory} (public, no-argument constructor) that
- * builds the operator as the program does; it gets a client that is never connected. The files
- * are {@code 20-clusterrole.yaml} and, with leader election, {@code 30-role-leader-election.yaml}
+ * builds the operator as the program does; it gets a client that is never connected. The files are
+ * {@code 20-clusterrole.yaml} and, with leader election, {@code 30-role-leader-election.yaml}
  * (change with {@code --cluster-role-file} and {@code --leader-election-file}). Errors exit with
  * status 1 and a message; this is a build tool's {@code main}, never called by the library.
  */
@@ -41,6 +41,7 @@ public final class GenerateRbac {
 
   /** The name of the ClusterRole file unless {@code --cluster-role-file} says otherwise. */
   public static final String CLUSTER_ROLE_FILE = "20-clusterrole.yaml";
+
   /** The name of the Lease Role file unless {@code --leader-election-file} says otherwise. */
   public static final String LEADER_ELECTION_FILE = "30-role-leader-election.yaml";
 
@@ -49,7 +50,9 @@ public final class GenerateRbac {
   public static void main(String[] args) {
     try {
       run(args, System.out);
-    } catch (IllegalArgumentException | IllegalStateException | IOException
+    } catch (IllegalArgumentException
+        | IllegalStateException
+        | IOException
         | ReflectiveOperationException e) {
       System.err.println("GenerateRbac: " + e.getMessage());
       System.exit(1);
@@ -80,24 +83,29 @@ public final class GenerateRbac {
         case "--cluster-role-file" -> clusterRoleFile = value;
         case "--leader-election-file" -> leaderElectionFile = value;
         case "--output" -> outputs.add(Path.of(value));
-        default -> throw new IllegalArgumentException("unknown option " + flag + "; expected"
-            + " --factory, --service-account-namespace, --service-account, --name, --output,"
-            + " --cluster-role-file, --leader-election-file");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + flag
+                    + "; expected"
+                    + " --factory, --service-account-namespace, --service-account, --name, --output,"
+                    + " --cluster-role-file, --leader-election-file");
       }
     }
     if (factory == null || serviceAccountNamespace == null || outputs.isEmpty()) {
-      throw new IllegalArgumentException("--factory CLASS, --service-account-namespace NS and"
-          + " --output DIR are required");
+      throw new IllegalArgumentException(
+          "--factory CLASS, --service-account-namespace NS and" + " --output DIR are required");
     }
     Class<?> type = Class.forName(factory, true, Thread.currentThread().getContextClassLoader());
     if (!OperatorFactory.class.isAssignableFrom(type)) {
-      throw new IllegalArgumentException(factory + " does not implement "
-          + OperatorFactory.class.getName());
+      throw new IllegalArgumentException(
+          factory + " does not implement " + OperatorFactory.class.getName());
     }
-    OperatorFactory operatorFactory =
-        (OperatorFactory) type.getDeclaredConstructor().newInstance();
-    Config offline = new ConfigBuilder(Config.empty())
-        .withMasterUrl("https://rbac-generator.invalid:6443").build();
+    OperatorFactory operatorFactory = (OperatorFactory) type.getDeclaredConstructor().newInstance();
+    Config offline =
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl("https://rbac-generator.invalid:6443")
+            .build();
     Operator operator;
     OperatorPermissions permissions;
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(offline).build()) {
@@ -109,14 +117,19 @@ public final class GenerateRbac {
     String account = serviceAccount != null ? serviceAccount : roleName;
     List<HasMetadata> manifests = permissions.manifests(roleName, serviceAccountNamespace, account);
     KubernetesSerialization yaml = new KubernetesSerialization();
-    String header = "# Generated at build time by Converge's GenerateRbac from " + factory
-        + "; do not edit,\n# change the operator and build again.\n";
-    String clusterRole = header + comments(permissions.clusterRules())
-        + documents(yaml, manifests.subList(0, 2));
-    Optional<String> leaderRole = manifests.size() > 2
-        ? Optional.of(header + comments(permissions.leaseRules())
-            + documents(yaml, manifests.subList(2, manifests.size())))
-        : Optional.empty();
+    String header =
+        "# Generated at build time by Converge's GenerateRbac from "
+            + factory
+            + "; do not edit,\n# change the operator and build again.\n";
+    String clusterRole =
+        header + comments(permissions.clusterRules()) + documents(yaml, manifests.subList(0, 2));
+    Optional<String> leaderRole =
+        manifests.size() > 2
+            ? Optional.of(
+                header
+                    + comments(permissions.leaseRules())
+                    + documents(yaml, manifests.subList(2, manifests.size())))
+            : Optional.empty();
     List<Path> written = new ArrayList<>();
     for (Path dir : outputs) {
       Files.createDirectories(dir);
@@ -131,8 +144,11 @@ public final class GenerateRbac {
   private static String comments(List<AccessRule> rules) {
     StringBuilder text = new StringBuilder("#\n# Every rule, and what uses it:\n");
     for (AccessRule rule : rules) {
-      text.append("#  - ").append(rule.qualifiedResource()).append(' ')
-          .append(String.join(",", rule.verbs())).append('\n');
+      text.append("#  - ")
+          .append(rule.qualifiedResource())
+          .append(' ')
+          .append(String.join(",", rule.verbs()))
+          .append('\n');
       for (String reason : rule.reasons()) {
         text.append("#      ").append(reason).append('\n');
       }

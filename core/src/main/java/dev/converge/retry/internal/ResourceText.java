@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 
 /**
- * Renders a resource the way every Converge error and log line names it: {@code Kind namespace/name}
- * (or {@code Kind name} for cluster-scoped objects).
+ * Renders a resource the way every Converge error and log line names it: {@code Kind
+ * namespace/name} (or {@code Kind name} for cluster-scoped objects).
  */
 public final class ResourceText {
 

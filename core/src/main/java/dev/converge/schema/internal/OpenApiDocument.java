@@ -29,19 +29,21 @@ public final class OpenApiDocument {
   private static final String REF_PREFIX = "#/components/schemas/";
   private static final String QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
   private static final String INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
-  private static final Set<String> UNTYPED_DEFINITIONS = Set.of(
-      "io.k8s.apimachinery.pkg.runtime.RawExtension",
-      "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1",
-      "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON",
-      "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
-      "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
-      "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray");
+  private static final Set<String> UNTYPED_DEFINITIONS =
+      Set.of(
+          "io.k8s.apimachinery.pkg.runtime.RawExtension",
+          "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1",
+          "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON",
+          "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
+          "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
+          "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray");
 
   private final Map<String, Map<String, Object>> definitions;
   private final Map<String, String> definitionByKind;
   private final Map<String, SchemaNode> converted = new ConcurrentHashMap<>();
 
-  private OpenApiDocument(Map<String, Map<String, Object>> definitions, Map<String, String> definitionByKind) {
+  private OpenApiDocument(
+      Map<String, Map<String, Object>> definitions, Map<String, String> definitionByKind) {
     this.definitions = definitions;
     this.definitionByKind = definitionByKind;
   }
@@ -54,20 +56,25 @@ public final class OpenApiDocument {
     Map<String, Map<String, Object>> definitions = new HashMap<>();
     Map<String, String> byKind = new HashMap<>();
     if (schemas instanceof Map<?, ?> all) {
-      all.forEach((name, schema) -> {
-        if (schema instanceof Map<?, ?> s) {
-          Map<String, Object> stripped = (Map<String, Object>) strip(s);
-          definitions.put((String) name, stripped);
-          if (stripped.get("x-kubernetes-group-version-kind") instanceof List<?> gvks) {
-            for (Object gvk : gvks) {
-              if (gvk instanceof Map<?, ?> g) {
-                byKind.put(kindKey(String.valueOf(g.get("group")), String.valueOf(g.get("version")),
-                    String.valueOf(g.get("kind"))), (String) name);
+      all.forEach(
+          (name, schema) -> {
+            if (schema instanceof Map<?, ?> s) {
+              Map<String, Object> stripped = (Map<String, Object>) strip(s);
+              definitions.put((String) name, stripped);
+              if (stripped.get("x-kubernetes-group-version-kind") instanceof List<?> gvks) {
+                for (Object gvk : gvks) {
+                  if (gvk instanceof Map<?, ?> g) {
+                    byKind.put(
+                        kindKey(
+                            String.valueOf(g.get("group")),
+                            String.valueOf(g.get("version")),
+                            String.valueOf(g.get("kind"))),
+                        (String) name);
+                  }
+                }
               }
             }
-          }
-        }
-      });
+          });
     }
     return new OpenApiDocument(definitions, byKind);
   }
@@ -109,7 +116,9 @@ public final class OpenApiDocument {
 
   private SchemaNode convert(Map<String, Object> schema, String name) {
     Object ref = schema.get("$ref");
-    if (ref == null && schema.get("allOf") instanceof List<?> all && all.size() == 1
+    if (ref == null
+        && schema.get("allOf") instanceof List<?> all
+        && all.size() == 1
         && all.get(0) instanceof Map<?, ?> only) {
       ref = only.get("$ref");
     }
@@ -126,11 +135,14 @@ public final class OpenApiDocument {
     Object type = schema.get("type");
     Object properties = schema.get("properties");
     Object additional = schema.get("additionalProperties");
-    boolean preserveUnknown = Boolean.TRUE.equals(schema.get("x-kubernetes-preserve-unknown-fields"));
+    boolean preserveUnknown =
+        Boolean.TRUE.equals(schema.get("x-kubernetes-preserve-unknown-fields"));
     if ("array".equals(type) || (type == null && schema.containsKey("items"))) {
       return list(schema);
     }
-    if ("object".equals(type) || properties instanceof Map<?, ?> || additional instanceof Map<?, ?>) {
+    if ("object".equals(type)
+        || properties instanceof Map<?, ?>
+        || additional instanceof Map<?, ?>) {
       return map(schema, name, preserveUnknown);
     }
     if (type == null) {
@@ -150,15 +162,16 @@ public final class OpenApiDocument {
     Map<String, Map<String, Object>> properties = new LinkedHashMap<>();
     Map<String, Object> defaults = new HashMap<>();
     if (schema.get("properties") instanceof Map<?, ?> props) {
-      props.forEach((k, v) -> {
-        if (v instanceof Map<?, ?> p) {
-          properties.put((String) k, (Map<String, Object>) p);
-          Object def = p.get("default");
-          if (def != null && !(def instanceof Map<?, ?> m && m.isEmpty())) {
-            defaults.put((String) k, def);
-          }
-        }
-      });
+      props.forEach(
+          (k, v) -> {
+            if (v instanceof Map<?, ?> p) {
+              properties.put((String) k, (Map<String, Object>) p);
+              Object def = p.get("default");
+              if (def != null && !(def instanceof Map<?, ?> m && m.isEmpty())) {
+                defaults.put((String) k, def);
+              }
+            }
+          });
     }
     SchemaNode elements = null;
     Object additional = schema.get("additionalProperties");
@@ -173,13 +186,20 @@ public final class OpenApiDocument {
     }
     boolean atomic = "atomic".equals(schema.get("x-kubernetes-map-type"));
     boolean builtIn = name.startsWith("io.k8s.");
-    return new MapSchema(name, atomic, builtIn, properties.keySet(),
-        field -> convert(properties.get(field), ""), elements, defaults);
+    return new MapSchema(
+        name,
+        atomic,
+        builtIn,
+        properties.keySet(),
+        field -> convert(properties.get(field), ""),
+        elements,
+        defaults);
   }
 
   @SuppressWarnings("unchecked")
   private SchemaNode list(Map<String, Object> schema) {
-    Map<String, Object> items = schema.get("items") instanceof Map<?, ?> i ? (Map<String, Object>) i : Map.of();
+    Map<String, Object> items =
+        schema.get("items") instanceof Map<?, ?> i ? (Map<String, Object>) i : Map.of();
     Object listType = schema.get("x-kubernetes-list-type");
     List<String> keys = new ArrayList<>();
     if (schema.get("x-kubernetes-list-map-keys") instanceof List<?> k) {
@@ -219,12 +239,14 @@ public final class OpenApiDocument {
   private static Object strip(Object node, boolean fieldNames) {
     if (node instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> {
-        boolean annotation = "description".equals(k) || "example".equals(k) || "externalDocs".equals(k);
-        if (fieldNames || !annotation) {
-          out.put((String) k, strip(v, !fieldNames && "properties".equals(k)));
-        }
-      });
+      map.forEach(
+          (k, v) -> {
+            boolean annotation =
+                "description".equals(k) || "example".equals(k) || "externalDocs".equals(k);
+            if (fieldNames || !annotation) {
+              out.put((String) k, strip(v, !fieldNames && "properties".equals(k)));
+            }
+          });
       return out;
     }
     if (node instanceof List<?> list) {

@@ -8,8 +8,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Computes an RFC 7386 JSON merge patch that turns {@code source} into {@code target}.
  *
- * <p>Object members are compared recursively; arrays and scalars are replaced whole (merge patch has
- * no way to address array elements); a member present in the source and absent (or null) in the
+ * <p>Object members are compared recursively; arrays and scalars are replaced whole (merge patch
+ * has no way to address array elements); a member present in the source and absent (or null) in the
  * target becomes {@code null}, which deletes it. Null-valued members count as absent on both sides,
  * so a POJO that serialises its unset fields as {@code null} does not produce a patch against an
  * object whose server copy simply omits them.
@@ -34,7 +34,8 @@ public final class JsonMergePatch {
     if (sourceAbsent || !source.isObject() || !target.isObject()) {
       JsonNode cleaned = withoutNulls(target);
       return !sourceAbsent && withoutNulls(source).equals(cleaned)
-          ? JsonNodeFactory.instance.objectNode() : cleaned;
+          ? JsonNodeFactory.instance.objectNode()
+          : cleaned;
     }
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     for (Map.Entry<String, JsonNode> member : source.properties()) {

@@ -44,14 +44,14 @@ public final class MergePatchStatusWriter implements StatusWriter {
   public <T extends HasMetadata> StatusOutcome<T> write(T asRead, T withNewStatus) {
     Objects.requireNonNull(asRead, "asRead");
     Objects.requireNonNull(withNewStatus, "withNewStatus");
-    Optional<String> patch = patchFor(client.getKubernetesSerialization(), asRead, withNewStatus,
-        optimisticLock);
+    Optional<String> patch =
+        patchFor(client.getKubernetesSerialization(), asRead, withNewStatus, optimisticLock);
     if (patch.isEmpty()) {
       return new StatusOutcome.Unchanged<>(asRead);
     }
     LOG.debug("{}: patching status {}", ResourceText.describe(asRead), patch.get());
-    T stored = client.resource(asRead).status()
-        .patch(PatchContext.of(PatchType.JSON_MERGE), patch.get());
+    T stored =
+        client.resource(asRead).status().patch(PatchContext.of(PatchType.JSON_MERGE), patch.get());
     return new StatusOutcome.Written<>(stored);
   }
 
@@ -62,14 +62,17 @@ public final class MergePatchStatusWriter implements StatusWriter {
 
   /**
    * The merge patch body for the status change from {@code asRead} to {@code withNewStatus}, or
-   * empty when the status is the same. With {@code optimisticLock}, the body also carries
-   * {@code asRead}'s resourceVersion; so does any patch that replaces a list (conditions, say),
-   * when {@code asRead} has one: a merge patch sends a list whole, and a list built from a stale
-   * read would silently drop entries another writer added since. The server answers such a write
-   * with 409 and the reconcile is retried on a fresh read.
+   * empty when the status is the same. With {@code optimisticLock}, the body also carries {@code
+   * asRead}'s resourceVersion; so does any patch that replaces a list (conditions, say), when
+   * {@code asRead} has one: a merge patch sends a list whole, and a list built from a stale read
+   * would silently drop entries another writer added since. The server answers such a write with
+   * 409 and the reconcile is retried on a fresh read.
    */
-  public static Optional<String> patchFor(KubernetesSerialization serialization, HasMetadata asRead,
-      HasMetadata withNewStatus, boolean optimisticLock) {
+  public static Optional<String> patchFor(
+      KubernetesSerialization serialization,
+      HasMetadata asRead,
+      HasMetadata withNewStatus,
+      boolean optimisticLock) {
     JsonNode before = statusOf(serialization, asRead);
     JsonNode after = statusOf(serialization, withNewStatus);
     JsonNode statusPatch = JsonMergePatch.diff(before, after);
@@ -82,12 +85,15 @@ public final class MergePatchStatusWriter implements StatusWriter {
     boolean known = resourceVersion != null && !resourceVersion.isBlank();
     if (optimisticLock || (known && replacesAList(statusPatch))) {
       if (!known) {
-        throw new IllegalArgumentException("optimistic status write of "
-            + ResourceText.describe(asRead) + " needs metadata.resourceVersion of the object as"
-            + " read; pass the object read from the API server or the informer cache");
+        throw new IllegalArgumentException(
+            "optimistic status write of "
+                + ResourceText.describe(asRead)
+                + " needs metadata.resourceVersion of the object as"
+                + " read; pass the object read from the API server or the informer cache");
       }
-      body.set("metadata", JsonNodeFactory.instance.objectNode()
-          .put("resourceVersion", resourceVersion));
+      body.set(
+          "metadata",
+          JsonNodeFactory.instance.objectNode().put("resourceVersion", resourceVersion));
     }
     body.set("status", statusPatch);
     return Optional.of(serialization.asJson(body));

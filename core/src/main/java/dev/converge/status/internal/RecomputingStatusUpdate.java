@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Writes the status a reconciler computes from its primary: only when it differs from the stored
  * one, with the read's resourceVersion, and on 409 Conflict from a fresh read with the status
  * computed again from that read. A primary deleted meanwhile is done; a primary whose generation
- * moved on is left to the reconcile of the new generation. A conflict that persists after
- * {@value #MAX_ATTEMPTS} attempts is thrown, and the runtime retries the reconcile with backoff.
+ * moved on is left to the reconcile of the new generation. A conflict that persists after {@value
+ * #MAX_ATTEMPTS} attempts is thrown, and the runtime retries the reconcile with backoff.
  *
  * <p>No sleeping between attempts: the fresh read is what makes the next attempt different.
  */
@@ -37,8 +37,8 @@ public final class RecomputingStatusUpdate {
   }
 
   /**
-   * Applies {@code compute} to a copy of {@code asRead} and writes the status difference.
-   * {@code asRead} is not modified.
+   * Applies {@code compute} to a copy of {@code asRead} and writes the status difference. {@code
+   * asRead} is not modified.
    */
   public <T extends HasMetadata> StatusOutcome<T> update(T asRead, Consumer<T> compute) {
     Objects.requireNonNull(asRead, "asRead");
@@ -62,13 +62,20 @@ public final class RecomputingStatusUpdate {
         Long was = base.getMetadata().getGeneration();
         Long now = fresh.getMetadata().getGeneration();
         if (!Objects.equals(was, now)) {
-          LOG.info("{}: status not written, generation {} replaced {} since the read; its own"
-              + " reconcile writes it", ResourceText.describe(base), now, was);
+          LOG.info(
+              "{}: status not written, generation {} replaced {} since the read; its own"
+                  + " reconcile writes it",
+              ResourceText.describe(base),
+              now,
+              was);
           return new StatusOutcome.Superseded<>(fresh);
         }
-        LOG.info("{}: status write conflicted (resourceVersion {} is stale, now {}); recomputing"
-            + " from a fresh read", ResourceText.describe(base),
-            base.getMetadata().getResourceVersion(), fresh.getMetadata().getResourceVersion());
+        LOG.info(
+            "{}: status write conflicted (resourceVersion {} is stale, now {}); recomputing"
+                + " from a fresh read",
+            ResourceText.describe(base),
+            base.getMetadata().getResourceVersion(),
+            fresh.getMetadata().getResourceVersion());
         base = fresh;
       }
     }
@@ -77,9 +84,13 @@ public final class RecomputingStatusUpdate {
   private <T extends HasMetadata> StatusOutcome<T> gone(T base, KubernetesClientException e) {
     // 404 from /status means either the object is gone, or its kind has no status subresource.
     if (client.resource(base).get() != null) {
-      throw new IllegalStateException("status of " + ResourceText.describe(base) + " cannot be"
-          + " written: the API server has no status subresource for it (404 on /status); add"
-          + " 'subresources: {status: {}}' to the CustomResourceDefinition", e);
+      throw new IllegalStateException(
+          "status of "
+              + ResourceText.describe(base)
+              + " cannot be"
+              + " written: the API server has no status subresource for it (404 on /status); add"
+              + " 'subresources: {status: {}}' to the CustomResourceDefinition",
+          e);
     }
     LOG.debug("{}: deleted before its status could be written", ResourceText.describe(base));
     return new StatusOutcome.Gone<>(base);

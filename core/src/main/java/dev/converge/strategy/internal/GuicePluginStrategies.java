@@ -34,12 +34,13 @@ public final class GuicePluginStrategies {
     if (modules.isEmpty()) {
       return List.of();
     }
-    modules.add(new AbstractModule() {
-      @Override
-      protected void configure() {
-        StrategyMapBinder.of(binder()).permitDuplicates();
-      }
-    });
+    modules.add(
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            StrategyMapBinder.of(binder()).permitDuplicates();
+          }
+        });
     List<ResourceStrategy> found = new ArrayList<>();
     Guice.createInjector(modules).getInstance(ALL).values().forEach(found::addAll);
     return found;

@@ -18,8 +18,8 @@ import java.util.zip.GZIPOutputStream;
  * a field dropped from desired can be removed on the next apply. It holds paths, never values (no
  * Secret data in metadata), and is bounded: over {@link #COMPRESS_ABOVE} characters it is
  * gzip-compressed, and a record still longer than {@link #MAX_LENGTH} is made coarser — the maps
- * with the most keys are recorded as "every key of this map was written by this controller" — so
- * it never pushes an object over the API server's 256 KiB limit on annotations.
+ * with the most keys are recorded as "every key of this map was written by this controller" — so it
+ * never pushes an object over the API server's 256 KiB limit on annotations.
  */
 public final class AppliedFieldsRecord {
 
@@ -36,23 +36,28 @@ public final class AppliedFieldsRecord {
 
   private static final String GZIP_PREFIX = "gz:";
 
-  /** Decoded records by their text: a steady-state apply reads the same annotation again and again. */
+  /**
+   * Decoded records by their text: a steady-state apply reads the same annotation again and again.
+   */
   private static final int CACHED_RECORDS = 1024;
-  private static final Map<String, FieldSet> DECODED = java.util.Collections.synchronizedMap(
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, FieldSet> eldest) {
-          return size() > CACHED_RECORDS;
-        }
-      });
 
-  private static final Map<FieldSet, String> ENCODED = java.util.Collections.synchronizedMap(
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<FieldSet, String> eldest) {
-          return size() > CACHED_RECORDS;
-        }
-      });
+  private static final Map<String, FieldSet> DECODED =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, FieldSet> eldest) {
+              return size() > CACHED_RECORDS;
+            }
+          });
+
+  private static final Map<FieldSet, String> ENCODED =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<FieldSet, String> eldest) {
+              return size() > CACHED_RECORDS;
+            }
+          });
 
   private AppliedFieldsRecord() {}
 
@@ -117,8 +122,10 @@ public final class AppliedFieldsRecord {
   private static FieldSet decodeUncached(String annotation) {
     String json = annotation;
     if (annotation.startsWith(GZIP_PREFIX)) {
-      try (GZIPInputStream gzip = new GZIPInputStream(
-          new ByteArrayInputStream(Base64.getDecoder().decode(annotation.substring(GZIP_PREFIX.length()))))) {
+      try (GZIPInputStream gzip =
+          new GZIPInputStream(
+              new ByteArrayInputStream(
+                  Base64.getDecoder().decode(annotation.substring(GZIP_PREFIX.length()))))) {
         json = new String(gzip.readAllBytes(), StandardCharsets.UTF_8);
       } catch (IOException | IllegalArgumentException e) {
         throw new IllegalArgumentException("not a compressed field record: " + e.getMessage(), e);
@@ -137,16 +144,19 @@ public final class AppliedFieldsRecord {
   }
 
   private static boolean isPathForm(Map<?, ?> tree) {
-    return tree.keySet().stream().allMatch(k -> {
-      String s = String.valueOf(k);
-      return s.equals(".") || s.equals("*") || (s.length() > 1 && s.charAt(1) == ':');
-    });
+    return tree.keySet().stream()
+        .allMatch(
+            k -> {
+              String s = String.valueOf(k);
+              return s.equals(".") || s.equals("*") || (s.length() > 1 && s.charAt(1) == ':');
+            });
   }
 
   /** Records of earlier versions held only map keys, with {@code 1} for any other value. */
   private static Map<String, Object> fromKeySkeleton(Map<?, ?> skeleton) {
     Map<String, Object> out = new LinkedHashMap<>();
-    skeleton.forEach((k, v) -> out.put("f:" + k, v instanceof Map<?, ?> m ? fromKeySkeleton(m) : Map.of()));
+    skeleton.forEach(
+        (k, v) -> out.put("f:" + k, v instanceof Map<?, ?> m ? fromKeySkeleton(m) : Map.of()));
     return out;
   }
 }

@@ -16,7 +16,14 @@ public final class DesiredState {
 
   /** Metadata fields a controller may set; everything else in metadata belongs to the server. */
   public static final Set<String> WRITABLE_METADATA =
-      Set.of("name", "namespace", "labels", "annotations", "ownerReferences", "finalizers", "generateName");
+      Set.of(
+          "name",
+          "namespace",
+          "labels",
+          "annotations",
+          "ownerReferences",
+          "finalizers",
+          "generateName");
 
   private DesiredState() {}
 
@@ -34,7 +41,8 @@ public final class DesiredState {
       ((Map<String, Object>) meta).keySet().retainAll(WRITABLE_METADATA);
       for (String key : List.of("labels", "annotations", "ownerReferences", "finalizers")) {
         Object value = meta.get(key);
-        if ((value instanceof Map<?, ?> m && m.isEmpty()) || (value instanceof List<?> l && l.isEmpty())) {
+        if ((value instanceof Map<?, ?> m && m.isEmpty())
+            || (value instanceof List<?> l && l.isEmpty())) {
           ((Map<String, Object>) meta).remove(key);
         }
       }
@@ -49,8 +57,12 @@ public final class DesiredState {
       Object stringData = tree.remove("stringData");
       if (stringData instanceof Map<?, ?> strings && !strings.isEmpty()) {
         Map<String, Object> data = ResourceTree.mapAtOrCreate(tree, "data");
-        strings.forEach((k, v) -> data.put((String) k,
-            Base64.getEncoder().encodeToString(String.valueOf(v).getBytes(StandardCharsets.UTF_8))));
+        strings.forEach(
+            (k, v) ->
+                data.put(
+                    (String) k,
+                    Base64.getEncoder()
+                        .encodeToString(String.valueOf(v).getBytes(StandardCharsets.UTF_8))));
       }
     }
     return tree;
@@ -68,7 +80,8 @@ public final class DesiredState {
     dropIfEmpty(spec, "ipFamilies");
     dropIfEmpty(spec, "ipFamilyPolicy");
     dropIfEmpty(spec, "healthCheckNodePort");
-    if (spec.get("clusterIPs") instanceof List<?> ips && ips.stream().allMatch(ip -> ip == null || "".equals(ip))) {
+    if (spec.get("clusterIPs") instanceof List<?> ips
+        && ips.stream().allMatch(ip -> ip == null || "".equals(ip))) {
       spec.remove("clusterIPs");
     }
     if (spec.get("ports") instanceof List<?> ports) {
@@ -82,7 +95,8 @@ public final class DesiredState {
 
   private static void dropIfEmpty(Map<String, Object> map, String key) {
     Object value = map.get(key);
-    if ("".equals(value) || (value instanceof Number n && n.longValue() == 0)
+    if ("".equals(value)
+        || (value instanceof Number n && n.longValue() == 0)
         || (value instanceof List<?> l && l.isEmpty())) {
       map.remove(key);
     }

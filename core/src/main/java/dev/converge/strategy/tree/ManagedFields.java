@@ -23,7 +23,8 @@ public final class ManagedFields {
   /** The entries of the object's main resource (not of its status or other subresources). */
   @SuppressWarnings("unchecked")
   public static List<Map<String, Object>> entries(Map<String, Object> liveTree) {
-    Object list = ResourceTree.mapAt(liveTree, "metadata").map(m -> m.get("managedFields")).orElse(null);
+    Object list =
+        ResourceTree.mapAt(liveTree, "metadata").map(m -> m.get("managedFields")).orElse(null);
     if (!(list instanceof List<?> l)) {
       return List.of();
     }
@@ -65,7 +66,9 @@ public final class ManagedFields {
 
   /** The field set of one entry. */
   public static FieldSet fieldsOf(Map<String, Object> entry) {
-    return entry.get("fieldsV1") instanceof Map<?, ?> fields ? FieldSet.fromFieldsV1(fields) : FieldSet.empty();
+    return entry.get("fieldsV1") instanceof Map<?, ?> fields
+        ? FieldSet.fromFieldsV1(fields)
+        : FieldSet.empty();
   }
 
   private static boolean isMainResource(Map<String, Object> entry) {

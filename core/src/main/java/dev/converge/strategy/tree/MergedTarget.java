@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * @param patch the JSON merge patch from live to {@code object}; empty means "send nothing"
  * @param removed the paths removed from live, for logs
  */
-public record MergedTarget(Map<String, Object> object, Map<String, Object> patch, List<String> removed) {
+public record MergedTarget(
+    Map<String, Object> object, Map<String, Object> patch, List<String> removed) {
 
   private static final Logger log = LoggerFactory.getLogger(MergedTarget.class);
 
@@ -40,22 +41,36 @@ public record MergedTarget(Map<String, Object> object, Map<String, Object> patch
    * @param adjust last changes to the merged object before it is compared (server-assigned fields)
    * @param resource {@code kind namespace/name}, for logs
    */
-  public static MergedTarget of(SchemaNode schema, Map<String, Object> live, Map<String, Object> desired,
-      boolean record, Set<String> ownManagers, Consumer<Map<String, Object>> adjust, String resource) {
+  public static MergedTarget of(
+      SchemaNode schema,
+      Map<String, Object> live,
+      Map<String, Object> desired,
+      boolean record,
+      Set<String> ownManagers,
+      Consumer<Map<String, Object>> adjust,
+      String resource) {
     FieldSet previous = FieldSet.empty();
     String previousText = null;
     if (record) {
-      previousText = ResourceTree.mapAt(live, "metadata", "annotations")
-          .map(a -> a.get(AppliedFieldsRecord.ANNOTATION)).map(String::valueOf).orElse(null);
+      previousText =
+          ResourceTree.mapAt(live, "metadata", "annotations")
+              .map(a -> a.get(AppliedFieldsRecord.ANNOTATION))
+              .map(String::valueOf)
+              .orElse(null);
       try {
         previous = AppliedFieldsRecord.decode(previousText);
       } catch (IllegalArgumentException e) {
-        log.warn("{}: annotation {} is not a field record ({}); removing nothing this time and writing a new one",
-            resource, AppliedFieldsRecord.ANNOTATION, e.getMessage());
+        log.warn(
+            "{}: annotation {} is not a field record ({}); removing nothing this time and writing a new one",
+            resource,
+            AppliedFieldsRecord.ANNOTATION,
+            e.getMessage());
       }
     }
     FieldSet fields = record ? FieldSet.of(schema, desired) : FieldSet.empty();
-    if (previousText != null && fields.equals(previous) && Comparison.holds(schema, live, desired)) {
+    if (previousText != null
+        && fields.equals(previous)
+        && Comparison.holds(schema, live, desired)) {
       // Nothing recorded is missing from desired, so nothing is to be removed, and live holds the
       // rest: the steady state, decided without building the merged object.
       return new MergedTarget(live, Map.of(), List.of());
@@ -64,7 +79,10 @@ public record MergedTarget(Map<String, Object> object, Map<String, Object> patch
     Merge.Result merged = Merge.apply(schema, live, desired, previous, others);
     Map<String, Object> object = merged.object();
     if (record) {
-      String text = fields.equals(previous) && previousText != null ? previousText : AppliedFieldsRecord.encode(fields);
+      String text =
+          fields.equals(previous) && previousText != null
+              ? previousText
+              : AppliedFieldsRecord.encode(fields);
       if (!text.equals(previousText)) {
         Map<String, Object> metadata = ResourceTree.mapAtOrCreate(object, "metadata");
         Map<String, Object> annotations = ResourceTree.mapAtOrCreate(metadata, "annotations");

@@ -37,13 +37,14 @@ public final class ServerDefaults {
   private static final int CAPACITY = 4096;
 
   /** The server's form of desired, by object uid and desired value. */
-  private static final Map<String, Map<String, Object>> LEARNED = Collections.synchronizedMap(
-      new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Map<String, Object>> eldest) {
-          return size() > CAPACITY;
-        }
-      });
+  private static final Map<String, Map<String, Object>> LEARNED =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Map<String, Object>> eldest) {
+              return size() > CAPACITY;
+            }
+          });
 
   private ServerDefaults() {}
 
@@ -54,8 +55,12 @@ public final class ServerDefaults {
    * @param wanted desired's tree ({@link DesiredState}); not changed
    * @param type the Java class of the resource, for the dry-run request
    */
-  public static Map<String, Object> fillAtomicValues(SchemaNode schema, Map<String, Object> live,
-      Map<String, Object> wanted, Class<? extends HasMetadata> type, StrategyContext context) {
+  public static Map<String, Object> fillAtomicValues(
+      SchemaNode schema,
+      Map<String, Object> live,
+      Map<String, Object> wanted,
+      Class<? extends HasMetadata> type,
+      StrategyContext context) {
     if (live == null || !Comparison.hasUnexplainedFieldsInAtomicValues(schema, live, wanted)) {
       return wanted;
     }
@@ -74,8 +79,8 @@ public final class ServerDefaults {
     return filled;
   }
 
-  private static Map<String, Object> dryRunCreate(Map<String, Object> wanted, Class<? extends HasMetadata> type,
-      StrategyContext context) {
+  private static Map<String, Object> dryRunCreate(
+      Map<String, Object> wanted, Class<? extends HasMetadata> type, StrategyContext context) {
     Map<String, Object> body = ResourceTree.copyMap(wanted);
     Map<String, Object> metadata = ResourceTree.mapAtOrCreate(body, "metadata");
     Object name = metadata.remove("name");
@@ -83,11 +88,15 @@ public final class ServerDefaults {
     metadata.remove("ownerReferences");
     metadata.remove("finalizers");
     try {
-      HasMetadata created = context.client().resource(ResourceTree.toResource(body, type)).dryRun().create();
+      HasMetadata created =
+          context.client().resource(ResourceTree.toResource(body, type)).dryRun().create();
       return created == null ? null : ResourceTree.of(created);
     } catch (KubernetesClientException | IllegalArgumentException e) {
-      log.debug("{} {}: the server's defaults could not be learned by a dry-run create ({}); writing desired as it is",
-          wanted.get("kind"), name, e.getMessage());
+      log.debug(
+          "{} {}: the server's defaults could not be learned by a dry-run create ({}); writing desired as it is",
+          wanted.get("kind"),
+          name,
+          e.getMessage());
       return null;
     }
   }
@@ -105,14 +114,17 @@ public final class ServerDefaults {
         return want;
       }
       Map<String, Object> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> {
-        String field = (String) k;
-        SchemaNode child = schema instanceof MapSchema ms ? ms.child(field) : null;
-        out.put(field, child == null ? v : fill(child, v, storedMap.get(field)));
-      });
+      map.forEach(
+          (k, v) -> {
+            String field = (String) k;
+            SchemaNode child = schema instanceof MapSchema ms ? ms.child(field) : null;
+            out.put(field, child == null ? v : fill(child, v, storedMap.get(field)));
+          });
       return out;
     }
-    if (want instanceof List<?> list && schema instanceof ListSchema ls && stored instanceof List<?> storedList) {
+    if (want instanceof List<?> list
+        && schema instanceof ListSchema ls
+        && stored instanceof List<?> storedList) {
       if (ls.type() == ListType.ATOMIC) {
         return storedList.size() == list.size() ? ResourceTree.copy(storedList) : want;
       }
@@ -131,8 +143,12 @@ public final class ServerDefaults {
   private static Object find(ListSchema schema, List<?> list, Map<?, ?> element) {
     for (Object candidate : list) {
       if (candidate instanceof Map<?, ?> c
-          && schema.keys().stream().allMatch(k -> java.util.Objects.equals(String.valueOf(c.get(k)),
-              String.valueOf(element.get(k))) || element.get(k) == null)) {
+          && schema.keys().stream()
+              .allMatch(
+                  k ->
+                      java.util.Objects.equals(
+                              String.valueOf(c.get(k)), String.valueOf(element.get(k)))
+                          || element.get(k) == null)) {
         return candidate;
       }
     }

@@ -15,8 +15,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Objects by kind and key, standing in for the API server and the informer caches of a test.
- * Reads return copies, as the real caches do.
+ * Objects by kind and key, standing in for the API server and the informer caches of a test. Reads
+ * return copies, as the real caches do.
  */
 public final class MemoryStore implements Caches {
 
@@ -69,7 +69,8 @@ public final class MemoryStore implements Caches {
       public List<R> list(String namespace) {
         String wanted = namespace == null ? "" : namespace;
         return list().stream()
-            .filter(r -> wanted.equals(Objects.requireNonNullElse(r.getMetadata().getNamespace(), "")))
+            .filter(
+                r -> wanted.equals(Objects.requireNonNullElse(r.getMetadata().getNamespace(), "")))
             .toList();
       }
 
@@ -82,9 +83,13 @@ public final class MemoryStore implements Caches {
 
       @Override
       public List<R> byIndex(String indexName, String key) {
-        throw new IllegalArgumentException("the test context keeps no index (asked for \""
-            + indexName + "\" on " + type.getSimpleName() + "); test the index function and the"
-            + " mapping function directly");
+        throw new IllegalArgumentException(
+            "the test context keeps no index (asked for \""
+                + indexName
+                + "\" on "
+                + type.getSimpleName()
+                + "); test the index function and the"
+                + " mapping function directly");
       }
 
       @Override

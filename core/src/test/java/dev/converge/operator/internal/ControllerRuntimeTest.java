@@ -1,8 +1,5 @@
 package dev.converge.operator.internal;
 
-import dev.converge.rbac.OperatorPermissions;
-import java.util.Set;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.converge.builder.ControllerBuilder;
@@ -14,6 +11,7 @@ import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.queue.ManualTicker;
 import dev.converge.queue.RateLimit;
+import dev.converge.rbac.OperatorPermissions;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
@@ -26,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -42,8 +41,9 @@ class ControllerRuntimeTest {
   private final InMemoryCaches caches = new InMemoryCaches();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final List<String> events = new CopyOnWriteArrayList<>();
-  private final EventRecorder recorder = (involved, type, reason, message) ->
-      events.add(type + " " + involved.getMetadata().getName() + " " + reason + ": " + message);
+  private final EventRecorder recorder =
+      (involved, type, reason, message) ->
+          events.add(type + " " + involved.getMetadata().getName() + " " + reason + ": " + message);
   private final MicrometerControllerMetrics metrics = new MicrometerControllerMetrics(registry);
   private final RejectedObjects rejected = new RejectedObjects(metrics);
   private ControllerRuntime<Deployment> runtime;
@@ -60,20 +60,41 @@ class ControllerRuntimeTest {
   }
 
   private static Deployment deployment(String name, long generation, String uid) {
-    return new DeploymentBuilder().withNewMetadata().withName(name).withNamespace("ns")
-        .withUid(uid).withGeneration(generation)
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace("ns")
+        .withUid(uid)
+        .withGeneration(generation)
         .withResourceVersion(String.valueOf(generation * 10))
-        .endMetadata().build();
+        .endMetadata()
+        .build();
   }
 
-  private ControllerRuntime<Deployment> runtime(ControllerBuilder<Deployment> builder,
-      Reconciler<Deployment> reconciler) {
+  private ControllerRuntime<Deployment> runtime(
+      ControllerBuilder<Deployment> builder, Reconciler<Deployment> reconciler) {
     ControllerDefinition<Deployment> definition = builder.named("test").build(reconciler);
-    runtime = new ControllerRuntime<>(definition, new RuntimeServices(null, caches,
-        metrics, recorder, null, Optional.empty(), "test",
-        ticker, RateLimit.unlimited(), rejected,
-        new AccessChecks(null, "test", new OperatorPermissions(List.of(), Optional.empty(),
-            List.of()), Set.of(), metrics, Duration.ZERO)));
+    runtime =
+        new ControllerRuntime<>(
+            definition,
+            new RuntimeServices(
+                null,
+                caches,
+                metrics,
+                recorder,
+                null,
+                Optional.empty(),
+                "test",
+                ticker,
+                RateLimit.unlimited(),
+                rejected,
+                new AccessChecks(
+                    null,
+                    "test",
+                    new OperatorPermissions(List.of(), Optional.empty(), List.of()),
+                    Set.of(),
+                    metrics,
+                    Duration.ZERO)));
     return runtime;
   }
 
@@ -91,8 +112,12 @@ class ControllerRuntimeTest {
   }
 
   private long count(String result) {
-    var timer = registry.find(MicrometerControllerMetrics.RECONCILE).tag("controller", "test")
-        .tag("result", result).timer();
+    var timer =
+        registry
+            .find(MicrometerControllerMetrics.RECONCILE)
+            .tag("controller", "test")
+            .tag("result", result)
+            .timer();
     return timer == null ? 0 : timer.count();
   }
 
@@ -103,22 +128,25 @@ class ControllerRuntimeTest {
     CountDownLatch fineDone = new CountDownLatch(1);
     CountDownLatch boomRetried = new CountDownLatch(2);
     List<String> threads = new CopyOnWriteArrayList<>();
-    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
-      threads.add(Thread.currentThread().getName());
-      if (primary.getMetadata().getName().equals("boom")) {
-        boomRetried.countDown();
-        throw new Error("a bug in user code");
-      }
-      fineDone.countDown();
-      return Result.done();
-    });
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            (primary, context) -> {
+              threads.add(Thread.currentThread().getName());
+              if (primary.getMetadata().getName().equals("boom")) {
+                boomRetried.countDown();
+                throw new Error("a bug in user code");
+              }
+              fineDone.countDown();
+              return Result.done();
+            });
     rt.queue().add(new ObjectKey("ns", "boom"));
     rt.queue().add(new ObjectKey("ns", "fine"));
 
     rt.startWorkers(); // one worker: the default of maxConcurrentReconciles
 
     assertThat(fineDone.await(10, TimeUnit.SECONDS))
-        .as("the only worker went on to the next key after an Error").isTrue();
+        .as("the only worker went on to the next key after an Error")
+        .isTrue();
     assertThat(rt.queue().failures(new ObjectKey("ns", "boom"))).isEqualTo(1);
     assertThat(count("error")).isEqualTo(1); // recorded before the worker moved on
     ticker.advance(Duration.ofMillis(5)); // the first backoff step
@@ -129,18 +157,20 @@ class ControllerRuntimeTest {
 
   @Test
   void aReconcilerThatInterruptsItsOwnThreadDoesNotEndTheWorker() throws Exception {
-    aReconcilerLeavingTheThreadInterruptedDoesNotEndTheWorker(() -> {
-      Thread.currentThread().interrupt();
-      return Result.done();
-    });
+    aReconcilerLeavingTheThreadInterruptedDoesNotEndTheWorker(
+        () -> {
+          Thread.currentThread().interrupt();
+          return Result.done();
+        });
   }
 
   @Test
   void aReconcilerThatThrowsInterruptedExceptionDoesNotEndTheWorker() throws Exception {
     // the runtime re-asserts the interrupt flag of an InterruptedException, as it should
-    aReconcilerLeavingTheThreadInterruptedDoesNotEndTheWorker(() -> {
-      throw sneaky(new InterruptedException("a blocking call in user code was interrupted"));
-    });
+    aReconcilerLeavingTheThreadInterruptedDoesNotEndTheWorker(
+        () -> {
+          throw sneaky(new InterruptedException("a blocking call in user code was interrupted"));
+        });
   }
 
   @SuppressWarnings("unchecked")
@@ -154,24 +184,29 @@ class ControllerRuntimeTest {
     caches.put(deployment("later", 1));
     CountDownLatch later = new CountDownLatch(1);
     List<Boolean> interruptedAtStart = new CopyOnWriteArrayList<>();
-    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
-      interruptedAtStart.add(Thread.currentThread().isInterrupted());
-      if (primary.getMetadata().getName().equals("first")) {
-        return first.get();
-      }
-      later.countDown();
-      return Result.done();
-    });
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            (primary, context) -> {
+              interruptedAtStart.add(Thread.currentThread().isInterrupted());
+              if (primary.getMetadata().getName().equals("first")) {
+                return first.get();
+              }
+              later.countDown();
+              return Result.done();
+            });
     rt.queue().add(new ObjectKey("ns", "first"));
     rt.startWorkers(); // one worker
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> rt.queue().inFlight() == 0 && !interruptedAtStart.isEmpty());
 
     rt.queue().add(new ObjectKey("ns", "later")); // arrives after the worker went back to waiting
 
     assertThat(later.await(10, TimeUnit.SECONDS))
-        .as("the only worker still takes work after an interrupted reconcile").isTrue();
-    assertThat(interruptedAtStart).as("no reconcile starts with a stale interrupt")
+        .as("the only worker still takes work after an interrupted reconcile")
+        .isTrue();
+    assertThat(interruptedAtStart)
+        .as("no reconcile starts with a stale interrupt")
         .containsOnly(false);
     assertThat(rt.workersAlive()).isEqualTo(1);
     assertThat(registry.find(MicrometerControllerMetrics.ALIVE_WORKERS).gauge().value())
@@ -182,17 +217,20 @@ class ControllerRuntimeTest {
   void aPausedControllerKeepsItsQueueAndStartsAgain() throws Exception {
     caches.put(deployment("web", 1));
     List<String> seen = new CopyOnWriteArrayList<>();
-    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
-      seen.add(primary.getMetadata().getName());
-      return Result.done();
-    });
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            (primary, context) -> {
+              seen.add(primary.getMetadata().getName());
+              return Result.done();
+            });
     rt.startWorkers();
     assertThat(rt.pauseWorkers(Duration.ofSeconds(5))).isTrue();
     assertThat(rt.workersAlive()).isZero();
     rt.requeueAll();
     assertThat(rt.queue().depth()).as("queued while paused, not processed").isEqualTo(1);
     rt.startWorkers();
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> seen.contains("web"));
   }
 
@@ -200,11 +238,19 @@ class ControllerRuntimeTest {
   void transientFailuresBackOffAndRequeueAfterResetsTheBackoff() {
     caches.put(deployment("web", 1));
     AtomicInteger calls = new AtomicInteger();
-    ControllerRuntime<Deployment> rt = runtime(script(calls, List.of(
-        () -> { throw new IllegalStateException("conflict"); },
-        () -> { throw new IllegalStateException("conflict again"); },
-        () -> Result.requeueAfter(Duration.ofSeconds(30)),
-        Result::done)));
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            script(
+                calls,
+                List.of(
+                    () -> {
+                      throw new IllegalStateException("conflict");
+                    },
+                    () -> {
+                      throw new IllegalStateException("conflict again");
+                    },
+                    () -> Result.requeueAfter(Duration.ofSeconds(30)),
+                    Result::done)));
     rt.queue().add(WEB);
 
     assertThat(rt.processNext()).isTrue();
@@ -238,12 +284,24 @@ class ControllerRuntimeTest {
   void afterRequeueAfterAFailureStartsBackoffFromTheBeginning() {
     caches.put(deployment("web", 1));
     AtomicInteger calls = new AtomicInteger();
-    ControllerRuntime<Deployment> rt = runtime(script(calls, List.of(
-        () -> { throw new IllegalStateException("1"); },
-        () -> { throw new IllegalStateException("2"); },
-        () -> { throw new IllegalStateException("3"); },
-        () -> Result.requeueAfter(Duration.ofSeconds(1)),
-        () -> { throw new IllegalStateException("4"); })));
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            script(
+                calls,
+                List.of(
+                    () -> {
+                      throw new IllegalStateException("1");
+                    },
+                    () -> {
+                      throw new IllegalStateException("2");
+                    },
+                    () -> {
+                      throw new IllegalStateException("3");
+                    },
+                    () -> Result.requeueAfter(Duration.ofSeconds(1)),
+                    () -> {
+                      throw new IllegalStateException("4");
+                    })));
     rt.queue().add(WEB);
     rt.processNext();
     ticker.advance(Duration.ofMillis(5));
@@ -255,7 +313,9 @@ class ControllerRuntimeTest {
     rt.processNext(); // requeue after 1 s
     ticker.advance(Duration.ofSeconds(1));
     rt.processNext(); // fails again
-    assertThat(rt.queue().pendingDelay(WEB)).as("5 ms again, not 40 ms").contains(Duration.ofMillis(5));
+    assertThat(rt.queue().pendingDelay(WEB))
+        .as("5 ms again, not 40 ms")
+        .contains(Duration.ofMillis(5));
   }
 
   @Test
@@ -274,17 +334,22 @@ class ControllerRuntimeTest {
   void permanentFailureEmitsAWarningAndStopsOnlyTheRetries() {
     caches.put(deployment("web", 1));
     AtomicInteger calls = new AtomicInteger();
-    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
-      calls.incrementAndGet();
-      return !primary.getMetadata().getLabels().containsKey("touched")
-          ? Result.permanentFailure("InvalidSpec", "spec.replicas must be >= 1; set it to 1 or more")
-          : Result.done();
-    });
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            (primary, context) -> {
+              calls.incrementAndGet();
+              return !primary.getMetadata().getLabels().containsKey("touched")
+                  ? Result.permanentFailure(
+                      "InvalidSpec", "spec.replicas must be >= 1; set it to 1 or more")
+                  : Result.done();
+            });
     rt.queue().add(WEB);
     rt.processNext();
     assertThat(calls.get()).isEqualTo(1);
-    assertThat(events).containsExactly(
-        EventType.WARNING + " web InvalidSpec: spec.replicas must be >= 1; set it to 1 or more");
+    assertThat(events)
+        .containsExactly(
+            EventType.WARNING
+                + " web InvalidSpec: spec.replicas must be >= 1; set it to 1 or more");
     assertThat(rt.queue().pendingDelay(WEB)).as("no retry scheduled").isEmpty();
     assertThat(rt.queue().failures(WEB)).isZero();
     ticker.advance(Duration.ofHours(1));
@@ -293,8 +358,13 @@ class ControllerRuntimeTest {
 
     // A later event, here a change that is not a spec change (or a change of a watched
     // ConfigMap mapped to it), reconciles it again: it may be what fixes it.
-    caches.put(new DeploymentBuilder(deployment("web", 1)).editMetadata()
-        .withResourceVersion("11").addToLabels("touched", "yes").endMetadata().build());
+    caches.put(
+        new DeploymentBuilder(deployment("web", 1))
+            .editMetadata()
+            .withResourceVersion("11")
+            .addToLabels("touched", "yes")
+            .endMetadata()
+            .build());
     rt.queue().add(WEB);
     rt.processNext();
     assertThat(calls.get()).isEqualTo(2);
@@ -305,11 +375,14 @@ class ControllerRuntimeTest {
   void aPermanentFailureDoesNotStickToARecreatedObjectOfTheSameName() {
     caches.put(deployment("web", 1, "first"));
     AtomicInteger calls = new AtomicInteger();
-    ControllerRuntime<Deployment> rt = runtime((primary, context) -> {
-      calls.incrementAndGet();
-      return primary.getMetadata().getUid().equals("first")
-          ? Result.permanentFailure("InvalidSpec", "bad") : Result.done();
-    });
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            (primary, context) -> {
+              calls.incrementAndGet();
+              return primary.getMetadata().getUid().equals("first")
+                  ? Result.permanentFailure("InvalidSpec", "bad")
+                  : Result.done();
+            });
     rt.queue().add(WEB);
     rt.processNext();
 
@@ -339,9 +412,10 @@ class ControllerRuntimeTest {
   void periodicReconcileIsScheduledAfterSuccessWhenConfigured() {
     caches.put(deployment("web", 1));
     AtomicInteger calls = new AtomicInteger();
-    ControllerRuntime<Deployment> rt = runtime(
-        ControllerBuilder.forPrimary(Deployment.class).reconcileEvery(Duration.ofMinutes(10)),
-        script(calls, List.of()));
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            ControllerBuilder.forPrimary(Deployment.class).reconcileEvery(Duration.ofMinutes(10)),
+            script(calls, List.of()));
     rt.queue().add(WEB);
     rt.processNext();
     assertThat(rt.queue().pendingDelay(WEB)).contains(Duration.ofMinutes(10));
@@ -358,46 +432,69 @@ class ControllerRuntimeTest {
 
   @Test
   void primaryPredicatesFilterEventsBeforeTheQueue() {
-    ControllerRuntime<Deployment> rt = runtime(
-        ControllerBuilder.forPrimary(Deployment.class)
-            .withPredicate(EventPredicate.generationChanged()),
-        script(new AtomicInteger(), List.of()));
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            ControllerBuilder.forPrimary(Deployment.class)
+                .withPredicate(EventPredicate.generationChanged()),
+            script(new AtomicInteger(), List.of()));
     @SuppressWarnings("unchecked")
-    WatchDefinition<Deployment> primaryWatch = (WatchDefinition<Deployment>) runtimeDefinitionWatch(rt);
+    WatchDefinition<Deployment> primaryWatch =
+        (WatchDefinition<Deployment>) runtimeDefinitionWatch(rt);
 
-    rt.dispatch(primaryWatch, new ResourceEvent.Updated<>(deployment("web", 1),
-        new DeploymentBuilder(deployment("web", 1)).editMetadata().withResourceVersion("99")
-            .endMetadata().build()));
+    rt.dispatch(
+        primaryWatch,
+        new ResourceEvent.Updated<>(
+            deployment("web", 1),
+            new DeploymentBuilder(deployment("web", 1))
+                .editMetadata()
+                .withResourceVersion("99")
+                .endMetadata()
+                .build()));
     assertThat(rt.queue().depth()).as("status-only update filtered").isZero();
 
-    rt.dispatch(primaryWatch, new ResourceEvent.Updated<>(deployment("web", 1),
-        deployment("web", 2)));
+    rt.dispatch(
+        primaryWatch, new ResourceEvent.Updated<>(deployment("web", 1), deployment("web", 2)));
     assertThat(rt.queue().poll()).contains(WEB);
   }
 
   @Test
   void aThrowingMappingFunctionIsReportedOnceAndOtherObjectsStillFlow() {
     ControllerRuntime<Deployment> rt = runtime(script(new AtomicInteger(), List.of()));
-    java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
-    WatchDefinition<Deployment> picky = new WatchDefinition<>(Deployment.class,
-        EventPredicate.always(), (event, c) -> {
-          if (broken.get() && event.object().getMetadata().getName().equals("bad")) {
-            throw new IllegalStateException("mapping bug: spec is null");
-          }
-          return List.of(ObjectKey.of(event.object()));
-        });
+    java.util.concurrent.atomic.AtomicBoolean broken =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    WatchDefinition<Deployment> picky =
+        new WatchDefinition<>(
+            Deployment.class,
+            EventPredicate.always(),
+            (event, c) -> {
+              if (broken.get() && event.object().getMetadata().getName().equals("bad")) {
+                throw new IllegalStateException("mapping bug: spec is null");
+              }
+              return List.of(ObjectKey.of(event.object()));
+            });
     for (int i = 0; i < 3; i++) {
       rt.dispatch(picky, new ResourceEvent.Created<>(deployment("bad", 1)));
     }
     rt.dispatch(picky, new ResourceEvent.Created<>(deployment("good", 1)));
 
     assertThat(rt.queue().poll()).contains(new ObjectKey("ns", "good"));
-    assertThat(rejected.problems()).singleElement().asString()
-        .contains("Deployment ns/bad", "watch of Deployment by controller test",
-            "mapping bug: spec is null", "the rest of Deployment is unaffected");
-    assertThat(registry.find(MicrometerControllerMetrics.OBJECTS_REJECTED)
-        .tag("kind", "Deployment").tag("place", "watch").counter().count())
-        .as("reported once, not per event").isEqualTo(1.0);
+    assertThat(rejected.problems())
+        .singleElement()
+        .asString()
+        .contains(
+            "Deployment ns/bad",
+            "watch of Deployment by controller test",
+            "mapping bug: spec is null",
+            "the rest of Deployment is unaffected");
+    assertThat(
+            registry
+                .find(MicrometerControllerMetrics.OBJECTS_REJECTED)
+                .tag("kind", "Deployment")
+                .tag("place", "watch")
+                .counter()
+                .count())
+        .as("reported once, not per event")
+        .isEqualTo(1.0);
 
     broken.set(false); // the object (or the function) was fixed: the report goes away
     rt.dispatch(picky, new ResourceEvent.Updated<>(deployment("bad", 1), deployment("bad", 2)));
@@ -410,15 +507,20 @@ class ControllerRuntimeTest {
 
   @Test
   void genericEventsPassThroughTheGenericRuleOfPredicates() {
-    ControllerRuntime<Deployment> rt = runtime(
-        ControllerBuilder.forPrimary(Deployment.class).withPredicate(EventPredicate.<Deployment>custom()
-            .onGeneric(d -> d.getMetadata().getName().startsWith("ok")).build()),
-        script(new AtomicInteger(), List.of()));
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            ControllerBuilder.forPrimary(Deployment.class)
+                .withPredicate(
+                    EventPredicate.<Deployment>custom()
+                        .onGeneric(d -> d.getMetadata().getName().startsWith("ok"))
+                        .build()),
+            script(new AtomicInteger(), List.of()));
     assertThat(rt.dispatchGeneric(deployment("ok-1", 1))).isTrue();
     assertThat(rt.dispatchGeneric(deployment("no-1", 1))).isTrue();
     assertThat(rt.queue().poll()).contains(new ObjectKey("ns", "ok-1"));
     assertThat(rt.queue().poll()).isEmpty();
     assertThat(rt.dispatchGeneric(new io.fabric8.kubernetes.api.model.ConfigMap()))
-        .as("kind not watched").isFalse();
+        .as("kind not watched")
+        .isFalse();
   }
 }

@@ -15,7 +15,8 @@ final class InMemoryCaches implements Caches {
   private final Map<Class<?>, Map<ObjectKey, HasMetadata>> objects = new ConcurrentHashMap<>();
 
   void put(HasMetadata object) {
-    objects.computeIfAbsent(object.getClass(), t -> new ConcurrentHashMap<>())
+    objects
+        .computeIfAbsent(object.getClass(), t -> new ConcurrentHashMap<>())
         .put(ObjectKey.of(object), object);
   }
 
@@ -26,7 +27,8 @@ final class InMemoryCaches implements Caches {
   @Override
   @SuppressWarnings("unchecked")
   public <R extends HasMetadata> ResourceCache<R> of(Class<R> type) {
-    Map<ObjectKey, HasMetadata> byKey = objects.computeIfAbsent(type, t -> new ConcurrentHashMap<>());
+    Map<ObjectKey, HasMetadata> byKey =
+        objects.computeIfAbsent(type, t -> new ConcurrentHashMap<>());
     return new ResourceCache<>() {
       @Override
       public Class<R> type() {
@@ -40,7 +42,9 @@ final class InMemoryCaches implements Caches {
 
       @Override
       public List<R> list(String namespace) {
-        return list().stream().filter(r -> namespace.equals(r.getMetadata().getNamespace())).toList();
+        return list().stream()
+            .filter(r -> namespace.equals(r.getMetadata().getNamespace()))
+            .toList();
       }
 
       @Override

@@ -24,20 +24,38 @@ class ObjectCopyTest {
     FieldsV1 fieldsV1 = new FieldsV1();
     fieldsV1.setAdditionalProperties(fields);
     return new DeploymentBuilder()
-        .withNewMetadata().withName("web").withNamespace("shop").withResourceVersion("42")
-          .addToLabels("app", "web").addToAnnotations("note", "cached")
-          .addToManagedFields(new ManagedFieldsEntryBuilder().withManager("app-operator")
-              .withOperation("Apply").withApiVersion("apps/v1").withFieldsType("FieldsV1")
-              .withFieldsV1(fieldsV1).build())
+        .withNewMetadata()
+        .withName("web")
+        .withNamespace("shop")
+        .withResourceVersion("42")
+        .addToLabels("app", "web")
+        .addToAnnotations("note", "cached")
+        .addToManagedFields(
+            new ManagedFieldsEntryBuilder()
+                .withManager("app-operator")
+                .withOperation("Apply")
+                .withApiVersion("apps/v1")
+                .withFieldsType("FieldsV1")
+                .withFieldsV1(fieldsV1)
+                .build())
         .endMetadata()
-        .withNewSpec().withReplicas(2)
-          .withNewTemplate().withNewSpec()
-            .addNewContainer().withName("app").withImage("nginx:1.27")
-              .withNewResources().addToLimits("cpu", new Quantity("500m")).endResources()
-            .endContainer()
-          .endSpec().endTemplate()
+        .withNewSpec()
+        .withReplicas(2)
+        .withNewTemplate()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("app")
+        .withImage("nginx:1.27")
+        .withNewResources()
+        .addToLimits("cpu", new Quantity("500m"))
+        .endResources()
+        .endContainer()
         .endSpec()
-        .withNewStatus().withReadyReplicas(2).endStatus()
+        .endTemplate()
+        .endSpec()
+        .withNewStatus()
+        .withReadyReplicas(2)
+        .endStatus()
         .build();
   }
 
@@ -62,11 +80,17 @@ class ObjectCopyTest {
     copy.getMetadata().getAnnotations().clear();
     copy.getSpec().setReplicas(5);
     copy.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("evil:1");
-    copy.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits()
+    copy.getSpec()
+        .getTemplate()
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getResources()
+        .getLimits()
         .put("memory", new Quantity("1Gi"));
     copy.getStatus().setReadyReplicas(0);
-    Map<String, Object> fields = copy.getMetadata().getManagedFields().get(0).getFieldsV1()
-        .getAdditionalProperties();
+    Map<String, Object> fields =
+        copy.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
     ((Map<String, Object>) fields.get("f:spec")).put("f:paused", new LinkedHashMap<>());
     copy.getMetadata().getManagedFields().get(0).setManager("someone-else");
 

@@ -15,13 +15,22 @@ import org.junit.jupiter.api.Test;
 class ReconcileContextTest {
 
   private static ServiceAccount owner(String name, String uid) {
-    return new ServiceAccountBuilder().withNewMetadata().withName(name).withNamespace("shop")
-        .withUid(uid).endMetadata().build();
+    return new ServiceAccountBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace("shop")
+        .withUid(uid)
+        .endMetadata()
+        .build();
   }
 
   private static ConfigMap dependent() {
-    return new ConfigMapBuilder().withNewMetadata().withName("cfg").withNamespace("shop")
-        .endMetadata().build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("cfg")
+        .withNamespace("shop")
+        .endMetadata()
+        .build();
   }
 
   @Test
@@ -33,15 +42,22 @@ class ReconcileContextTest {
     ConfigMap chosen = dependent();
     OwnerReferences.setController(owner("other", "uid-2"), chosen);
     ReconcileContext.setController(owner("app", "uid-1"), chosen);
-    assertThat(chosen.getMetadata().getOwnerReferences()).singleElement()
+    assertThat(chosen.getMetadata().getOwnerReferences())
+        .singleElement()
         .satisfies(ref -> assertThat(ref.getName()).isEqualTo("other"));
   }
 
   @Test
   void anObjectTheRulesForbidNamesTheOptOut() {
-    var clusterScoped = new NamespaceBuilder().withNewMetadata().withName("team").endMetadata().build();
-    ConfigMap elsewhere = new ConfigMapBuilder().withNewMetadata().withName("cfg")
-        .withNamespace("other").endMetadata().build();
+    var clusterScoped =
+        new NamespaceBuilder().withNewMetadata().withName("team").endMetadata().build();
+    ConfigMap elsewhere =
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName("cfg")
+            .withNamespace("other")
+            .endMetadata()
+            .build();
 
     assertThatThrownBy(() -> ReconcileContext.setController(owner("app", "uid-1"), clusterScoped))
         .isInstanceOf(InvalidOwnerException.class)

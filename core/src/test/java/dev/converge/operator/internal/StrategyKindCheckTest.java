@@ -8,9 +8,13 @@ import org.junit.jupiter.api.Test;
 
 class StrategyKindCheckTest {
 
-  private static final List<ApiKind> SERVED = List.of(ApiKind.parse("apps/v1/Deployment"),
-      ApiKind.parse("apps/v1/DaemonSet"), ApiKind.parse("v1/Service"),
-      ApiKind.parse("v1/ServiceAccount"), ApiKind.parse("batch/v1/Job"));
+  private static final List<ApiKind> SERVED =
+      List.of(
+          ApiKind.parse("apps/v1/Deployment"),
+          ApiKind.parse("apps/v1/DaemonSet"),
+          ApiKind.parse("v1/Service"),
+          ApiKind.parse("v1/ServiceAccount"),
+          ApiKind.parse("batch/v1/Job"));
 
   @Test
   void aMisspeltKindIsMatchedToTheNearestServedOne() {

@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
 
 class TrimmingItemStoreTest {
 
-  private static final String STORED = """
+  private static final String STORED =
+      """
       {"apiVersion":"apps/v1","kind":"Deployment",
        "metadata":{"name":"web","namespace":"shop","resourceVersion":"7",
          "annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}","team":"blue"},
@@ -42,7 +43,8 @@ class TrimmingItemStoreTest {
     JsonNode actual = serialization.convertValue(kept, JsonNode.class).get("metadata");
     assertThat(actual.get("managedFields")).isEqualTo(expected.get("managedFields"));
     assertThat(kept.getMetadata().getAnnotations())
-        .containsKey(TrimmingItemStore.LAST_APPLIED).containsEntry("team", "blue");
+        .containsKey(TrimmingItemStore.LAST_APPLIED)
+        .containsEntry("team", "blue");
   }
 
   @Test
@@ -51,13 +53,13 @@ class TrimmingItemStoreTest {
     Deployment kept = stored(false);
 
     Deployment copy = ObjectCopy.of(kept, serialization);
-    Map<String, Object> fields = copy.getMetadata().getManagedFields().get(0).getFieldsV1()
-        .getAdditionalProperties();
+    Map<String, Object> fields =
+        copy.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
     ((Map<String, Object>) fields.get("f:spec")).put("f:paused", new java.util.LinkedHashMap<>());
 
-    assertThat(copy.getMetadata().getManagedFields().get(0).getFieldsV1()
-        .getAdditionalProperties()).isNotEqualTo(kept.getMetadata().getManagedFields().get(0)
-        .getFieldsV1().getAdditionalProperties());
+    assertThat(copy.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties())
+        .isNotEqualTo(
+            kept.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties());
   }
 
   @Test
@@ -66,7 +68,8 @@ class TrimmingItemStoreTest {
 
     assertThat(trimmed.getMetadata().getManagedFields()).isNullOrEmpty();
     assertThat(trimmed.getMetadata().getAnnotations())
-        .doesNotContainKey(TrimmingItemStore.LAST_APPLIED).containsEntry("team", "blue");
+        .doesNotContainKey(TrimmingItemStore.LAST_APPLIED)
+        .containsEntry("team", "blue");
     assertThat(trimmed.getSpec().getReplicas()).isEqualTo(1);
   }
 }

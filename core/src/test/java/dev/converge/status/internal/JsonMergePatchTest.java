@@ -25,8 +25,10 @@ class JsonMergePatchTest {
 
   @Test
   void changedAndAddedMembersAreSentNestedUnchangedOnesAreNot() {
-    assertThat(diff("{'phase':'Pending','replicas':{'ready':0,'wanted':3},'x':1}",
-        "{'phase':'Running','replicas':{'ready':3,'wanted':3},'x':1,'since':'now'}"))
+    assertThat(
+            diff(
+                "{'phase':'Pending','replicas':{'ready':0,'wanted':3},'x':1}",
+                "{'phase':'Running','replicas':{'ready':3,'wanted':3},'x':1,'since':'now'}"))
         .isEqualTo("{'phase':'Running','replicas':{'ready':3},'since':'now'}");
   }
 
@@ -38,8 +40,10 @@ class JsonMergePatchTest {
 
   @Test
   void arraysAreReplacedWhole() {
-    assertThat(diff("{'conditions':[{'type':'A'},{'type':'B'}]}",
-        "{'conditions':[{'type':'A'},{'type':'C'}]}"))
+    assertThat(
+            diff(
+                "{'conditions':[{'type':'A'},{'type':'B'}]}",
+                "{'conditions':[{'type':'A'},{'type':'C'}]}"))
         .isEqualTo("{'conditions':[{'type':'A'},{'type':'C'}]}");
   }
 

@@ -8,16 +8,28 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 
-/** The body {@link MergePatchStatusWriter} sends, computed from the object as read and as wanted. */
+/**
+ * The body {@link MergePatchStatusWriter} sends, computed from the object as read and as wanted.
+ */
 class StatusPatchTest {
 
   private final KubernetesSerialization json = new KubernetesSerialization();
 
   private static Deployment read() {
     return new DeploymentBuilder()
-        .withNewMetadata().withNamespace("ns").withName("web").withResourceVersion("41").endMetadata()
-        .withNewSpec().withReplicas(3).endSpec()
-        .withNewStatus().withReplicas(3).withReadyReplicas(1).withObservedGeneration(2L).endStatus()
+        .withNewMetadata()
+        .withNamespace("ns")
+        .withName("web")
+        .withResourceVersion("41")
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(3)
+        .endSpec()
+        .withNewStatus()
+        .withReplicas(3)
+        .withReadyReplicas(1)
+        .withObservedGeneration(2L)
+        .endStatus()
         .build();
   }
 
@@ -101,8 +113,14 @@ class StatusPatchTest {
   void aPatchThatReplacesAListIsLockedToTheVersionItWasBuiltFrom() {
     Deployment asRead = read();
     Deployment wanted = json.clone(asRead);
-    wanted.getStatus().setConditions(java.util.List.of(new io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder()
-        .withType("Available").withStatus("True").build()));
+    wanted
+        .getStatus()
+        .setConditions(
+            java.util.List.of(
+                new io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder()
+                    .withType("Available")
+                    .withStatus("True")
+                    .build()));
 
     assertThat(MergePatchStatusWriter.patchFor(json, asRead, wanted, false).orElseThrow())
         .startsWith("{\"metadata\":{\"resourceVersion\":\"41\"},\"status\":{\"conditions\":[");

@@ -16,8 +16,15 @@ import org.junit.jupiter.api.Test;
 
 class AppliedFieldsRecordTest {
 
-  private static final SchemaNode CONFIG_MAP = new MapSchema("io.k8s.api.core.v1.ConfigMap", false, true,
-      Set.of("data", "metadata"), f -> MapSchema.mapOf(ScalarSchema.STRING, false), null, Map.of());
+  private static final SchemaNode CONFIG_MAP =
+      new MapSchema(
+          "io.k8s.api.core.v1.ConfigMap",
+          false,
+          true,
+          Set.of("data", "metadata"),
+          f -> MapSchema.mapOf(ScalarSchema.STRING, false),
+          null,
+          Map.of());
 
   @Test
   void aSmallRecordIsReadableJsonAndReadsBack() {
@@ -47,12 +54,14 @@ class AppliedFieldsRecordTest {
   @Test
   void aRecordOfAnEarlierVersionReadsAsPaths() {
     FieldSet read = AppliedFieldsRecord.decode("{\"data\":{\"a\":1},\"spec\":{\"ports\":1}}");
-    assertThat(read.leaves()).containsExactlyInAnyOrder(List.of("f:data", "f:a"), List.of("f:spec", "f:ports"));
+    assertThat(read.leaves())
+        .containsExactlyInAnyOrder(List.of("f:data", "f:a"), List.of("f:spec", "f:ports"));
   }
 
   @Test
   void aRecordEditedByHandIsRefusedWithAReason() {
-    assertThatThrownBy(() -> AppliedFieldsRecord.decode("not json")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> AppliedFieldsRecord.decode("not json"))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not a JSON field record");
   }
 }

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 class ManagedFieldsTest {
 
   private static KubernetesClient clientWithAgent(String agent) {
-    return new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
-        .withUserAgent(agent).build()).build();
+    return new KubernetesClientBuilder()
+        .withConfig(
+            new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").withUserAgent(agent).build())
+        .build();
   }
 
   @Test
@@ -30,11 +32,35 @@ class ManagedFieldsTest {
 
   @Test
   void othersAreEveryManagerButOursOnTheMainResource() {
-    Map<String, Object> live = Map.of("metadata", Map.of("managedFields", List.of(
-        Map.of("manager", "app-operator", "operation", "Update", "fieldsV1", Map.of("f:data", Map.of("f:a", Map.of()))),
-        Map.of("manager", "kubectl", "operation", "Update", "fieldsV1", Map.of("f:data", Map.of("f:b", Map.of()))),
-        Map.of("manager", "kubectl", "operation", "Update", "subresource", "status",
-            "fieldsV1", Map.of("f:status", Map.of("f:c", Map.of()))))));
+    Map<String, Object> live =
+        Map.of(
+            "metadata",
+            Map.of(
+                "managedFields",
+                List.of(
+                    Map.of(
+                        "manager",
+                        "app-operator",
+                        "operation",
+                        "Update",
+                        "fieldsV1",
+                        Map.of("f:data", Map.of("f:a", Map.of()))),
+                    Map.of(
+                        "manager",
+                        "kubectl",
+                        "operation",
+                        "Update",
+                        "fieldsV1",
+                        Map.of("f:data", Map.of("f:b", Map.of()))),
+                    Map.of(
+                        "manager",
+                        "kubectl",
+                        "operation",
+                        "Update",
+                        "subresource",
+                        "status",
+                        "fieldsV1",
+                        Map.of("f:status", Map.of("f:c", Map.of()))))));
     FieldSet others = ManagedFields.ownedByOthers(live, java.util.Set.of("app-operator"));
     assertThat(others.leaves()).containsExactly(List.of("f:data", "f:b"));
   }

@@ -6,7 +6,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** Restricts a string to these values ({@code enum}); Java enums get their constants without this. */
+/**
+ * Restricts a string to these values ({@code enum}); Java enums get their constants without this.
+ */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE_USE})

@@ -8,9 +8,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * An annotation on the CustomResourceDefinition object itself (not on the custom resources), for example
- * one read by a tool that installs CRDs. On the custom resource class; versions of one CRD must not give
- * one name two values.
+ * An annotation on the CustomResourceDefinition object itself (not on the custom resources), for
+ * example one read by a tool that installs CRDs. On the custom resource class; versions of one CRD
+ * must not give one name two values.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -9,8 +9,8 @@ import java.lang.annotation.Target;
 
 /**
  * A label on the CustomResourceDefinition object itself (not on the custom resources), for example
- * {@code app.kubernetes.io/part-of}. On the custom resource class; versions of one CRD must not give one
- * name two values.
+ * {@code app.kubernetes.io/part-of}. On the custom resource class; versions of one CRD must not
+ * give one name two values.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -8,8 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * A default the API server fills in when the property is absent. The value is JSON ({@code "1"},
- * {@code "true"}, {@code "[\"a\"]"}, {@code "{}"}); for string and enum properties plain text is taken
- * as the string itself.
+ * {@code "true"}, {@code "[\"a\"]"}, {@code "{}"}); for string and enum properties plain text is
+ * taken as the string itself.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

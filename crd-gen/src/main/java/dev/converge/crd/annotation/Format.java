@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The OpenAPI {@code format} of a string or number, for example {@code date-time}, {@code hostname},
- * {@code cidr}, {@code int64}. It replaces the format derived from the Java type.
+ * The OpenAPI {@code format} of a string or number, for example {@code date-time}, {@code
+ * hostname}, {@code cidr}, {@code int64}. It replaces the format derived from the Java type.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Size bounds of a list or set ({@code minItems}, {@code maxItems}) or, on a map, of its number of entries
- * ({@code minProperties}, {@code maxProperties}); a negative value means unbounded.
+ * Size bounds of a list or set ({@code minItems}, {@code maxItems}) or, on a map, of its number of
+ * entries ({@code minProperties}, {@code maxProperties}); a negative value means unbounded.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

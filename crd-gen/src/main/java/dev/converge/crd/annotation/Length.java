@@ -6,7 +6,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** Length bounds of a string ({@code minLength}, {@code maxLength}); a negative value means unbounded. */
+/**
+ * Length bounds of a string ({@code minLength}, {@code maxLength}); a negative value means
+ * unbounded.
+ */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE_USE})

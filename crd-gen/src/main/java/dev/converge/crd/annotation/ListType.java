@@ -8,8 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * How a list is merged by server-side apply and strategic merge ({@code x-kubernetes-list-type}).
- * {@code MAP} needs {@link #keys()}: properties of the items that identify an entry
- * ({@code x-kubernetes-list-map-keys}); each key must be required or have a default.
+ * {@code MAP} needs {@link #keys()}: properties of the items that identify an entry ({@code
+ * x-kubernetes-list-map-keys}); each key must be required or have a default.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -2,17 +2,17 @@ package dev.converge.crd.annotation;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import java.lang.annotation.Repeatable;
 
 /**
- * An additional printer column shown by {@code kubectl get}. On the custom resource class it needs a
- * {@link #jsonPath()}; {@code AGE} from {@code .metadata.creationTimestamp} is a column like any other. On a
- * field of the spec or status (not inside a list or map) the path is the field's own and the type follows
- * the field's schema type when left empty. Class columns come first, then field columns in the schema's (alphabetical) property order, as
- * fabric8's generator orders them.
+ * An additional printer column shown by {@code kubectl get}. On the custom resource class it needs
+ * a {@link #jsonPath()}; {@code AGE} from {@code .metadata.creationTimestamp} is a column like any
+ * other. On a field of the spec or status (not inside a list or map) the path is the field's own
+ * and the type follows the field's schema type when left empty. Class columns come first, then
+ * field columns in the schema's (alphabetical) property order, as fabric8's generator orders them.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -25,8 +25,8 @@ public @interface PrinterColumn {
   String jsonPath() default "";
 
   /**
-   * One of integer, number, string, boolean, date; empty means string on a class and the field's schema
-   * type on a field (date for date-time strings).
+   * One of integer, number, string, boolean, date; empty means string on a class and the field's
+   * schema type on a field (date for date-time strings).
    */
   String type() default "";
 

@@ -7,11 +7,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The property must be present ({@code required} in the parent object's schema). Jakarta Validation's
- * {@code @NotNull}, {@code @NotEmpty} and {@code @NotBlank} have the same effect.
+ * The property must be present ({@code required} in the parent object's schema). Jakarta
+ * Validation's {@code @NotNull}, {@code @NotEmpty} and {@code @NotBlank} have the same effect.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD})
-public @interface Required {
-}
+public @interface Required {}

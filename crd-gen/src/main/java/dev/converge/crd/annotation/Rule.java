@@ -2,14 +2,15 @@ package dev.converge.crd.annotation;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import java.lang.annotation.Repeatable;
 
 /**
- * A CEL validation rule ({@code x-kubernetes-validations}) on a property or, on a class, on every object
- * of that type. {@code self} is the value; {@code oldSelf} the previous value on update (a transition rule).
+ * A CEL validation rule ({@code x-kubernetes-validations}) on a property or, on a class, on every
+ * object of that type. {@code self} is the value; {@code oldSelf} the previous value on update (a
+ * transition rule).
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -25,16 +26,23 @@ public @interface Rule {
   /** A CEL expression that builds the message; empty for none. */
   String messageExpression() default "";
 
-  /** A machine-readable reason: FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate; empty for the server's default. */
+  /**
+   * A machine-readable reason: FieldValueInvalid, FieldValueForbidden, FieldValueRequired,
+   * FieldValueDuplicate; empty for the server's default.
+   */
   String reason() default "";
 
-  /** The JSON path, relative to this property, of the field the error is reported on; empty for this property. */
+  /**
+   * The JSON path, relative to this property, of the field the error is reported on; empty for this
+   * property.
+   */
   String fieldPath() default "";
 
   /**
-   * For a transition rule (one that reads {@code oldSelf}) on an optional field: also run the rule when
-   * the field is being set for the first time or removed, with {@code oldSelf} an optional value
-   * ({@code oldSelf.hasValue()}, {@code oldSelf.value()}). Without it a transition rule is skipped then.
+   * For a transition rule (one that reads {@code oldSelf}) on an optional field: also run the rule
+   * when the field is being set for the first time or removed, with {@code oldSelf} an optional
+   * value ({@code oldSelf.hasValue()}, {@code oldSelf.value()}). Without it a transition rule is
+   * skipped then.
    */
   boolean optionalOldSelf() default false;
 }

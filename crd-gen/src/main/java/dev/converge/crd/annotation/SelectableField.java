@@ -8,11 +8,11 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A field that list and watch requests may filter on with a field selector
- * ({@code kubectl get widgets --field-selector spec.color=red}); the version's {@code selectableFields}.
- * On the custom resource class it needs a {@link #jsonPath()}; on a field of the spec or status (not inside
- * a list or map) the path is the field's own. The field must be a string, integer or boolean; a version
- * holds at most eight.
+ * A field that list and watch requests may filter on with a field selector ({@code kubectl get
+ * widgets --field-selector spec.color=red}); the version's {@code selectableFields}. On the custom
+ * resource class it needs a {@link #jsonPath()}; on a field of the spec or status (not inside a
+ * list or map) the path is the field's own. The field must be a string, integer or boolean; a
+ * version holds at most eight.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

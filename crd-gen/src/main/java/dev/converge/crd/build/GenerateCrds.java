@@ -19,9 +19,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The build step: finds the custom resource classes of a project and writes one YAML file per CRD, plus
- * an index ({@value #INDEX_FILE}) listing them, into each output folder. Run it in the
- * {@code process-classes} phase with exec-maven-plugin (see crd-gen/README.md), so the files land in
+ * The build step: finds the custom resource classes of a project and writes one YAML file per CRD,
+ * plus an index ({@value #INDEX_FILE}) listing them, into each output folder. Run it in the {@code
+ * process-classes} phase with exec-maven-plugin (see crd-gen/README.md), so the files land in
  * {@code target/} and in the jar under {@value GeneratedCrd#RESOURCE_FOLDER}.
  *
  * <pre>
@@ -32,8 +32,8 @@ import java.util.stream.Stream;
  * </pre>
  *
  * <p>It fails (an exception, never by ending the JVM, so Maven reports it) when a class cannot be
- * generated or when no custom resource class is found. Warnings (a {@code @Default} that cannot take
- * effect, versions whose schemas differ without conversion) are printed to standard error as
+ * generated or when no custom resource class is found. Warnings (a {@code @Default} that cannot
+ * take effect, versions whose schemas differ without conversion) are printed to standard error as
  * {@code [WARNING] converge-crd-gen: ...}, each naming the class or field and the fix.
  */
 public final class GenerateCrds {
@@ -41,25 +41,31 @@ public final class GenerateCrds {
   /** Name of the index file, one CRD file name per line. */
   public static final String INDEX_FILE = "crds.list";
 
-  private GenerateCrds() {
-  }
+  private GenerateCrds() {}
 
   public static void main(String[] args) {
-    List<Path> written = run(Arrays.asList(args), Thread.currentThread().getContextClassLoader(),
-        warning -> System.err.println("[WARNING] converge-crd-gen: " + warning));
-    System.out.println("converge-crd-gen: wrote " + written.stream().map(Path::toString)
-        .collect(Collectors.joining(", ")));
+    List<Path> written =
+        run(
+            Arrays.asList(args),
+            Thread.currentThread().getContextClassLoader(),
+            warning -> System.err.println("[WARNING] converge-crd-gen: " + warning));
+    System.out.println(
+        "converge-crd-gen: wrote "
+            + written.stream().map(Path::toString).collect(Collectors.joining(", ")));
   }
 
-  /** Parses the arguments, generates and writes; returns every file written. Warnings are dropped. */
+  /**
+   * Parses the arguments, generates and writes; returns every file written. Warnings are dropped.
+   */
   public static List<Path> run(List<String> args, ClassLoader loader) {
-    return run(args, loader, warning -> { });
+    return run(args, loader, warning -> {});
   }
 
   /**
    * Parses the arguments, generates and writes; returns every file written.
    *
-   * @param warnings receives each warning, unless {@code --fail-on-warnings} turns them into an error
+   * @param warnings receives each warning, unless {@code --fail-on-warnings} turns them into an
+   *     error
    */
   public static List<Path> run(List<String> args, ClassLoader loader, Consumer<String> warnings) {
     List<Path> classFolders = new ArrayList<>();
@@ -80,7 +86,8 @@ public final class GenerateCrds {
         case "--classes" -> classFolders.add(Path.of(value));
         case "--class" -> classNames.add(value);
         case "--output" -> outputs.add(Path.of(value));
-        default -> throw new IllegalArgumentException("unknown option " + option + "; usage: " + usage());
+        default ->
+            throw new IllegalArgumentException("unknown option " + option + "; usage: " + usage());
       }
     }
     if (classFolders.isEmpty()) {
@@ -89,16 +96,19 @@ public final class GenerateCrds {
     if (outputs.isEmpty()) {
       outputs.add(Path.of("target", "classes").resolve(GeneratedCrd.RESOURCE_FOLDER));
     }
-    List<Class<?>> resources = classNames.isEmpty() ? scan(classFolders, loader) : load(classNames, loader);
+    List<Class<?>> resources =
+        classNames.isEmpty() ? scan(classFolders, loader) : load(classNames, loader);
     if (resources.isEmpty()) {
-      throw new CrdGenerationException("no custom resource classes (CustomResource subclasses with @Group) in "
-          + classFolders + "; pass --classes with the compiled classes folder or --class with class names");
+      throw new CrdGenerationException(
+          "no custom resource classes (CustomResource subclasses with @Group) in "
+              + classFolders
+              + "; pass --classes with the compiled classes folder or --class with class names");
     }
     List<GeneratedCrd> crds = CrdGenerator.generate(resources);
     List<String> all = crds.stream().flatMap(crd -> crd.warnings().stream()).toList();
     if (failOnWarnings && !all.isEmpty()) {
-      throw new CrdGenerationException("--fail-on-warnings: " + all.size() + " warning(s):\n  "
-          + String.join("\n  ", all));
+      throw new CrdGenerationException(
+          "--fail-on-warnings: " + all.size() + " warning(s):\n  " + String.join("\n  ", all));
     }
     all.forEach(warnings);
     return write(crds, outputs);
@@ -113,17 +123,27 @@ public final class GenerateCrds {
     List<Class<?>> found = new ArrayList<>();
     for (Path folder : folders) {
       if (!Files.isDirectory(folder)) {
-        throw new CrdGenerationException("classes folder " + folder.toAbsolutePath() + " does not exist; run the"
-            + " step after compilation (phase process-classes)");
+        throw new CrdGenerationException(
+            "classes folder "
+                + folder.toAbsolutePath()
+                + " does not exist; run the"
+                + " step after compilation (phase process-classes)");
       }
       List<String> names;
       try (Stream<Path> files = Files.walk(folder)) {
-        names = files.filter(file -> file.toString().endsWith(".class"))
-            .map(file -> folder.relativize(file).toString())
-            .filter(name -> !name.endsWith("module-info.class") && !name.endsWith("package-info.class"))
-            .map(name -> name.substring(0, name.length() - ".class".length()).replace(file(folder), "."))
-            .sorted()
-            .toList();
+        names =
+            files
+                .filter(file -> file.toString().endsWith(".class"))
+                .map(file -> folder.relativize(file).toString())
+                .filter(
+                    name ->
+                        !name.endsWith("module-info.class") && !name.endsWith("package-info.class"))
+                .map(
+                    name ->
+                        name.substring(0, name.length() - ".class".length())
+                            .replace(file(folder), "."))
+                .sorted()
+                .toList();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot list " + folder, e);
       }
@@ -132,10 +152,19 @@ public final class GenerateCrds {
         try {
           type = Class.forName(name, false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
-          throw new CrdGenerationException("cannot load " + name + " from " + folder + " (" + e + "); run the step"
-              + " with the project's compile class path (exec-maven-plugin classpathScope compile)", e);
+          throw new CrdGenerationException(
+              "cannot load "
+                  + name
+                  + " from "
+                  + folder
+                  + " ("
+                  + e
+                  + "); run the step"
+                  + " with the project's compile class path (exec-maven-plugin classpathScope compile)",
+              e);
         }
-        if (CustomResource.class.isAssignableFrom(type) && !Modifier.isAbstract(type.getModifiers())
+        if (CustomResource.class.isAssignableFrom(type)
+            && !Modifier.isAbstract(type.getModifiers())
             && type.isAnnotationPresent(Group.class)) {
           found.add(type);
         }
@@ -154,7 +183,8 @@ public final class GenerateCrds {
       try {
         classes.add(Class.forName(name, false, loader));
       } catch (ClassNotFoundException e) {
-        throw new CrdGenerationException("custom resource class " + name + " is not on the class path", e);
+        throw new CrdGenerationException(
+            "custom resource class " + name + " is not on the class path", e);
       }
     }
     return classes;
@@ -171,7 +201,9 @@ public final class GenerateCrds {
           written.add(file);
         }
         Path index = output.resolve(INDEX_FILE);
-        Files.writeString(index, crds.stream().map(GeneratedCrd::fileName).collect(Collectors.joining("\n", "", "\n")),
+        Files.writeString(
+            index,
+            crds.stream().map(GeneratedCrd::fileName).collect(Collectors.joining("\n", "", "\n")),
             StandardCharsets.UTF_8);
         written.add(index);
       } catch (IOException e) {

@@ -15,17 +15,19 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * How the API server of the pinned Kubernetes version treats the fields of the built-in types that
- * fabric8's model classes stand for: list types and keys, map types, required fields, scalar defaults
- * and string formats, as its own OpenAPI v3 documents declare them. Read from {@value #RESOURCE}, which
- * {@code crd-gen/refresh-kubernetes-openapi.sh} captures from the local control plane's API server.
+ * fabric8's model classes stand for: list types and keys, map types, required fields, scalar
+ * defaults and string formats, as its own OpenAPI v3 documents declare them. Read from {@value
+ * #RESOURCE}, which {@code crd-gen/refresh-kubernetes-openapi.sh} captures from the local control
+ * plane's API server.
  *
- * <p>With it a fabric8 type embedded in a custom resource (a pod template, a container list) merges under
- * server-side apply exactly as it does inside a Deployment.
+ * <p>With it a fabric8 type embedded in a custom resource (a pod template, a container list) merges
+ * under server-side apply exactly as it does inside a Deployment.
  */
 public final class KubernetesModelSemantics {
 
   /** The class-path resource holding the capture. */
-  public static final String RESOURCE = "dev/converge/crd/internal/kubernetes-model-semantics.json.gz";
+  public static final String RESOURCE =
+      "dev/converge/crd/internal/kubernetes-model-semantics.json.gz";
 
   /**
    * What the upstream schema says about one property.
@@ -36,9 +38,12 @@ public final class KubernetesModelSemantics {
    * @param defaultValue a scalar default, or empty
    * @param format the format of a string property, or empty
    */
-  public record Property(Optional<String> listType, List<String> listMapKeys, Optional<String> mapType,
-      Optional<JsonNode> defaultValue, Optional<String> format) {
-  }
+  public record Property(
+      Optional<String> listType,
+      List<String> listMapKeys,
+      Optional<String> mapType,
+      Optional<JsonNode> defaultValue,
+      Optional<String> format) {}
 
   /**
    * One built-in type.
@@ -47,8 +52,7 @@ public final class KubernetesModelSemantics {
    * @param required properties the API server requires
    * @param properties properties with list or map semantics, a default or a format, by JSON name
    */
-  public record Type(String definition, List<String> required, Map<String, Property> properties) {
-  }
+  public record Type(String definition, List<String> required, Map<String, Property> properties) {}
 
   private static final class Loaded {
     private static final KubernetesModelSemantics INSTANCE = load();
@@ -86,8 +90,11 @@ public final class KubernetesModelSemantics {
     ClassLoader loader = KubernetesModelSemantics.class.getClassLoader();
     try (InputStream compressed = loader.getResourceAsStream(RESOURCE)) {
       if (compressed == null) {
-        throw new IllegalStateException("the class path has no " + RESOURCE + "; it is part of converge-crd-gen's"
-            + " jar, so the jar is incomplete: rebuild it");
+        throw new IllegalStateException(
+            "the class path has no "
+                + RESOURCE
+                + "; it is part of converge-crd-gen's"
+                + " jar, so the jar is incomplete: rebuild it");
       }
       try (InputStream in = new GZIPInputStream(compressed)) {
         return parse(JsonMapper.builder().build().readTree(in));
@@ -104,17 +111,24 @@ public final class KubernetesModelSemantics {
       Map<String, Property> properties = new HashMap<>();
       for (Map.Entry<String, JsonNode> property : type.path("properties").properties()) {
         JsonNode p = property.getValue();
-        properties.put(property.getKey(), new Property(
-            text(p, "x-kubernetes-list-type"),
-            texts(p.path("x-kubernetes-list-map-keys")),
-            text(p, "x-kubernetes-map-type"),
-            Optional.ofNullable(p.get("default")),
-            text(p, "format")));
+        properties.put(
+            property.getKey(),
+            new Property(
+                text(p, "x-kubernetes-list-type"),
+                texts(p.path("x-kubernetes-list-map-keys")),
+                text(p, "x-kubernetes-map-type"),
+                Optional.ofNullable(p.get("default")),
+                text(p, "format")));
       }
-      types.put(entry.getKey(), new Type(type.path("definition").asString(), texts(type.path("required")),
-          Collections.unmodifiableMap(properties)));
+      types.put(
+          entry.getKey(),
+          new Type(
+              type.path("definition").asString(),
+              texts(type.path("required")),
+              Collections.unmodifiableMap(properties)));
     }
-    return new KubernetesModelSemantics(root.path("kubernetesVersion").asString(), Collections.unmodifiableMap(types));
+    return new KubernetesModelSemantics(
+        root.path("kubernetesVersion").asString(), Collections.unmodifiableMap(types));
   }
 
   private static Optional<String> text(JsonNode node, String key) {

@@ -61,10 +61,10 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 
 /**
- * The victools module that teaches the generator Kubernetes: fixed mappings for Java and fabric8 types,
- * and Converge's annotations turned into schema keywords. Keywords that the later structural pass needs
- * but Kubernetes must never see are written under {@link StructuralSchema#JAVA_FIELD} and
- * {@link StructuralSchema#RECURSION_LIMIT} and removed there.
+ * The victools module that teaches the generator Kubernetes: fixed mappings for Java and fabric8
+ * types, and Converge's annotations turned into schema keywords. Keywords that the later structural
+ * pass needs but Kubernetes must never see are written under {@link StructuralSchema#JAVA_FIELD}
+ * and {@link StructuralSchema#RECURSION_LIMIT} and removed there.
  */
 public final class KubernetesSchemaModule implements Module {
 
@@ -72,16 +72,17 @@ public final class KubernetesSchemaModule implements Module {
   private static final ObjectMapper JSON = JsonMapper.builder().build();
 
   /**
-   * A resource.Quantity as the API server parses it: a signed decimal number with an optional binary
-   * (Ki..Ei) or decimal (n, u, m, k, M..E) suffix or a decimal exponent. Applies to string values only,
-   * so plain numbers stay valid.
+   * A resource.Quantity as the API server parses it: a signed decimal number with an optional
+   * binary (Ki..Ei) or decimal (n, u, m, k, M..E) suffix or a decimal exponent. Applies to string
+   * values only, so plain numbers stay valid.
    */
   public static final String QUANTITY_PATTERN =
       "^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$";
 
   /**
-   * A java.time.Duration as Jackson writes it and {@code Duration.parse} reads it (ISO-8601, for example
-   * {@code PT1H30M} or {@code PT-0.5S}); not the Go form ({@code 1h30m}) of the {@code duration} format.
+   * A java.time.Duration as Jackson writes it and {@code Duration.parse} reads it (ISO-8601, for
+   * example {@code PT1H30M} or {@code PT-0.5S}); not the Go form ({@code 1h30m}) of the {@code
+   * duration} format.
    */
   public static final String ISO_DURATION_PATTERN;
 
@@ -90,20 +91,30 @@ public final class KubernetesSchemaModule implements Module {
     String minutes = "[-+]?[0-9]+M";
     String seconds = "[-+]?[0-9]+([.,][0-9]{0,9})?S";
     // T followed by at least one of hours, minutes, seconds, in that order
-    String time = "T(" + hours + "(" + minutes + ")?(" + seconds + ")?|" + minutes + "(" + seconds + ")?|" + seconds + ")";
+    String time =
+        "T(" + hours + "(" + minutes + ")?(" + seconds + ")?|" + minutes + "(" + seconds + ")?|"
+            + seconds + ")";
     ISO_DURATION_PATTERN = "^[-+]?P([-+]?[0-9]+D(" + time + ")?|" + time + ")$";
   }
 
   /** Base64 with padding, as Jackson writes a byte[]; the empty string for an empty array. */
-  public static final String BASE64_PATTERN = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
+  public static final String BASE64_PATTERN =
+      "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
 
-  /** A java.time.LocalTime as Jackson writes it and {@code LocalTime.parse} reads it ({@code 03:04}, {@code 03:04:05.5}). */
-  public static final String LOCAL_TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,9})?)?$";
+  /**
+   * A java.time.LocalTime as Jackson writes it and {@code LocalTime.parse} reads it ({@code 03:04},
+   * {@code 03:04:05.5}).
+   */
+  public static final String LOCAL_TIME_PATTERN =
+      "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,9})?)?$";
 
   private final Class<?> rootResource;
   private final KubernetesModelSemantics upstream;
 
-  /** @param rootResource the custom resource class being generated; never treated as an embedded object */
+  /**
+   * @param rootResource the custom resource class being generated; never treated as an embedded
+   *     object
+   */
   public KubernetesSchemaModule(Class<?> rootResource) {
     this.rootResource = rootResource;
     this.upstream = KubernetesModelSemantics.bundled();
@@ -118,11 +129,13 @@ public final class KubernetesSchemaModule implements Module {
   }
 
   private <M extends MemberScope<?, ?>> void applyToMembers(SchemaGeneratorConfigPart<M> part) {
-    part.withRequiredCheck(member -> annotation(member, Required.class) != null || upstreamRequired(member));
+    part.withRequiredCheck(
+        member -> annotation(member, Required.class) != null || upstreamRequired(member));
     part.withInstanceAttributeOverride(this::memberAttributes);
   }
 
-  // ---------------------------------------------------------------- built-in types embedded in a resource
+  // ---------------------------------------------------------------- built-in types embedded in a
+  // resource
 
   private Optional<KubernetesModelSemantics.Type> upstreamType(MemberScope<?, ?> member) {
     if (member.isFakeContainerItemScope()) {
@@ -132,18 +145,19 @@ public final class KubernetesSchemaModule implements Module {
   }
 
   private boolean upstreamRequired(MemberScope<?, ?> member) {
-    return upstreamType(member).map(type -> type.required().contains(member.getSchemaPropertyName()))
+    return upstreamType(member)
+        .map(type -> type.required().contains(member.getSchemaPropertyName()))
         .orElse(false);
   }
 
   /**
-   * A property of a fabric8 model class gets what the API server declares for it: list type and keys, map
-   * type, a scalar default ({@code protocol: TCP}) and a string format ({@code date-time}), so it merges
-   * under server-side apply as it does in the built-in resource.
+   * A property of a fabric8 model class gets what the API server declares for it: list type and
+   * keys, map type, a scalar default ({@code protocol: TCP}) and a string format ({@code
+   * date-time}), so it merges under server-side apply as it does in the built-in resource.
    */
   private void upstreamAttributes(ObjectNode node, MemberScope<?, ?> member) {
-    Optional<KubernetesModelSemantics.Property> property = upstreamType(member)
-        .map(type -> type.properties().get(member.getSchemaPropertyName()));
+    Optional<KubernetesModelSemantics.Property> property =
+        upstreamType(member).map(type -> type.properties().get(member.getSchemaPropertyName()));
     if (property.isEmpty()) {
       return;
     }
@@ -155,7 +169,9 @@ public final class KubernetesSchemaModule implements Module {
     }
     semantics.mapType().ifPresent(mapType -> node.put("x-kubernetes-map-type", mapType));
     semantics.defaultValue().ifPresent(value -> node.set("default", value.deepCopy()));
-    semantics.format().filter(format -> member.getType().getErasedType() == String.class)
+    semantics
+        .format()
+        .filter(format -> member.getType().getErasedType() == String.class)
         .ifPresent(format -> node.put("format", format));
   }
 
@@ -163,8 +179,10 @@ public final class KubernetesSchemaModule implements Module {
 
   private CustomDefinition fixedDefinition(ResolvedType type, SchemaGenerationContext context) {
     ObjectNode node = fixedSchema(type);
-    return node == null ? null : new CustomDefinition(node, CustomDefinition.DefinitionType.INLINE,
-        CustomDefinition.AttributeInclusion.YES);
+    return node == null
+        ? null
+        : new CustomDefinition(
+            node, CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.YES);
   }
 
   private ObjectNode fixedSchema(ResolvedType type) {
@@ -225,7 +243,8 @@ public final class KubernetesSchemaModule implements Module {
       return typed("boolean", null);
     }
     if (raw == byte[].class) {
-      // Jackson writes base64 with padding, and "" for an empty array, which the byte format refuses.
+      // Jackson writes base64 with padding, and "" for an empty array, which the byte format
+      // refuses.
       ObjectNode bytes = typed("string", null);
       bytes.put("pattern", BASE64_PATTERN);
       return bytes;
@@ -248,7 +267,8 @@ public final class KubernetesSchemaModule implements Module {
       return typed("string", "uuid");
     }
     if (raw == ObjectMeta.class) {
-      // Nested metadata (a pod template's labels, for example) must survive pruning; the resource's own
+      // Nested metadata (a pod template's labels, for example) must survive pruning; the resource's
+      // own
       // metadata is declared by the API server and never reaches this module.
       ObjectNode metadata = typed("object", null);
       metadata.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
@@ -270,9 +290,13 @@ public final class KubernetesSchemaModule implements Module {
       embedded.put(StructuralSchema.PRESERVE_UNKNOWN_FIELDS, true);
       return embedded;
     }
-    if ((raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) && !raw.isPrimitive() && !raw.isArray()
-        && !raw.isEnum() && !raw.getName().startsWith("java.")) {
-      // Subtypes are not looked up, so the properties are unknown; StructuralSchema reports it unless the
+    if ((raw.isInterface() || Modifier.isAbstract(raw.getModifiers()))
+        && !raw.isPrimitive()
+        && !raw.isArray()
+        && !raw.isEnum()
+        && !raw.getName().startsWith("java.")) {
+      // Subtypes are not looked up, so the properties are unknown; StructuralSchema reports it
+      // unless the
       // member preserves unknown fields.
       ObjectNode unknown = typed("object", null);
       unknown.put(StructuralSchema.ABSTRACT_TYPE, raw.getName());
@@ -282,15 +306,19 @@ public final class KubernetesSchemaModule implements Module {
   }
 
   /**
-   * For a class the generator would otherwise expand field by field, what Jackson's serializer writes:
-   * an object of properties (expanded as usual), a scalar (described as that scalar), or something the
-   * schema cannot follow (reported by StructuralSchema with the member, unless it preserves unknown
-   * fields).
+   * For a class the generator would otherwise expand field by field, what Jackson's serializer
+   * writes: an object of properties (expanded as usual), a scalar (described as that scalar), or
+   * something the schema cannot follow (reported by StructuralSchema with the member, unless it
+   * preserves unknown fields).
    */
   private static ObjectNode serializedShape(ResolvedType type) {
     Class<?> raw = type.getErasedType();
-    if (raw.isPrimitive() || raw.isArray() || raw.isEnum() || raw == Object.class
-        || java.util.Collection.class.isAssignableFrom(raw) || Map.class.isAssignableFrom(raw)
+    if (raw.isPrimitive()
+        || raw.isArray()
+        || raw.isEnum()
+        || raw == Object.class
+        || java.util.Collection.class.isAssignableFrom(raw)
+        || Map.class.isAssignableFrom(raw)
         || raw.getName().startsWith("java.util.Optional")) {
       return null;
     }
@@ -310,7 +338,9 @@ public final class KubernetesSchemaModule implements Module {
 
   private static boolean untypedMap(ResolvedType mapType) {
     List<ResolvedType> parameters = mapType.typeParametersFor(Map.class);
-    return parameters == null || parameters.size() < 2 || parameters.get(1).getErasedType() == Object.class;
+    return parameters == null
+        || parameters.size() < 2
+        || parameters.get(1).getErasedType() == Object.class;
   }
 
   private static ObjectNode typed(String type, String format) {
@@ -361,7 +391,8 @@ public final class KubernetesSchemaModule implements Module {
 
   // ---------------------------------------------------------------- member-level annotations
 
-  private void memberAttributes(ObjectNode node, MemberScope<?, ?> member, SchemaGenerationContext context) {
+  private void memberAttributes(
+      ObjectNode node, MemberScope<?, ?> member, SchemaGenerationContext context) {
     node.put(StructuralSchema.JAVA_FIELD, javaName(member));
     Description description = annotation(member, Description.class);
     if (description != null) {
@@ -413,14 +444,24 @@ public final class KubernetesSchemaModule implements Module {
     Default defaultValue = annotation(member, Default.class);
     if (defaultValue != null) {
       node.set("default", parseDefault(member, defaultValue.value()));
-      if (member.getType().getErasedType().isPrimitive() && !member.isFakeContainerItemScope()
-          && !excludesDefaultValues(member) && !initialisedToDefault(member, node.get("default"))) {
-        warn(node, "has @Default(\"" + defaultValue.value() + "\") on the primitive "
-            + member.getType().getErasedType().getName() + ", which never takes effect for objects written from"
-            + " Java: fabric8 always sends the field (" + zeroOf(member.getType().getErasedType()) + " when unset),"
-            + " so the API server has nothing to default. Use the wrapper type ("
-            + boxed(member.getType().getErasedType()) + ", absent when null) or initialise the field to the"
-            + " default in Java");
+      if (member.getType().getErasedType().isPrimitive()
+          && !member.isFakeContainerItemScope()
+          && !excludesDefaultValues(member)
+          && !initialisedToDefault(member, node.get("default"))) {
+        warn(
+            node,
+            "has @Default(\""
+                + defaultValue.value()
+                + "\") on the primitive "
+                + member.getType().getErasedType().getName()
+                + ", which never takes effect for objects written from"
+                + " Java: fabric8 always sends the field ("
+                + zeroOf(member.getType().getErasedType())
+                + " when unset),"
+                + " so the API server has nothing to default. Use the wrapper type ("
+                + boxed(member.getType().getErasedType())
+                + ", absent when null) or initialise the field to the"
+                + " default in Java");
       }
     }
     List<Rule> rules = new ArrayList<>();
@@ -435,9 +476,11 @@ public final class KubernetesSchemaModule implements Module {
     addRules(node, rules.toArray(Rule[]::new));
     if (!member.isFakeContainerItemScope()) {
       ListType listType = member.getAnnotationConsideringFieldAndGetter(ListType.class);
-      if (listType == null && java.util.Set.class.isAssignableFrom(member.getType().getErasedType())
+      if (listType == null
+          && java.util.Set.class.isAssignableFrom(member.getType().getErasedType())
           && scalarItems(member.getType())) {
-        // A Java Set holds each value once; say so, so the server refuses duplicates and server-side
+        // A Java Set holds each value once; say so, so the server refuses duplicates and
+        // server-side
         // apply merges it per value.
         node.put("x-kubernetes-list-type", "set");
       }
@@ -454,14 +497,20 @@ public final class KubernetesSchemaModule implements Module {
       if (mapType != null) {
         node.put("x-kubernetes-map-type", mapType.value().name().toLowerCase(Locale.ROOT));
       }
-      PrinterColumn[] columns = member.getRawMember() instanceof java.lang.reflect.AnnotatedElement element
-          ? element.getAnnotationsByType(PrinterColumn.class) : new PrinterColumn[0];
+      PrinterColumn[] columns =
+          member.getRawMember() instanceof java.lang.reflect.AnnotatedElement element
+              ? element.getAnnotationsByType(PrinterColumn.class)
+              : new PrinterColumn[0];
       if (columns.length > 0) {
         ArrayNode markers = node.putArray(StructuralSchema.PRINTER_COLUMNS);
         for (PrinterColumn column : columns) {
           if (!column.jsonPath().isEmpty()) {
-            throw new CrdGenerationException(javaName(member) + ": @PrinterColumn '" + column.name() + "' on a field"
-                + " takes the field's path; leave jsonPath empty or move the column to the resource class");
+            throw new CrdGenerationException(
+                javaName(member)
+                    + ": @PrinterColumn '"
+                    + column.name()
+                    + "' on a field"
+                    + " takes the field's path; leave jsonPath empty or move the column to the resource class");
           }
           ObjectNode marker = markers.addObject();
           marker.put("name", column.name());
@@ -471,20 +520,24 @@ public final class KubernetesSchemaModule implements Module {
           marker.put("priority", column.priority());
         }
       }
-      SelectableField[] selectable = member.getRawMember() instanceof java.lang.reflect.AnnotatedElement element
-          ? element.getAnnotationsByType(SelectableField.class) : new SelectableField[0];
+      SelectableField[] selectable =
+          member.getRawMember() instanceof java.lang.reflect.AnnotatedElement element
+              ? element.getAnnotationsByType(SelectableField.class)
+              : new SelectableField[0];
       for (SelectableField field : selectable) {
         if (!field.jsonPath().isEmpty()) {
-          throw new CrdGenerationException(javaName(member) + ": @SelectableField on a field takes the field's"
-              + " path; leave jsonPath empty or move it to the resource class");
+          throw new CrdGenerationException(
+              javaName(member)
+                  + ": @SelectableField on a field takes the field's"
+                  + " path; leave jsonPath empty or move it to the resource class");
         }
         node.put(StructuralSchema.SELECTABLE, true);
       }
       RecursionLimit limit = member.getAnnotationConsideringFieldAndGetter(RecursionLimit.class);
       if (limit != null) {
         if (limit.depth() < 0) {
-          throw new CrdGenerationException(javaName(member) + ": @RecursionLimit depth must be 0 or more, was "
-              + limit.depth());
+          throw new CrdGenerationException(
+              javaName(member) + ": @RecursionLimit depth must be 0 or more, was " + limit.depth());
         }
         node.put(StructuralSchema.RECURSION_LIMIT, limit.depth());
       }
@@ -506,9 +559,10 @@ public final class KubernetesSchemaModule implements Module {
     if (rules.length == 0) {
       return;
     }
-    ArrayNode validations = node.has("x-kubernetes-validations")
-        ? (ArrayNode) node.get("x-kubernetes-validations")
-        : node.putArray("x-kubernetes-validations");
+    ArrayNode validations =
+        node.has("x-kubernetes-validations")
+            ? (ArrayNode) node.get("x-kubernetes-validations")
+            : node.putArray("x-kubernetes-validations");
     for (Rule rule : rules) {
       ObjectNode entry = validations.addObject();
       entry.put("rule", rule.value());
@@ -528,35 +582,48 @@ public final class KubernetesSchemaModule implements Module {
       return false;
     }
     Class<?> item = parameters.get(0).getErasedType();
-    return item == String.class || item.isEnum() || (Number.class.isAssignableFrom(item) && item != Quantity.class)
-        || item == Boolean.class || item == Character.class;
+    return item == String.class
+        || item.isEnum()
+        || (Number.class.isAssignableFrom(item) && item != Quantity.class)
+        || item == Boolean.class
+        || item == Character.class;
   }
 
   /** Adds a warning to the node; StructuralSchema reports it with the member and the path. */
   static void warn(ObjectNode node, String message) {
     JsonNode existing = node.get(StructuralSchema.WARNINGS);
-    ArrayNode warnings = existing instanceof ArrayNode array ? array : node.putArray(StructuralSchema.WARNINGS);
+    ArrayNode warnings =
+        existing instanceof ArrayNode array ? array : node.putArray(StructuralSchema.WARNINGS);
     warnings.add(message);
   }
 
   private static boolean excludesDefaultValues(MemberScope<?, ?> member) {
     com.fasterxml.jackson.annotation.JsonInclude include =
-        member.getAnnotationConsideringFieldAndGetter(com.fasterxml.jackson.annotation.JsonInclude.class);
+        member.getAnnotationConsideringFieldAndGetter(
+            com.fasterxml.jackson.annotation.JsonInclude.class);
     if (include == null) {
-      include = member.getDeclaringType().getErasedType()
-          .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
+      include =
+          member
+              .getDeclaringType()
+              .getErasedType()
+              .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
     }
-    return include != null && include.value() == com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT;
+    return include != null
+        && include.value() == com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT;
   }
 
   /**
-   * True when a new instance (no-argument constructor) already holds the default in this field, so objects
-   * built in Java send the default rather than zero.
+   * True when a new instance (no-argument constructor) already holds the default in this field, so
+   * objects built in Java send the default rather than zero.
    */
   private static boolean initialisedToDefault(MemberScope<?, ?> member, JsonNode defaultValue) {
-    return initialValue(member).map(initial -> (initial.isNumber() && defaultValue.isNumber())
-        ? initial.decimalValue().compareTo(defaultValue.decimalValue()) == 0
-        : initial.equals(defaultValue)).orElse(false);
+    return initialValue(member)
+        .map(
+            initial ->
+                (initial.isNumber() && defaultValue.isNumber())
+                    ? initial.decimalValue().compareTo(defaultValue.decimalValue()) == 0
+                    : initial.equals(defaultValue))
+        .orElse(false);
   }
 
   /** The field's value in a new instance (no-argument constructor), when one can be made. */
@@ -565,7 +632,8 @@ public final class KubernetesSchemaModule implements Module {
       return Optional.empty();
     }
     try {
-      java.lang.reflect.Constructor<?> constructor = field.getDeclaringClass().getDeclaredConstructor();
+      java.lang.reflect.Constructor<?> constructor =
+          field.getDeclaringClass().getDeclaredConstructor();
       constructor.setAccessible(true);
       Object instance = constructor.newInstance();
       field.setAccessible(true);
@@ -577,25 +645,32 @@ public final class KubernetesSchemaModule implements Module {
   }
 
   /**
-   * A required list or map that Jackson leaves out when empty ({@code @JsonInclude(NON_EMPTY)}, as on
-   * fabric8's model lists such as a pod's containers) is absent, not empty, whenever it is empty, and the
-   * server refuses the object; so it must hold at least one entry.
+   * A required list or map that Jackson leaves out when empty ({@code @JsonInclude(NON_EMPTY)}, as
+   * on fabric8's model lists such as a pod's containers) is absent, not empty, whenever it is
+   * empty, and the server refuses the object; so it must hold at least one entry.
    */
   private void requireContentWhenEmptyIsOmitted(ObjectNode node, MemberScope<?, ?> member) {
     Class<?> raw = member.getType().getErasedType();
-    boolean list = java.util.Collection.class.isAssignableFrom(raw) || (raw.isArray() && raw != byte[].class);
+    boolean list =
+        java.util.Collection.class.isAssignableFrom(raw) || (raw.isArray() && raw != byte[].class);
     boolean map = Map.class.isAssignableFrom(raw);
-    if (member.isFakeContainerItemScope() || !(list || map)
+    if (member.isFakeContainerItemScope()
+        || !(list || map)
         || !(annotation(member, Required.class) != null || upstreamRequired(member))) {
       return;
     }
     com.fasterxml.jackson.annotation.JsonInclude include =
-        member.getAnnotationConsideringFieldAndGetter(com.fasterxml.jackson.annotation.JsonInclude.class);
+        member.getAnnotationConsideringFieldAndGetter(
+            com.fasterxml.jackson.annotation.JsonInclude.class);
     if (include == null) {
-      include = member.getDeclaringType().getErasedType()
-          .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
+      include =
+          member
+              .getDeclaringType()
+              .getErasedType()
+              .getAnnotation(com.fasterxml.jackson.annotation.JsonInclude.class);
     }
-    if (include == null || include.value() != com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) {
+    if (include == null
+        || include.value() != com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY) {
       return;
     }
     String minimum = list ? "minItems" : "minProperties";
@@ -605,12 +680,15 @@ public final class KubernetesSchemaModule implements Module {
   }
 
   /**
-   * Marks a primitive number with the value it starts out as, so that StructuralSchema can warn when the
-   * schema's bounds refuse it: fabric8 cannot leave a primitive out.
+   * Marks a primitive number with the value it starts out as, so that StructuralSchema can warn
+   * when the schema's bounds refuse it: fabric8 cannot leave a primitive out.
    */
   private static void markPrimitive(ObjectNode node, MemberScope<?, ?> member) {
     Class<?> raw = member.getType().getErasedType();
-    if (!raw.isPrimitive() || raw == boolean.class || raw == char.class || member.isFakeContainerItemScope()
+    if (!raw.isPrimitive()
+        || raw == boolean.class
+        || raw == char.class
+        || member.isFakeContainerItemScope()
         || excludesDefaultValues(member)) {
       return;
     }
@@ -656,22 +734,31 @@ public final class KubernetesSchemaModule implements Module {
 
   private static JsonNode parseDefault(MemberScope<?, ?> member, String text) {
     Class<?> raw = member.getType().getErasedType();
-    boolean textual = raw == String.class || raw.isEnum() || raw == Character.class || raw == char.class;
+    boolean textual =
+        raw == String.class || raw.isEnum() || raw == Character.class || raw == char.class;
     if (textual && !text.startsWith("\"")) {
       return StringNode.valueOf(text);
     }
     try {
       return JSON.readTree(text);
     } catch (JacksonException e) {
-      throw new CrdGenerationException(javaName(member) + ": @Default(\"" + text + "\") is not valid JSON for a "
-          + raw.getSimpleName() + " (" + e.getOriginalMessage() + "); write numbers and booleans bare, lists as"
-          + " [..] and objects as {..}", e);
+      throw new CrdGenerationException(
+          javaName(member)
+              + ": @Default(\""
+              + text
+              + "\") is not valid JSON for a "
+              + raw.getSimpleName()
+              + " ("
+              + e.getOriginalMessage()
+              + "); write numbers and booleans bare, lists as"
+              + " [..] and objects as {..}",
+          e);
     }
   }
 
   /**
-   * Reads an annotation of this member; for the items of a list or map only type-use annotations on the
-   * type argument count ({@code List<@Matches("[a-z]+") String>}).
+   * Reads an annotation of this member; for the items of a list or map only type-use annotations on
+   * the type argument count ({@code List<@Matches("[a-z]+") String>}).
    */
   static <A extends Annotation> A annotation(MemberScope<?, ?> member, Class<A> type) {
     if (member.isFakeContainerItemScope()) {
@@ -682,7 +769,8 @@ public final class KubernetesSchemaModule implements Module {
 
   static String javaName(MemberScope<?, ?> member) {
     String owner = member.getDeclaringType().getErasedType().getSimpleName();
-    String name = member instanceof MethodScope ? member.getDeclaredName() + "()" : member.getDeclaredName();
+    String name =
+        member instanceof MethodScope ? member.getDeclaredName() + "()" : member.getDeclaredName();
     return owner + "." + name;
   }
 }

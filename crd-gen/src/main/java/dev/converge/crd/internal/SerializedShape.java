@@ -17,8 +17,8 @@ import tools.jackson.databind.jsonFormatVisitors.JsonStringFormatVisitor;
 /**
  * What JSON Jackson writes for a Java type, asked of the serializer Jackson would use (its format
  * visitor), so that the schema follows the serializer rather than the class's fields: a class with
- * {@code @JsonValue}, a JDK type written as a string ({@code URI}, {@code LocalTime}), a custom serializer.
- * A serializer that does not declare its output answers {@link Kind#UNKNOWN}.
+ * {@code @JsonValue}, a JDK type written as a string ({@code URI}, {@code LocalTime}), a custom
+ * serializer. A serializer that does not declare its output answers {@link Kind#UNKNOWN}.
  *
  * <p>The mapper is a plain Jackson 3 mapper, as fabric8's is for classes outside its model; the
  * round-trip check runs fabric8's own serialization against the API server.
@@ -26,14 +26,25 @@ import tools.jackson.databind.jsonFormatVisitors.JsonStringFormatVisitor;
 public final class SerializedShape {
 
   /** The JSON kinds a serializer may declare. */
-  public enum Kind { OBJECT, ARRAY, MAP, STRING, NUMBER, INTEGER, BOOLEAN, UNKNOWN }
+  public enum Kind {
+    OBJECT,
+    ARRAY,
+    MAP,
+    STRING,
+    NUMBER,
+    INTEGER,
+    BOOLEAN,
+    UNKNOWN
+  }
 
   private static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
-  private SerializedShape() {
-  }
+  private SerializedShape() {}
 
-  /** The kind of JSON written for {@code type}; {@link Kind#UNKNOWN} when the serializer does not say. */
+  /**
+   * The kind of JSON written for {@code type}; {@link Kind#UNKNOWN} when the serializer does not
+   * say.
+   */
   public static Kind of(Class<?> type) {
     JavaType javaType = MAPPER.getTypeFactory().constructType(type);
     Recorder recorder = new Recorder();

@@ -12,37 +12,60 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns a victools JSON Schema (draft 2020-12, every object type under {@code $defs}) into a Kubernetes
- * structural schema (KEP-2335): references inlined, cycles cut off or reported, a {@code type} on every
- * node, {@code nullable} instead of a null type, {@code const} as a one-value {@code enum}, boolean
- * exclusive bounds, and only keywords that {@code apiextensions.k8s.io/v1} accepts.
+ * Turns a victools JSON Schema (draft 2020-12, every object type under {@code $defs}) into a
+ * Kubernetes structural schema (KEP-2335): references inlined, cycles cut off or reported, a {@code
+ * type} on every node, {@code nullable} instead of a null type, {@code const} as a one-value {@code
+ * enum}, boolean exclusive bounds, and only keywords that {@code apiextensions.k8s.io/v1} accepts.
  *
- * <p>Every error names the Java member (from {@link #JAVA_FIELD}) and the JSON path, and says what to do.
+ * <p>Every error names the Java member (from {@link #JAVA_FIELD}) and the JSON path, and says what
+ * to do.
  */
 public final class StructuralSchema {
 
   /** Temporary keyword: the Java member a property comes from, for error messages. */
   static final String JAVA_FIELD = "x-converge-java-member";
+
   /** Temporary keyword: how deep a recursive type is expanded below this member. */
   static final String RECURSION_LIMIT = "x-converge-recursion-limit";
+
   /**
-   * Temporary keyword: the member is {@code @Nullable}. Only then does the schema say {@code nullable};
-   * the null types victools derives (for example from {@code Optional}) are dropped, because the API server
-   * prunes nulls of non-nullable fields, which is what an absent Optional means.
+   * Temporary keyword: the member is {@code @Nullable}. Only then does the schema say {@code
+   * nullable}; the null types victools derives (for example from {@code Optional}) are dropped,
+   * because the API server prunes nulls of non-nullable fields, which is what an absent Optional
+   * means.
    */
   static final String NULLABLE = "x-converge-nullable";
-  /** Temporary keyword: the Java type is an interface or abstract class, whose properties are unknown. */
+
+  /**
+   * Temporary keyword: the Java type is an interface or abstract class, whose properties are
+   * unknown.
+   */
   static final String ABSTRACT_TYPE = "x-converge-abstract-type";
-  /** Temporary keyword: printer columns declared on this member (name, type, format, description, priority). */
+
+  /**
+   * Temporary keyword: printer columns declared on this member (name, type, format, description,
+   * priority).
+   */
   static final String PRINTER_COLUMNS = "x-converge-printer-columns";
-  /** Temporary keyword: Jackson writes this Java type in a way the schema cannot follow (its class name). */
+
+  /**
+   * Temporary keyword: Jackson writes this Java type in a way the schema cannot follow (its class
+   * name).
+   */
   static final String UNDESCRIBABLE_TYPE = "x-converge-undescribable-type";
+
   /** Temporary keyword: warnings about this member, reported with its path. */
   static final String WARNINGS = "x-converge-warnings";
+
   /** Temporary keyword: the member is a selectable field. */
   static final String SELECTABLE = "x-converge-selectable";
-  /** Temporary keyword: the member is a primitive number (type, wrapper, the value it starts out as). */
+
+  /**
+   * Temporary keyword: the member is a primitive number (type, wrapper, the value it starts out
+   * as).
+   */
   static final String PRIMITIVE = "x-converge-primitive";
+
   static final String PRESERVE_UNKNOWN_FIELDS = "x-kubernetes-preserve-unknown-fields";
   static final String INT_OR_STRING = "x-kubernetes-int-or-string";
 
@@ -51,18 +74,68 @@ public final class StructuralSchema {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   /** Keywords a v1 CRD schema accepts (JSONSchemaProps), besides the x-kubernetes extensions. */
-  private static final Set<String> ALLOWED = Set.of("type", "format", "title", "description", "default", "enum",
-      "nullable", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
-      "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "required",
-      "properties", "additionalProperties", "items", "allOf", "anyOf", "oneOf", "not", "example", "externalDocs",
-      "x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string", "x-kubernetes-embedded-resource",
-      "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations");
+  private static final Set<String> ALLOWED =
+      Set.of(
+          "type",
+          "format",
+          "title",
+          "description",
+          "default",
+          "enum",
+          "nullable",
+          "minimum",
+          "maximum",
+          "exclusiveMinimum",
+          "exclusiveMaximum",
+          "multipleOf",
+          "minLength",
+          "maxLength",
+          "pattern",
+          "minItems",
+          "maxItems",
+          "uniqueItems",
+          "minProperties",
+          "maxProperties",
+          "required",
+          "properties",
+          "additionalProperties",
+          "items",
+          "allOf",
+          "anyOf",
+          "oneOf",
+          "not",
+          "example",
+          "externalDocs",
+          "x-kubernetes-preserve-unknown-fields",
+          "x-kubernetes-int-or-string",
+          "x-kubernetes-embedded-resource",
+          "x-kubernetes-list-type",
+          "x-kubernetes-list-map-keys",
+          "x-kubernetes-map-type",
+          "x-kubernetes-validations");
+
   /** Keywords of the generated JSON Schema that carry nothing Kubernetes needs. */
-  private static final Set<String> DROPPED = Set.of("$schema", "$id", "$anchor", "$comment", "readOnly",
-      "writeOnly", JAVA_FIELD, RECURSION_LIMIT, NULLABLE, ABSTRACT_TYPE, PRINTER_COLUMNS, UNDESCRIBABLE_TYPE, WARNINGS,
-      SELECTABLE, PRIMITIVE);
+  private static final Set<String> DROPPED =
+      Set.of(
+          "$schema",
+          "$id",
+          "$anchor",
+          "$comment",
+          "readOnly",
+          "writeOnly",
+          JAVA_FIELD,
+          RECURSION_LIMIT,
+          NULLABLE,
+          ABSTRACT_TYPE,
+          PRINTER_COLUMNS,
+          UNDESCRIBABLE_TYPE,
+          WARNINGS,
+          SELECTABLE,
+          PRIMITIVE);
+
   /** Keywords whose arrays add up when a property's own attributes meet its type's attributes. */
-  private static final Set<String> CONCATENATED = Set.of("required", "x-kubernetes-validations", "oneOf");
+  private static final Set<String> CONCATENATED =
+      Set.of("required", "x-kubernetes-validations", "oneOf");
 
   private final ObjectNode definitions;
   private final String rootTypeName;
@@ -76,17 +149,18 @@ public final class StructuralSchema {
    * @param jsonPath the field's path, e.g. {@code .spec.replicas}
    * @param type integer, number, string, boolean or date, from the annotation or the field's schema
    */
-  public record FieldColumn(String name, String jsonPath, String type, String format, String description,
-      int priority) {
-  }
+  public record FieldColumn(
+      String name, String jsonPath, String type, String format, String description, int priority) {}
 
   /**
-   * The structural schema, the printer columns and selectable fields (JSON paths) its fields declare, and
-   * warnings, each naming the Java member, the path and the fix.
+   * The structural schema, the printer columns and selectable fields (JSON paths) its fields
+   * declare, and warnings, each naming the Java member, the path and the fix.
    */
-  public record Converted(ObjectNode schema, List<FieldColumn> columns, List<String> selectableFields,
-      List<String> warnings) {
-  }
+  public record Converted(
+      ObjectNode schema,
+      List<FieldColumn> columns,
+      List<String> selectableFields,
+      List<String> warnings) {}
 
   private StructuralSchema(ObjectNode definitions, String rootTypeName) {
     this.definitions = definitions;
@@ -106,11 +180,15 @@ public final class StructuralSchema {
     ObjectNode definitions = defs instanceof ObjectNode object ? object : NODES.objectNode();
     StructuralSchema pass = new StructuralSchema(definitions, rootTypeName);
     ObjectNode schema = pass.convert(copy, new Context(rootPath, rootTypeName, null, List.of()));
-    return new Converted(schema, List.copyOf(pass.columns), List.copyOf(pass.selectableFields),
+    return new Converted(
+        schema,
+        List.copyOf(pass.columns),
+        List.copyOf(pass.selectableFields),
         List.copyOf(pass.warnings));
   }
 
-  private record Context(String path, String javaMember, Integer recursionLimit, List<String> expanding) {
+  private record Context(
+      String path, String javaMember, Integer recursionLimit, List<String> expanding) {
     Context property(String name) {
       return new Context(path + "." + name, javaMember, null, expanding);
     }
@@ -127,7 +205,10 @@ public final class StructuralSchema {
 
     Context withMarkers(ObjectNode node) {
       String member = node.has(JAVA_FIELD) ? node.get(JAVA_FIELD).asString() : javaMember;
-      Integer limit = node.has(RECURSION_LIMIT) ? Integer.valueOf(node.get(RECURSION_LIMIT).asInt()) : recursionLimit;
+      Integer limit =
+          node.has(RECURSION_LIMIT)
+              ? Integer.valueOf(node.get(RECURSION_LIMIT).asInt())
+              : recursionLimit;
       return new Context(path, member, limit, expanding);
     }
   }
@@ -161,13 +242,18 @@ public final class StructuralSchema {
       node.remove("type");
       node.remove("format");
     }
-    if (node.has(UNDESCRIBABLE_TYPE) && !node.path(PRESERVE_UNKNOWN_FIELDS).asBoolean(false)
+    if (node.has(UNDESCRIBABLE_TYPE)
+        && !node.path(PRESERVE_UNKNOWN_FIELDS).asBoolean(false)
         && !node.path(INT_OR_STRING).asBoolean(false)) {
-      throw fail(context, "has the type " + node.get(UNDESCRIBABLE_TYPE).asString() + ", which Jackson writes with a"
-          + " serializer that does not declare its JSON (a custom serializer, or a @JsonValue that is a list or map),"
-          + " so the schema cannot describe what fabric8 sends and the API server would refuse or prune it."
-          + " Annotate the field with @PreserveUnknownFields (any value; validate it with @Rule) or @IntegerOrString,"
-          + " or make the serializer declare its output (override acceptJsonFormatVisitor)");
+      throw fail(
+          context,
+          "has the type "
+              + node.get(UNDESCRIBABLE_TYPE).asString()
+              + ", which Jackson writes with a"
+              + " serializer that does not declare its JSON (a custom serializer, or a @JsonValue that is a list or map),"
+              + " so the schema cannot describe what fabric8 sends and the API server would refuse or prune it."
+              + " Annotate the field with @PreserveUnknownFields (any value; validate it with @Rule) or @IntegerOrString,"
+              + " or make the serializer declare its output (override acceptJsonFormatVisitor)");
     }
     normalizeType(node, context);
     if (node.has("const")) {
@@ -192,8 +278,8 @@ public final class StructuralSchema {
   }
 
   /**
-   * A primitive is always sent (fabric8 cannot leave it out), so a starting value that the bounds refuse
-   * makes every object built in Java without setting the field invalid.
+   * A primitive is always sent (fabric8 cannot leave it out), so a starting value that the bounds
+   * refuse makes every object built in Java without setting the field invalid.
    */
   private void checkPrimitiveStart(ObjectNode node, Context context) {
     JsonNode primitive = node.get(PRIMITIVE);
@@ -218,11 +304,22 @@ public final class StructuralSchema {
     }
     if (refused != null) {
       String member = context.javaMember() == null ? rootTypeName : context.javaMember();
-      warnings.add(member + " (" + context.path() + ") is the primitive " + primitive.get("type").asString()
-          + " and starts out as " + initial + ", which its " + refused + " refuses: fabric8 always sends the"
-          + " field, so the API server refuses every object built in Java without setting it. Use the wrapper"
-          + " type (" + primitive.get("wrapper").asString() + ", absent when null) or initialise the field to a"
-          + " valid value");
+      warnings.add(
+          member
+              + " ("
+              + context.path()
+              + ") is the primitive "
+              + primitive.get("type").asString()
+              + " and starts out as "
+              + initial
+              + ", which its "
+              + refused
+              + " refuses: fabric8 always sends the"
+              + " field, so the API server refuses every object built in Java without setting it. Use the wrapper"
+              + " type ("
+              + primitive.get("wrapper").asString()
+              + ", absent when null) or initialise the field to a"
+              + " valid value");
     }
   }
 
@@ -236,13 +333,18 @@ public final class StructuralSchema {
     }
     if (node.path(SELECTABLE).asBoolean(false)) {
       if (context.path().contains("[*]")) {
-        throw fail(context, "has a @SelectableField inside a list or map; a field selector matches one value per"
-            + " resource, so declare it on a field outside lists and maps");
+        throw fail(
+            context,
+            "has a @SelectableField inside a list or map; a field selector matches one value per"
+                + " resource, so declare it on a field outside lists and maps");
       }
       String type = node.path("type").asString("");
       if (!List.of("string", "integer", "boolean").contains(type)) {
-        throw fail(context, "has a @SelectableField but is " + (type.isEmpty() ? "not a scalar" : "a " + type)
-            + "; the API server selects on string, integer and boolean fields only");
+        throw fail(
+            context,
+            "has a @SelectableField but is "
+                + (type.isEmpty() ? "not a scalar" : "a " + type)
+                + "; the API server selects on string, integer and boolean fields only");
       }
       selectableFields.add("." + context.path());
     }
@@ -254,20 +356,29 @@ public final class StructuralSchema {
       return;
     }
     if (context.path().contains("[*]")) {
-      throw fail(context, "has a @PrinterColumn inside a list or map; a column shows one value per resource,"
-          + " so declare it on a field outside lists and maps");
+      throw fail(
+          context,
+          "has a @PrinterColumn inside a list or map; a column shows one value per resource,"
+              + " so declare it on a field outside lists and maps");
     }
     for (JsonNode marker : markers) {
       String type = marker.get("type").asString();
       if (type.isEmpty()) {
         String schemaType = node.path("type").asString("string");
-        type = switch (schemaType) {
-          case "integer", "number", "boolean" -> schemaType;
-          default -> "date-time".equals(node.path("format").asString("")) ? "date" : "string";
-        };
+        type =
+            switch (schemaType) {
+              case "integer", "number", "boolean" -> schemaType;
+              default -> "date-time".equals(node.path("format").asString("")) ? "date" : "string";
+            };
       }
-      columns.add(new FieldColumn(marker.get("name").asString(), "." + context.path(), type,
-          marker.get("format").asString(), marker.get("description").asString(), marker.get("priority").asInt()));
+      columns.add(
+          new FieldColumn(
+              marker.get("name").asString(),
+              "." + context.path(),
+              type,
+              marker.get("format").asString(),
+              marker.get("description").asString(),
+              marker.get("priority").asInt()));
     }
   }
 
@@ -276,12 +387,16 @@ public final class StructuralSchema {
   private String referenceName(ObjectNode node, Context context) {
     String reference = node.get("$ref").asString();
     if (!reference.startsWith(DEFS_PREFIX)) {
-      throw fail(context, "refers to '" + reference + "', which is not a definition of this schema");
+      throw fail(
+          context, "refers to '" + reference + "', which is not a definition of this schema");
     }
     return reference.substring(DEFS_PREFIX.length());
   }
 
-  /** The referenced definition with this node's own attributes on top, or null when the cycle is cut off. */
+  /**
+   * The referenced definition with this node's own attributes on top, or null when the cycle is cut
+   * off.
+   */
   private ObjectNode resolveReference(ObjectNode node, Context context) {
     String name = referenceName(node, context);
     JsonNode target = definitions.get(name);
@@ -291,12 +406,18 @@ public final class StructuralSchema {
     long times = context.expanding().stream().filter(name::equals).count();
     if (times > 0) {
       if (context.recursionLimit() == null) {
-        List<String> cycle = new ArrayList<>(context.expanding().subList(context.expanding().indexOf(name),
-            context.expanding().size()));
+        List<String> cycle =
+            new ArrayList<>(
+                context
+                    .expanding()
+                    .subList(context.expanding().indexOf(name), context.expanding().size()));
         cycle.add(name);
-        throw fail(context, "its type refers back to itself (" + String.join(" -> ", cycle)
-            + "), and a Kubernetes structural schema cannot be recursive. Break the cycle, or annotate the"
-            + " field with @RecursionLimit(depth = n) to expand it n levels and accept any object below");
+        throw fail(
+            context,
+            "its type refers back to itself ("
+                + String.join(" -> ", cycle)
+                + "), and a Kubernetes structural schema cannot be recursive. Break the cycle, or annotate the"
+                + " field with @RecursionLimit(depth = n) to expand it n levels and accept any object below");
       }
       if (times > context.recursionLimit()) {
         return null;
@@ -326,7 +447,8 @@ public final class StructuralSchema {
         continue;
       }
       JsonNode existing = target.get(key);
-      if (CONCATENATED.contains(key) && existing instanceof ArrayNode existingArray
+      if (CONCATENATED.contains(key)
+          && existing instanceof ArrayNode existingArray
           && entry.getValue() instanceof ArrayNode added) {
         for (JsonNode value : added) {
           if (!key.equals("required") || !contains(existingArray, value)) {
@@ -372,8 +494,12 @@ public final class StructuralSchema {
       }
     }
     if (remaining.size() != 1) {
-      throw fail(context, "may take " + remaining.size() + " different shapes (anyOf), which a structural schema"
-          + " cannot describe; use one type, or annotate it with @PreserveUnknownFields and validate with @Rule");
+      throw fail(
+          context,
+          "may take "
+              + remaining.size()
+              + " different shapes (anyOf), which a structural schema"
+              + " cannot describe; use one type, or annotate it with @PreserveUnknownFields and validate with @Rule");
     }
     ObjectNode merged = remaining.get(0).deepCopy();
     overlay(merged, node, Set.of());
@@ -397,7 +523,8 @@ public final class StructuralSchema {
         }
       }
       if (real.size() != 1) {
-        throw fail(context, "has the types " + real + "; a structural schema needs exactly one type");
+        throw fail(
+            context, "has the types " + real + "; a structural schema needs exactly one type");
       }
       node.put("type", real.get(0));
     }
@@ -409,8 +536,10 @@ public final class StructuralSchema {
       } else if (node.has("enum")) {
         node.put("type", "string");
       } else if (!node.path(PRESERVE_UNKNOWN_FIELDS).asBoolean(false)) {
-        throw fail(context, "has no type; give the field a concrete Java type, or annotate it with"
-            + " @PreserveUnknownFields to accept any value");
+        throw fail(
+            context,
+            "has no type; give the field a concrete Java type, or annotate it with"
+                + " @PreserveUnknownFields to accept any value");
       }
     }
   }
@@ -428,14 +557,18 @@ public final class StructuralSchema {
     if (properties instanceof ObjectNode object) {
       ObjectNode converted = NODES.objectNode();
       for (Map.Entry<String, JsonNode> property : object.properties()) {
-        converted.set(property.getKey(), convert((ObjectNode) property.getValue(), context.property(property.getKey())));
+        converted.set(
+            property.getKey(),
+            convert((ObjectNode) property.getValue(), context.property(property.getKey())));
       }
       node.set("properties", converted);
     }
     JsonNode items = node.get("items");
     if (items instanceof ArrayNode) {
-      throw fail(context, "is a tuple (items as an array), which Kubernetes does not support; use a list of one"
-          + " type or an object");
+      throw fail(
+          context,
+          "is a tuple (items as an array), which Kubernetes does not support; use a list of one"
+              + " type or an object");
     }
     if (items instanceof ObjectNode object) {
       node.set("items", convert(object, context.nested("[*]")));
@@ -457,13 +590,22 @@ public final class StructuralSchema {
   }
 
   private void checkValueValidationOnly(JsonNode combinator, String keyword, Context context) {
-    Iterator<JsonNode> parts = combinator.isArray() ? combinator.iterator() : List.of(combinator).iterator();
+    Iterator<JsonNode> parts =
+        combinator.isArray() ? combinator.iterator() : List.of(combinator).iterator();
     while (parts.hasNext()) {
       JsonNode part = parts.next();
-      for (String forbidden : List.of("$ref", "type", "description", "default", "nullable", PRESERVE_UNKNOWN_FIELDS)) {
+      for (String forbidden :
+          List.of("$ref", "type", "description", "default", "nullable", PRESERVE_UNKNOWN_FIELDS)) {
         if (part.has(forbidden)) {
-          throw fail(context, "has '" + forbidden + "' inside " + keyword + "; in a structural schema " + keyword
-              + " may only validate values (required, enum, bounds), never declare types");
+          throw fail(
+              context,
+              "has '"
+                  + forbidden
+                  + "' inside "
+                  + keyword
+                  + "; in a structural schema "
+                  + keyword
+                  + " may only validate values (required, enum, bounds), never declare types");
         }
       }
     }
@@ -474,25 +616,36 @@ public final class StructuralSchema {
   private void check(ObjectNode node, Context context) {
     for (String key : List.copyOf(node.propertyNames())) {
       if (!ALLOWED.contains(key) && !DROPPED.contains(key)) {
-        throw fail(context, "produces the JSON Schema keyword '" + key + "', which apiextensions.k8s.io/v1 does not"
-            + " accept; remove the annotation that adds it");
+        throw fail(
+            context,
+            "produces the JSON Schema keyword '"
+                + key
+                + "', which apiextensions.k8s.io/v1 does not"
+                + " accept; remove the annotation that adds it");
       }
     }
     String type = node.path("type").asString("");
     if (node.has(ABSTRACT_TYPE) && !node.path(PRESERVE_UNKNOWN_FIELDS).asBoolean(false)) {
-      throw fail(context, "has the abstract type " + node.get(ABSTRACT_TYPE).asString() + ", whose properties the"
-          + " generator cannot know, so the API server would prune everything in it; use a concrete class, or"
-          + " annotate the field with @PreserveUnknownFields");
+      throw fail(
+          context,
+          "has the abstract type "
+              + node.get(ABSTRACT_TYPE).asString()
+              + ", whose properties the"
+              + " generator cannot know, so the API server would prune everything in it; use a concrete class, or"
+              + " annotate the field with @PreserveUnknownFields");
     }
     if (node.has("properties") && node.has("additionalProperties")) {
-      throw fail(context, "has both named properties and additionalProperties; Kubernetes allows one or the other."
-          + " Use a Map field or a class, not both");
+      throw fail(
+          context,
+          "has both named properties and additionalProperties; Kubernetes allows one or the other."
+              + " Use a Map field or a class, not both");
     }
     if (type.equals("array") && !node.has("items")) {
       throw fail(context, "is a list without an element type; declare it as List<SomeType>");
     }
     if (node.path("uniqueItems").asBoolean(false)) {
-      throw fail(context, "sets uniqueItems, which Kubernetes forbids; use @ListType(ListType.Kind.SET)");
+      throw fail(
+          context, "sets uniqueItems, which Kubernetes forbids; use @ListType(ListType.Kind.SET)");
     }
     if (node.has("enum") && type.equals("string")) {
       for (JsonNode value : node.get("enum")) {
@@ -503,7 +656,8 @@ public final class StructuralSchema {
     }
     checkListType(node, context, type);
     if (node.has("x-kubernetes-map-type") && !type.equals("object")) {
-      throw fail(context, "has @MapType but is a " + type + "; it applies to maps and objects only");
+      throw fail(
+          context, "has @MapType but is a " + type + "; it applies to maps and objects only");
     }
   }
 
@@ -519,8 +673,10 @@ public final class StructuralSchema {
     JsonNode items = node.get("items");
     if (listType.equals("map")) {
       if (!hasKeys) {
-        throw fail(context, "is @ListType(MAP) without keys; name the item properties that identify an entry,"
-            + " e.g. @ListType(value = ListType.Kind.MAP, keys = \"name\")");
+        throw fail(
+            context,
+            "is @ListType(MAP) without keys; name the item properties that identify an entry,"
+                + " e.g. @ListType(value = ListType.Kind.MAP, keys = \"name\")");
       }
       if (!"object".equals(items.path("type").asString(""))) {
         throw fail(context, "is @ListType(MAP) but its items are not objects");
@@ -528,18 +684,29 @@ public final class StructuralSchema {
       for (JsonNode key : node.get("x-kubernetes-list-map-keys")) {
         JsonNode property = items.path("properties").get(key.asString());
         if (property == null) {
-          throw fail(context, "names the list-map key '" + key.asString() + "', which its items do not have");
+          throw fail(
+              context,
+              "names the list-map key '" + key.asString() + "', which its items do not have");
         }
-        boolean required = items.has("required") && contains((ArrayNode) items.get("required"), key);
+        boolean required =
+            items.has("required") && contains((ArrayNode) items.get("required"), key);
         if (!required && !property.has("default")) {
-          throw fail(context, "names the list-map key '" + key.asString() + "', which must be required or"
-              + " defaulted in the item type; annotate that field with @Required or @Default");
+          throw fail(
+              context,
+              "names the list-map key '"
+                  + key.asString()
+                  + "', which must be required or"
+                  + " defaulted in the item type; annotate that field with @Required or @Default");
         }
       }
     } else if (hasKeys) {
-      throw fail(context, "has list-map keys but list type '" + listType + "'; keys need ListType.Kind.MAP");
+      throw fail(
+          context,
+          "has list-map keys but list type '" + listType + "'; keys need ListType.Kind.MAP");
     } else if (listType.equals("set") && items.path("type").asString("").equals("object")) {
-      throw fail(context, "is @ListType(SET) of objects; sets hold scalars, use ListType.Kind.MAP with keys");
+      throw fail(
+          context,
+          "is @ListType(SET) of objects; sets hold scalars, use ListType.Kind.MAP with keys");
     }
   }
 

@@ -39,37 +39,45 @@ import tools.jackson.databind.json.JsonMapper;
  * }</pre>
  *
  * <p>It installs the generated CRD, then
- * <ul>
- *   <li>draws random specs that the schema accepts (every bound, length, pattern, format, enum, item count,
- *   required property, set and list-map key), lets fabric8 read each into the Java spec class and write the
- *   resource with the client, and expects the server to accept it and to return what fabric8 wrote (after
- *   the server's defaulting and pruning), which fabric8 reads back to the same value;</li>
- *   <li>writes, for every constraint the schema declares, a value that breaks it, and expects a 422 that
- *   names the field.</li>
- * </ul>
- * When the resource has a status subresource, each accepted instance also gets a random status, written
- * through {@code /status} and compared the same way. Draws that a CEL rule refuses are drawn again and
- * counted; CEL rules are not broken on purpose (nothing derives a violating value from an arbitrary
- * expression). Hostile values are written for the spec.
  *
- * <p>Sizes: {@value #DEFAULT_INSTANCES} instances unless {@link #instances(int)} or the system property
- * {@value #INSTANCES_PROPERTY} says otherwise; a random seed unless {@link #seed(long)} or
- * {@value #SEED_PROPERTY} fixes one. The seed is in the report and in every failure, so a failing run can be
- * repeated exactly.
+ * <ul>
+ *   <li>draws random specs that the schema accepts (every bound, length, pattern, format, enum,
+ *       item count, required property, set and list-map key), lets fabric8 read each into the Java
+ *       spec class and write the resource with the client, and expects the server to accept it and
+ *       to return what fabric8 wrote (after the server's defaulting and pruning), which fabric8
+ *       reads back to the same value;
+ *   <li>writes, for every constraint the schema declares, a value that breaks it, and expects a 422
+ *       that names the field.
+ * </ul>
+ *
+ * When the resource has a status subresource, each accepted instance also gets a random status,
+ * written through {@code /status} and compared the same way. Draws that a CEL rule refuses are
+ * drawn again and counted; CEL rules are not broken on purpose (nothing derives a violating value
+ * from an arbitrary expression). Hostile values are written for the spec.
+ *
+ * <p>Sizes: {@value #DEFAULT_INSTANCES} instances unless {@link #instances(int)} or the system
+ * property {@value #INSTANCES_PROPERTY} says otherwise; a random seed unless {@link #seed(long)} or
+ * {@value #SEED_PROPERTY} fixes one. The seed is in the report and in every failure, so a failing
+ * run can be repeated exactly.
  */
 public final class SchemaRoundTrip {
 
   /** System property: how many random instances to write per resource class. */
   public static final String INSTANCES_PROPERTY = "converge.roundtrip.instances";
+
   /** System property: the random seed. */
   public static final String SEED_PROPERTY = "converge.roundtrip.seed";
+
   /** Random instances per class when nothing else is said. */
   public static final int DEFAULT_INSTANCES = 10;
+
   /** System property: at most how many hostile values to write per resource class. */
   public static final String HOSTILE_PROPERTY = "converge.roundtrip.hostile";
+
   /**
-   * Hostile values per class when nothing else is said: every constraint but the wrong-type ones, which
-   * fill up the rest in a random choice (an embedded pod template has over a thousand typed fields).
+   * Hostile values per class when nothing else is said: every constraint but the wrong-type ones,
+   * which fill up the rest in a random choice (an embedded pod template has over a thousand typed
+   * fields).
    */
   public static final int DEFAULT_HOSTILE = 150;
 
@@ -81,7 +89,10 @@ public final class SchemaRoundTrip {
   private final int hostileLimit;
   private final long seed;
 
-  private SchemaRoundTrip(Class<? extends CustomResource<?, ?>> resourceClass, int instances, int hostileLimit,
+  private SchemaRoundTrip(
+      Class<? extends CustomResource<?, ?>> resourceClass,
+      int instances,
+      int hostileLimit,
       long seed) {
     this.resourceClass = resourceClass;
     this.instances = instances;
@@ -92,8 +103,11 @@ public final class SchemaRoundTrip {
   /** A check of {@code resourceClass} with the default size and seed (see the class comment). */
   public static SchemaRoundTrip of(Class<? extends CustomResource<?, ?>> resourceClass) {
     long seed = Long.getLong(SEED_PROPERTY, new Random().nextLong());
-    return new SchemaRoundTrip(resourceClass, Integer.getInteger(INSTANCES_PROPERTY, DEFAULT_INSTANCES),
-        Integer.getInteger(HOSTILE_PROPERTY, DEFAULT_HOSTILE), seed);
+    return new SchemaRoundTrip(
+        resourceClass,
+        Integer.getInteger(INSTANCES_PROPERTY, DEFAULT_INSTANCES),
+        Integer.getInteger(HOSTILE_PROPERTY, DEFAULT_HOSTILE),
+        seed);
   }
 
   /** The same check with {@code count} random instances. */
@@ -104,7 +118,10 @@ public final class SchemaRoundTrip {
     return new SchemaRoundTrip(resourceClass, count, hostileLimit, seed);
   }
 
-  /** The same check writing at most {@code limit} hostile values (constraints first, then wrong types). */
+  /**
+   * The same check writing at most {@code limit} hostile values (constraints first, then wrong
+   * types).
+   */
   public SchemaRoundTrip hostile(int limit) {
     if (limit < 0) {
       throw new IllegalArgumentException("hostile must be 0 or more, was " + limit);
@@ -120,7 +137,8 @@ public final class SchemaRoundTrip {
   /**
    * Runs the check and returns the report.
    *
-   * @throws AssertionError listing every failure (with the seed) when the schema and fabric8 disagree
+   * @throws AssertionError listing every failure (with the seed) when the schema and fabric8
+   *     disagree
    */
   public RoundTripReport check(KubernetesClient client) {
     RoundTripReport report = run(client);
@@ -136,9 +154,13 @@ public final class SchemaRoundTrip {
     List<GeneratedCrd> crds = CrdGenerator.generate(resourceClass);
     CrdInstaller.install(client, crds, Duration.ofSeconds(60));
     String version = HasMetadata.getVersion(resourceClass);
-    CustomResourceDefinitionVersion entry = crds.get(0).definition().getSpec().getVersions().stream()
-        .filter(v -> v.getName().equals(version)).findFirst().orElseThrow();
-    JsonNode schema = serialization.convertValue(entry.getSchema().getOpenAPIV3Schema(), JsonNode.class);
+    CustomResourceDefinitionVersion entry =
+        crds.get(0).definition().getSpec().getVersions().stream()
+            .filter(v -> v.getName().equals(version))
+            .findFirst()
+            .orElseThrow();
+    JsonNode schema =
+        serialization.convertValue(entry.getSchema().getOpenAPIV3Schema(), JsonNode.class);
     String resource = crds.get(0).name() + "/" + version;
     JsonNode specSchema = schema.at("/properties/spec");
     List<String> failures = new ArrayList<>();
@@ -146,16 +168,24 @@ public final class SchemaRoundTrip {
       failures.add(resourceClass.getName() + " has no spec to write");
       return new RoundTripReport(resource, seed, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), failures);
     }
-    List<com.fasterxml.classmate.ResolvedType> parameters = new TypeResolver().resolve(resourceClass)
-        .typeParametersFor(CustomResource.class);
+    List<com.fasterxml.classmate.ResolvedType> parameters =
+        new TypeResolver().resolve(resourceClass).typeParametersFor(CustomResource.class);
     Class<?> specClass = parameters.get(0).getErasedType();
     Class<?> statusClass = parameters.get(1).getErasedType();
     JsonNode statusSchema = schema.at("/properties/status");
-    boolean statusSubresource = entry.getSubresources() != null && entry.getSubresources().getStatus() != null;
+    boolean statusSubresource =
+        entry.getSubresources() != null && entry.getSubresources().getStatus() != null;
     Set<String> ruleMessages = ruleMessages(schema);
-    Writer writer = new Writer(client, serialization, specSchema, specClass,
-        statusSubresource && !statusSchema.isMissingNode() ? statusSchema : null, statusClass, ruleMessages,
-        failures);
+    Writer writer =
+        new Writer(
+            client,
+            serialization,
+            specSchema,
+            specClass,
+            statusSubresource && !statusSchema.isMissingNode() ? statusSchema : null,
+            statusClass,
+            ruleMessages,
+            failures);
     RandomValues values = new RandomValues(new Random(seed));
     String prefix = "rt-" + Long.toHexString(seed & 0xffffffL) + "-";
     for (int i = 0; i < instances; i++) {
@@ -171,15 +201,27 @@ public final class SchemaRoundTrip {
       }
     }
     List<String> seeded = failures.stream().map(f -> f + " [seed " + seed + "]").toList();
-    return new RoundTripReport(resource, seed, instances, writer.accepted, writer.statuses, writer.statusesAccepted,
-        writer.redrawn, chosen.size(), hostile.cases().size(), refused, hostile.unbrokenRules(), seeded);
+    return new RoundTripReport(
+        resource,
+        seed,
+        instances,
+        writer.accepted,
+        writer.statuses,
+        writer.statusesAccepted,
+        writer.redrawn,
+        chosen.size(),
+        hostile.cases().size(),
+        refused,
+        hostile.unbrokenRules(),
+        seeded);
   }
 
   /** Every constraint case first, then wrong-type cases in a random choice, up to the limit. */
   private List<HostileCase> choose(List<HostileCase> all, Random random) {
-    List<HostileCase> constraints = new ArrayList<>(all.stream().filter(c -> !c.constraint().startsWith("type "))
-        .toList());
-    List<HostileCase> types = new ArrayList<>(all.stream().filter(c -> c.constraint().startsWith("type ")).toList());
+    List<HostileCase> constraints =
+        new ArrayList<>(all.stream().filter(c -> !c.constraint().startsWith("type ")).toList());
+    List<HostileCase> types =
+        new ArrayList<>(all.stream().filter(c -> c.constraint().startsWith("type ")).toList());
     java.util.Collections.shuffle(constraints, random);
     java.util.Collections.shuffle(types, random);
     List<HostileCase> chosen = new ArrayList<>(constraints);
@@ -215,8 +257,15 @@ public final class SchemaRoundTrip {
     private int statuses;
     private int statusesAccepted;
 
-    Writer(KubernetesClient client, KubernetesSerialization serialization, JsonNode specSchema, Class<?> specClass,
-        JsonNode statusSchema, Class<?> statusClass, Set<String> ruleMessages, List<String> failures) {
+    Writer(
+        KubernetesClient client,
+        KubernetesSerialization serialization,
+        JsonNode specSchema,
+        Class<?> specClass,
+        JsonNode statusSchema,
+        Class<?> statusClass,
+        Set<String> ruleMessages,
+        List<String> failures) {
       this.statusSchema = statusSchema;
       this.statusClass = statusClass;
       this.client = client;
@@ -240,8 +289,14 @@ public final class SchemaRoundTrip {
         try {
           spec = serialization.convertValue(drawn, specClass);
         } catch (RuntimeException e) {
-          failures.add(name + ": fabric8 cannot read into " + specClass.getName() + " a spec the schema accepts, "
-              + drawn + ": " + e.getMessage());
+          failures.add(
+              name
+                  + ": fabric8 cannot read into "
+                  + specClass.getName()
+                  + " a spec the schema accepts, "
+                  + drawn
+                  + ": "
+                  + e.getMessage());
           return;
         }
         CustomResource<Object, ?> resource = newResource(name + "-" + draw, spec);
@@ -254,8 +309,12 @@ public final class SchemaRoundTrip {
             redrawn++;
             continue;
           }
-          failures.add(name + ": the server refused what fabric8 wrote for a valid spec: " + serverMessage(e)
-              + "; sent " + abbreviated(sent));
+          failures.add(
+              name
+                  + ": the server refused what fabric8 wrote for a valid spec: "
+                  + serverMessage(e)
+                  + "; sent "
+                  + abbreviated(sent));
           return;
         }
         if (compare(name, resource, sent) && statusSchema != null) {
@@ -264,13 +323,18 @@ public final class SchemaRoundTrip {
         delete(resource);
         return;
       }
-      failures.add(name + ": CEL rules refused " + DRAWS_PER_INSTANCE + " draws in a row; the rules accept too few"
-          + " of the values the rest of the schema allows");
+      failures.add(
+          name
+              + ": CEL rules refused "
+              + DRAWS_PER_INSTANCE
+              + " draws in a row; the rules accept too few"
+              + " of the values the rest of the schema allows");
     }
 
     /**
-     * Writes a random status through the status subresource and expects it back as fabric8 wrote it. A draw
-     * a CEL rule refuses is counted as redrawn and the status left out for this instance.
+     * Writes a random status through the status subresource and expects it back as fabric8 wrote
+     * it. A draw a CEL rule refuses is counted as redrawn and the status left out for this
+     * instance.
      */
     private void status(RandomValues values, String name, CustomResource<?, ?> created) {
       statuses++;
@@ -280,8 +344,12 @@ public final class SchemaRoundTrip {
         drawn = values.value(statusSchema, "status", Set.of());
         status = serialization.convertValue(drawn, statusClass);
       } catch (RuntimeException e) {
-        failures.add(name + ": cannot draw a status fabric8 reads into " + statusClass.getName() + ": "
-            + e.getMessage());
+        failures.add(
+            name
+                + ": cannot draw a status fabric8 reads into "
+                + statusClass.getName()
+                + ": "
+                + e.getMessage());
         return;
       }
       @SuppressWarnings("unchecked")
@@ -296,8 +364,12 @@ public final class SchemaRoundTrip {
           redrawn++;
           return;
         }
-        failures.add(name + ": the server refused what fabric8 wrote for a valid status: " + serverMessage(e)
-            + "; sent " + abbreviated(sent));
+        failures.add(
+            name
+                + ": the server refused what fabric8 wrote for a valid status: "
+                + serverMessage(e)
+                + "; sent "
+                + abbreviated(sent));
         return;
       }
       GenericKubernetesResource live = generic(created.getMetadata().getName()).get();
@@ -305,12 +377,18 @@ public final class SchemaRoundTrip {
       JsonNode expected = StoredForm.of(sent, statusSchema);
       Optional<String> stored = StoredForm.difference(expected, liveStatus, "status");
       if (stored.isPresent()) {
-        failures.add(name + ": the server stored another status than fabric8 wrote (after defaults and pruning): "
-            + stored.get() + "; sent " + abbreviated(sent));
+        failures.add(
+            name
+                + ": the server stored another status than fabric8 wrote (after defaults and pruning): "
+                + stored.get()
+                + "; sent "
+                + abbreviated(sent));
         return;
       }
-      JsonNode readBack = JSON.readTree(serialization.asJson(serialization.convertValue(liveStatus, statusClass)));
-      JsonNode own = JSON.readTree(serialization.asJson(serialization.convertValue(expected, statusClass)));
+      JsonNode readBack =
+          JSON.readTree(serialization.asJson(serialization.convertValue(liveStatus, statusClass)));
+      JsonNode own =
+          JSON.readTree(serialization.asJson(serialization.convertValue(expected, statusClass)));
       Optional<String> read = StoredForm.difference(own, readBack, "status");
       if (read.isPresent()) {
         failures.add(name + ": fabric8 reads the stored status back differently: " + read.get());
@@ -325,12 +403,18 @@ public final class SchemaRoundTrip {
       JsonNode expected = StoredForm.of(sent, specSchema);
       Optional<String> stored = StoredForm.difference(expected, liveSpec, "spec");
       if (stored.isPresent()) {
-        failures.add(name + ": the server stored something else than fabric8 wrote (after defaults and pruning): "
-            + stored.get() + "; sent " + abbreviated(sent));
+        failures.add(
+            name
+                + ": the server stored something else than fabric8 wrote (after defaults and pruning): "
+                + stored.get()
+                + "; sent "
+                + abbreviated(sent));
         return false;
       }
-      JsonNode readBack = JSON.readTree(serialization.asJson(serialization.convertValue(liveSpec, specClass)));
-      JsonNode own = JSON.readTree(serialization.asJson(serialization.convertValue(expected, specClass)));
+      JsonNode readBack =
+          JSON.readTree(serialization.asJson(serialization.convertValue(liveSpec, specClass)));
+      JsonNode own =
+          JSON.readTree(serialization.asJson(serialization.convertValue(expected, specClass)));
       Optional<String> read = StoredForm.difference(own, readBack, "spec");
       if (read.isPresent()) {
         failures.add(name + ": fabric8 reads the stored spec back differently: " + read.get());
@@ -346,8 +430,12 @@ public final class SchemaRoundTrip {
         JsonNode base = values.value(specSchema, "spec", Set.of(hostileCase.path()));
         bad = HostileCases.apply(base, "spec", hostileCase);
       } catch (RuntimeException e) {
-        failures.add(hostileCase.path() + " (" + hostileCase.constraint() + "): cannot build a hostile value: "
-            + e.getMessage());
+        failures.add(
+            hostileCase.path()
+                + " ("
+                + hostileCase.constraint()
+                + "): cannot build a hostile value: "
+                + e.getMessage());
         return false;
       }
       GenericKubernetesResource object = new GenericKubernetesResource();
@@ -357,21 +445,32 @@ public final class SchemaRoundTrip {
       object.setAdditionalProperty("spec", JSON.convertValue(bad, Object.class));
       try {
         generics().resource(object).create();
-        failures.add(hostileCase.path() + " (" + hostileCase.constraint() + "): the server accepted " + bad);
+        failures.add(
+            hostileCase.path() + " (" + hostileCase.constraint() + "): the server accepted " + bad);
         generic(name).delete();
         return false;
       } catch (KubernetesClientException e) {
-        if (e.getCode() == 422 && e.getMessage() != null && e.getMessage().contains(hostileCase.path())) {
+        if (e.getCode() == 422
+            && e.getMessage() != null
+            && e.getMessage().contains(hostileCase.path())) {
           return true;
         }
-        failures.add(hostileCase.path() + " (" + hostileCase.constraint() + "): refused without naming the field ("
-            + e.getCode() + "): " + serverMessage(e));
+        failures.add(
+            hostileCase.path()
+                + " ("
+                + hostileCase.constraint()
+                + "): refused without naming the field ("
+                + e.getCode()
+                + "): "
+                + serverMessage(e));
         return false;
       }
     }
 
     private static String serverMessage(KubernetesClientException e) {
-      return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+      return e.getStatus() != null && e.getStatus().getMessage() != null
+          ? e.getStatus().getMessage()
+          : e.getMessage();
     }
 
     private static String abbreviated(JsonNode value) {
@@ -380,13 +479,18 @@ public final class SchemaRoundTrip {
     }
 
     private boolean onlyRules(KubernetesClientException e) {
-      List<StatusCause> causes = e.getStatus() == null || e.getStatus().getDetails() == null ? List.of()
-          : e.getStatus().getDetails().getCauses();
+      List<StatusCause> causes =
+          e.getStatus() == null || e.getStatus().getDetails() == null
+              ? List.of()
+              : e.getStatus().getDetails().getCauses();
       if (causes.isEmpty()) {
         return false;
       }
-      return causes.stream().allMatch(cause -> cause.getMessage() != null
-          && ruleMessages.stream().anyMatch(cause.getMessage()::contains));
+      return causes.stream()
+          .allMatch(
+              cause ->
+                  cause.getMessage() != null
+                      && ruleMessages.stream().anyMatch(cause.getMessage()::contains));
     }
 
     @SuppressWarnings("unchecked")
@@ -398,11 +502,18 @@ public final class SchemaRoundTrip {
         constructor.setAccessible(true);
         resource = (CustomResource<Object, ?>) constructor.newInstance();
       } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException(resourceClass.getName() + " needs a no-argument constructor for the round"
-            + " trip, as fabric8 needs one to read it", e);
+        throw new IllegalStateException(
+            resourceClass.getName()
+                + " needs a no-argument constructor for the round"
+                + " trip, as fabric8 needs one to read it",
+            e);
       }
-      resource.setMetadata(new ObjectMetaBuilder().withName(name)
-          .withNamespace(Namespaced.class.isAssignableFrom(resourceClass) ? client.getNamespace() : null).build());
+      resource.setMetadata(
+          new ObjectMetaBuilder()
+              .withName(name)
+              .withNamespace(
+                  Namespaced.class.isAssignableFrom(resourceClass) ? client.getNamespace() : null)
+              .build());
       resource.setSpec(spec);
       resource.setStatus(null);
       return resource;
@@ -418,15 +529,21 @@ public final class SchemaRoundTrip {
       return generic(resource.getMetadata().getName());
     }
 
-    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
-        io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-        io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> generics() {
-      var all = client.genericKubernetesResources(HasMetadata.getApiVersion(resourceClass),
-          HasMetadata.getKind(resourceClass));
-      return Namespaced.class.isAssignableFrom(resourceClass) ? all.inNamespace(client.getNamespace()) : all;
+    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+            GenericKubernetesResource,
+            io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+        generics() {
+      var all =
+          client.genericKubernetesResources(
+              HasMetadata.getApiVersion(resourceClass), HasMetadata.getKind(resourceClass));
+      return Namespaced.class.isAssignableFrom(resourceClass)
+          ? all.inNamespace(client.getNamespace())
+          : all;
     }
 
-    private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> generic(String name) {
+    private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> generic(
+        String name) {
       return generics().withName(name);
     }
 
@@ -437,7 +554,14 @@ public final class SchemaRoundTrip {
 
   @Override
   public String toString() {
-    return "SchemaRoundTrip[" + resourceClass.getName() + ", " + instances + " instances, at most " + hostileLimit
-        + " hostile values, seed " + seed + "]";
+    return "SchemaRoundTrip["
+        + resourceClass.getName()
+        + ", "
+        + instances
+        + " instances, at most "
+        + hostileLimit
+        + " hostile values, seed "
+        + seed
+        + "]";
   }
 }

@@ -11,8 +11,7 @@ import java.util.Map;
 /** Runs fabric8's own crd-generator (api-v2) in memory and returns the v1 CRD YAML per CRD name. */
 final class Fabric8Crds {
 
-  private Fabric8Crds() {
-  }
+  private Fabric8Crds() {}
 
   static Map<String, String> generate(Class<? extends HasMetadata> resource) {
     return generate(List.of(resource));
@@ -20,12 +19,13 @@ final class Fabric8Crds {
 
   static Map<String, String> generate(List<Class<? extends HasMetadata>> resources) {
     Map<String, ByteArrayOutputStream> streams = new LinkedHashMap<>();
-    CRDGenerator.AbstractCRDOutput<ByteArrayOutputStream> output = new CRDGenerator.AbstractCRDOutput<>() {
-      @Override
-      protected ByteArrayOutputStream createStreamFor(String crdName) {
-        return streams.computeIfAbsent(crdName, name -> new ByteArrayOutputStream());
-      }
-    };
+    CRDGenerator.AbstractCRDOutput<ByteArrayOutputStream> output =
+        new CRDGenerator.AbstractCRDOutput<>() {
+          @Override
+          protected ByteArrayOutputStream createStreamFor(String crdName) {
+            return streams.computeIfAbsent(crdName, name -> new ByteArrayOutputStream());
+          }
+        };
     new CRDGenerator()
         .withOutput(output)
         .forCRDVersions(List.of("v1"))

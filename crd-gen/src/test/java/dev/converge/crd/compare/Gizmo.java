@@ -10,13 +10,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * A resource written for both generators: every feature they share, annotated once for fabric8
- * ({@code io.fabric8.generator.annotation}, {@code io.fabric8.crd.generator.annotation}) and once for Converge.
+ * ({@code io.fabric8.generator.annotation}, {@code io.fabric8.crd.generator.annotation}) and once
+ * for Converge.
  */
 @Group("gizmos.compare.converge.dev")
 @Version("v1")
 @ShortNames("gz")
 @Categories("compare")
-@AdditionalPrinterColumn(name = "Size", jsonPath = ".spec.size", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Size",
+    jsonPath = ".spec.size",
+    type = AdditionalPrinterColumn.Type.INTEGER)
 @dev.converge.crd.annotation.PrinterColumn(name = "Size", jsonPath = ".spec.size", type = "integer")
 @io.fabric8.crd.generator.annotation.AdditionalSelectableField(jsonPath = ".spec.mode")
 @dev.converge.crd.annotation.SelectableField(jsonPath = ".spec.mode")

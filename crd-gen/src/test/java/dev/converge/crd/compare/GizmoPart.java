@@ -6,5 +6,4 @@ import com.fasterxml.jackson.annotation.JsonClassDescription;
 @JsonClassDescription("A part of the gizmo.")
 public record GizmoPart(
     @io.fabric8.generator.annotation.Required @dev.converge.crd.annotation.Required String id,
-    int count) {
-}
+    int count) {}

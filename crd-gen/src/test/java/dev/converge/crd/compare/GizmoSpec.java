@@ -41,18 +41,25 @@ public class GizmoSpec {
   @dev.converge.crd.annotation.Items(min = 1, max = 5)
   public List<String> tags;
 
-  @io.fabric8.generator.annotation.Nullable
-  @dev.converge.crd.annotation.Nullable
+  @io.fabric8.generator.annotation.Nullable @dev.converge.crd.annotation.Nullable
   public String comment;
 
-  @io.fabric8.generator.annotation.ValidationRule(value = "self.startsWith('img-')", message = "image must start with img-")
-  @dev.converge.crd.annotation.Rule(value = "self.startsWith('img-')", message = "image must start with img-")
+  @io.fabric8.generator.annotation.ValidationRule(
+      value = "self.startsWith('img-')",
+      message = "image must start with img-")
+  @dev.converge.crd.annotation.Rule(
+      value = "self.startsWith('img-')",
+      message = "image must start with img-")
   public String image;
 
-  @io.fabric8.generator.annotation.ValidationRule(value = "!oldSelf.hasValue() || self == oldSelf.value()",
-      message = "owner is set once", optionalOldSelf = true)
-  @dev.converge.crd.annotation.Rule(value = "!oldSelf.hasValue() || self == oldSelf.value()",
-      message = "owner is set once", optionalOldSelf = true)
+  @io.fabric8.generator.annotation.ValidationRule(
+      value = "!oldSelf.hasValue() || self == oldSelf.value()",
+      message = "owner is set once",
+      optionalOldSelf = true)
+  @dev.converge.crd.annotation.Rule(
+      value = "!oldSelf.hasValue() || self == oldSelf.value()",
+      message = "owner is set once",
+      optionalOldSelf = true)
   public String owner;
 
   @io.fabric8.generator.annotation.Default("fast")

@@ -7,8 +7,10 @@ public class GizmoStatus {
   @io.fabric8.crd.generator.annotation.PrinterColumn(name = "Phase")
   @dev.converge.crd.annotation.PrinterColumn(name = "Phase")
   public String phase;
+
   @io.fabric8.crd.generator.annotation.PrinterColumn(name = "Generation", priority = 1)
   @dev.converge.crd.annotation.PrinterColumn(name = "Generation", priority = 1)
   public long observedGeneration;
+
   public List<String> messages;
 }

@@ -35,35 +35,35 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Captures, from a real API server, what crd-gen needs to know about the built-in types that fabric8's
- * model classes stand for, and writes it as {@code kubernetes-model-semantics.json.gz}. Run by
- * {@code crd-gen/refresh-kubernetes-openapi.sh} when the pinned Kubernetes version changes.
+ * Captures, from a real API server, what crd-gen needs to know about the built-in types that
+ * fabric8's model classes stand for, and writes it as {@code kubernetes-model-semantics.json.gz}.
+ * Run by {@code crd-gen/refresh-kubernetes-openapi.sh} when the pinned Kubernetes version changes.
  *
- * <p>It reads every group-version document under {@code /openapi/v3}, maps each fabric8 model class on
- * the class path to the upstream definition of the same name in the matching API group (checked by the
- * property names), and keeps per class only the required properties and, per property, list type, list-map
- * keys, map type, a scalar default and a string format. The output is sorted, so the same server gives the
- * same bytes.
+ * <p>It reads every group-version document under {@code /openapi/v3}, maps each fabric8 model class
+ * on the class path to the upstream definition of the same name in the matching API group (checked
+ * by the property names), and keeps per class only the required properties and, per property, list
+ * type, list-map keys, map type, a scalar default and a string format. The output is sorted, so the
+ * same server gives the same bytes.
  *
  * <pre>java ... KubernetesOpenApiCapture OUTPUT_FILE</pre>
  */
 public final class KubernetesOpenApiCapture {
 
-  private static final JsonMapper JSON = JsonMapper.builder()
-      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+  private static final JsonMapper JSON =
+      JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
   private static final String MODEL_PACKAGE = "io.fabric8.kubernetes.api.model";
-  private static final Set<String> KEPT = Set.of("x-kubernetes-list-type", "x-kubernetes-list-map-keys",
-      "x-kubernetes-map-type");
+  private static final Set<String> KEPT =
+      Set.of("x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type");
 
-  private KubernetesOpenApiCapture() {
-  }
+  private KubernetesOpenApiCapture() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length != 1) {
       throw new IllegalArgumentException("usage: KubernetesOpenApiCapture OUTPUT_FILE");
     }
     Path output = Path.of(args[0]);
-    try (LocalCluster cluster = LocalCluster.start(); KubernetesClient client = cluster.newClient()) {
+    try (LocalCluster cluster = LocalCluster.start();
+        KubernetesClient client = cluster.newClient()) {
       String version = JSON.readTree(get(client, "/version")).path("gitVersion").asString();
       Map<String, JsonNode> definitions = definitions(client);
       ObjectNode capture = capture(version, definitions, modelClasses());
@@ -73,9 +73,20 @@ public final class KubernetesOpenApiCapture {
         out.write(json);
         out.write('\n');
       }
-      System.out.println("captured " + capture.get("types").size() + " fabric8 model classes of " + definitions.size()
-          + " definitions from Kubernetes " + version + " into " + output + " (" + Files.size(output) + " bytes, "
-          + json.length + " uncompressed)");
+      System.out.println(
+          "captured "
+              + capture.get("types").size()
+              + " fabric8 model classes of "
+              + definitions.size()
+              + " definitions from Kubernetes "
+              + version
+              + " into "
+              + output
+              + " ("
+              + Files.size(output)
+              + " bytes, "
+              + json.length
+              + " uncompressed)");
     }
   }
 
@@ -97,34 +108,49 @@ public final class KubernetesOpenApiCapture {
       if (!name.equals("api/v1") && !(name.startsWith("apis/") && name.split("/").length == 3)) {
         continue;
       }
-      JsonNode document = JSON.readTree(get(client, path.getValue().path("serverRelativeURL").asString()));
-      for (Map.Entry<String, JsonNode> schema : document.path("components").path("schemas").properties()) {
+      JsonNode document =
+          JSON.readTree(get(client, path.getValue().path("serverRelativeURL").asString()));
+      for (Map.Entry<String, JsonNode> schema :
+          document.path("components").path("schemas").properties()) {
         definitions.putIfAbsent(schema.getKey(), schema.getValue());
       }
     }
     return definitions;
   }
 
-  /** The trimmed capture: for each mapped fabric8 class, its definition name, required list and properties. */
-  static ObjectNode capture(String version, Map<String, JsonNode> definitions, List<Class<?>> classes) {
+  /**
+   * The trimmed capture: for each mapped fabric8 class, its definition name, required list and
+   * properties.
+   */
+  static ObjectNode capture(
+      String version, Map<String, JsonNode> definitions, List<Class<?>> classes) {
     Map<String, List<String>> bySimpleName = new TreeMap<>();
     for (String name : definitions.keySet()) {
-      bySimpleName.computeIfAbsent(name.substring(name.lastIndexOf('.') + 1), k -> new ArrayList<>()).add(name);
+      bySimpleName
+          .computeIfAbsent(name.substring(name.lastIndexOf('.') + 1), k -> new ArrayList<>())
+          .add(name);
     }
     Set<String> listMapKeys = listMapKeys(definitions);
     ObjectNode root = JSON.createObjectNode();
     root.put("kubernetesVersion", version);
-    root.put("source", "/openapi/v3 of kube-apiserver " + version + ", written by KubernetesOpenApiCapture");
+    root.put(
+        "source",
+        "/openapi/v3 of kube-apiserver " + version + ", written by KubernetesOpenApiCapture");
     ObjectNode types = root.putObject("types");
     for (Class<?> type : classes) {
       Set<String> javaProperties = jsonProperties(type);
       List<String> candidates = bySimpleName.getOrDefault(type.getSimpleName(), List.of());
-      String best = candidates.stream()
-          .filter(name -> samePackage(type, name))
-          .filter(name -> overlap(definitions.get(name), javaProperties) > 0.5 || javaProperties.isEmpty())
-          .max(Comparator.comparingInt((String name) -> packageAffinity(type, name))
-              .thenComparingDouble(name -> overlap(definitions.get(name), javaProperties)))
-          .orElse(null);
+      String best =
+          candidates.stream()
+              .filter(name -> samePackage(type, name))
+              .filter(
+                  name ->
+                      overlap(definitions.get(name), javaProperties) > 0.5
+                          || javaProperties.isEmpty())
+              .max(
+                  Comparator.comparingInt((String name) -> packageAffinity(type, name))
+                      .thenComparingDouble(name -> overlap(definitions.get(name), javaProperties)))
+              .orElse(null);
       if (best == null) {
         continue;
       }
@@ -137,18 +163,22 @@ public final class KubernetesOpenApiCapture {
   }
 
   /**
-   * A class of a fabric8 group package (for example {@code ...model.batch.v1}) maps only to a definition
-   * of that group and version, so a class of a version the server no longer serves maps to nothing.
+   * A class of a fabric8 group package (for example {@code ...model.batch.v1}) maps only to a
+   * definition of that group and version, so a class of a version the server no longer serves maps
+   * to nothing.
    */
   private static boolean samePackage(Class<?> type, String definition) {
-    String suffix = type.getPackageName().substring(MODEL_PACKAGE.length()).replaceFirst("^\\.", "");
-    return suffix.isEmpty() ? packageAffinity(type, definition) > 0
+    String suffix =
+        type.getPackageName().substring(MODEL_PACKAGE.length()).replaceFirst("^\\.", "");
+    return suffix.isEmpty()
+        ? packageAffinity(type, definition) > 0
         : packageAffinity(type, definition) == 2 * suffix.split("\\.").length;
   }
 
   /** Higher when the definition's group and version appear in the fabric8 package. */
   private static int packageAffinity(Class<?> type, String definition) {
-    String suffix = type.getPackageName().substring(MODEL_PACKAGE.length()).replaceFirst("^\\.", "");
+    String suffix =
+        type.getPackageName().substring(MODEL_PACKAGE.length()).replaceFirst("^\\.", "");
     if (suffix.isEmpty()) {
       if (definition.startsWith("io.k8s.api.core.v1.")) {
         return 3;
@@ -178,9 +208,9 @@ public final class KubernetesOpenApiCapture {
   }
 
   /**
-   * Every {@code definition#property} that is a key of some list-map: its default stays even when it is a
-   * zero value, because a list-map key must be required or defaulted ({@code imagePullSecrets} items
-   * have an optional {@code name} defaulting to "").
+   * Every {@code definition#property} that is a key of some list-map: its default stays even when
+   * it is a zero value, because a list-map key must be required or defaulted ({@code
+   * imagePullSecrets} items have an optional {@code name} defaulting to "").
    */
   private static Set<String> listMapKeys(Map<String, JsonNode> definitions) {
     Set<String> keys = new TreeSet<>();
@@ -191,7 +221,9 @@ public final class KubernetesOpenApiCapture {
         }
         JsonNode items = referencedName(property.path("items"));
         if (items != null) {
-          property.get("x-kubernetes-list-map-keys").forEach(key -> keys.add(items.asString() + "#" + key.asString()));
+          property
+              .get("x-kubernetes-list-map-keys")
+              .forEach(key -> keys.add(items.asString() + "#" + key.asString()));
         }
       }
     }
@@ -199,25 +231,39 @@ public final class KubernetesOpenApiCapture {
   }
 
   private static JsonNode referencedName(JsonNode schema) {
-    JsonNode reference = schema.has("$ref") ? schema.get("$ref")
-        : schema.path("allOf").size() == 1 ? schema.get("allOf").get(0).get("$ref") : null;
-    return reference == null ? null
-        : JSON.getNodeFactory().stringNode(reference.asString().substring(reference.asString().lastIndexOf('/') + 1));
+    JsonNode reference =
+        schema.has("$ref")
+            ? schema.get("$ref")
+            : schema.path("allOf").size() == 1 ? schema.get("allOf").get(0).get("$ref") : null;
+    return reference == null
+        ? null
+        : JSON.getNodeFactory()
+            .stringNode(reference.asString().substring(reference.asString().lastIndexOf('/') + 1));
   }
 
-  private static ObjectNode trim(String name, Map<String, JsonNode> definitions, Set<String> javaProperties,
+  private static ObjectNode trim(
+      String name,
+      Map<String, JsonNode> definitions,
+      Set<String> javaProperties,
       Set<String> listMapKeys) {
     JsonNode definition = definitions.get(name);
     ObjectNode trimmed = JSON.createObjectNode();
     ArrayNode required = JSON.createArrayNode();
-    definition.path("required").forEach(property -> {
-      if (javaProperties.contains(property.asString())) {
-        required.add(property.asString());
-      }
-    });
+    definition
+        .path("required")
+        .forEach(
+            property -> {
+              if (javaProperties.contains(property.asString())) {
+                required.add(property.asString());
+              }
+            });
     ObjectNode properties = JSON.createObjectNode();
-    for (Map.Entry<String, JsonNode> property : new TreeMap<>(definition.path("properties").properties().stream()
-        .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))).entrySet()) {
+    for (Map.Entry<String, JsonNode> property :
+        new TreeMap<>(
+                definition.path("properties").properties().stream()
+                    .collect(
+                        java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
+            .entrySet()) {
       if (!javaProperties.contains(property.getKey())) {
         continue;
       }
@@ -230,13 +276,21 @@ public final class KubernetesOpenApiCapture {
         }
       }
       JsonNode defaultValue = schema.get("default");
-      if (defaultValue != null && defaultValue.isValueNode() && !defaultValue.isNull()
-          && (!zero(defaultValue) || (listMapKeys.contains(name + "#" + property.getKey())
-              && !definition.path("required").valueStream().anyMatch(r -> r.asString().equals(property.getKey()))))) {
+      if (defaultValue != null
+          && defaultValue.isValueNode()
+          && !defaultValue.isNull()
+          && (!zero(defaultValue)
+              || (listMapKeys.contains(name + "#" + property.getKey())
+                  && !definition
+                      .path("required")
+                      .valueStream()
+                      .anyMatch(r -> r.asString().equals(property.getKey()))))) {
         kept.set("default", defaultValue);
       }
       String format = scalar.path("format").asString("");
-      if ("string".equals(scalar.path("type").asString("")) && !format.isEmpty() && !format.equals("int-or-string")) {
+      if ("string".equals(scalar.path("type").asString(""))
+          && !format.isEmpty()
+          && !format.equals("int-or-string")) {
         kept.put("format", format);
       }
       if (!kept.isEmpty()) {
@@ -261,14 +315,16 @@ public final class KubernetesOpenApiCapture {
   }
 
   /**
-   * A Go zero value as default ({@code ""}, {@code 0}, {@code false}) mostly says only that a non-pointer
-   * field is always serialised; in a CRD it would fill in fields the user never set (an empty container
-   * name, and a required one would never be missing), so besides list-map keys that are not required only
-   * real defaults ({@code protocol: TCP}) are kept.
+   * A Go zero value as default ({@code ""}, {@code 0}, {@code false}) mostly says only that a
+   * non-pointer field is always serialised; in a CRD it would fill in fields the user never set (an
+   * empty container name, and a required one would never be missing), so besides list-map keys that
+   * are not required only real defaults ({@code protocol: TCP}) are kept.
    */
   private static boolean zero(JsonNode value) {
-    return value.isNull() || (value.isString() && value.asString().isEmpty())
-        || (value.isNumber() && value.decimalValue().signum() == 0) || (value.isBoolean() && !value.asBoolean());
+    return value.isNull()
+        || (value.isString() && value.asString().isEmpty())
+        || (value.isNumber() && value.decimalValue().signum() == 0)
+        || (value.isBoolean() && !value.asBoolean());
   }
 
   /** The schema itself, or for {@code allOf: [{$ref}]} / {@code $ref} the referenced definition. */
@@ -286,19 +342,26 @@ public final class KubernetesOpenApiCapture {
   /** The JSON names of a fabric8 model class's properties, from its fields. */
   static Set<String> jsonProperties(Class<?> type) {
     Set<String> names = new LinkedHashSet<>();
-    for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
+    for (Class<?> current = type;
+        current != null && current != Object.class;
+        current = current.getSuperclass()) {
       for (Field field : current.getDeclaredFields()) {
-        if (Modifier.isStatic(field.getModifiers()) || field.isAnnotationPresent(JsonIgnore.class)) {
+        if (Modifier.isStatic(field.getModifiers())
+            || field.isAnnotationPresent(JsonIgnore.class)) {
           continue;
         }
         JsonProperty property = field.getAnnotation(JsonProperty.class);
-        names.add(property != null && !property.value().isEmpty() ? property.value() : field.getName());
+        names.add(
+            property != null && !property.value().isEmpty() ? property.value() : field.getName());
       }
     }
     return names;
   }
 
-  /** Concrete fabric8 model classes (not resources, not lists, not builders) on the class path, sorted. */
+  /**
+   * Concrete fabric8 model classes (not resources, not lists, not builders) on the class path,
+   * sorted.
+   */
   static List<Class<?>> modelClasses() throws IOException, URISyntaxException {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     Set<Path> jars = new TreeSet<>();
@@ -309,15 +372,22 @@ public final class KubernetesOpenApiCapture {
         }
       }
     }
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator, -1)) {
+    for (String entry :
+        System.getProperty("java.class.path").split(java.io.File.pathSeparator, -1)) {
       addModelJar(jars, entry);
     }
     Set<String> names = new TreeSet<>();
     for (Path jar : jars) {
       try (JarFile file = new JarFile(jar.toFile())) {
-        file.stream().map(entry -> entry.getName())
-            .filter(name -> name.startsWith(MODEL_PACKAGE.replace('.', '/') + "/") && name.endsWith(".class")
-                && !name.contains("$") && !name.endsWith("Builder.class") && !name.endsWith("Fluent.class"))
+        file.stream()
+            .map(entry -> entry.getName())
+            .filter(
+                name ->
+                    name.startsWith(MODEL_PACKAGE.replace('.', '/') + "/")
+                        && name.endsWith(".class")
+                        && !name.contains("$")
+                        && !name.endsWith("Builder.class")
+                        && !name.endsWith("Fluent.class"))
             .map(name -> name.substring(0, name.length() - ".class".length()).replace('/', '.'))
             .forEach(names::add);
       }
@@ -330,8 +400,11 @@ public final class KubernetesOpenApiCapture {
       } catch (ClassNotFoundException | LinkageError e) {
         throw new IllegalStateException("cannot load " + name + ": " + e, e);
       }
-      if (!type.isInterface() && !Modifier.isAbstract(type.getModifiers()) && Modifier.isPublic(type.getModifiers())
-          && KubernetesResource.class.isAssignableFrom(type) && !HasMetadata.class.isAssignableFrom(type)
+      if (!type.isInterface()
+          && !Modifier.isAbstract(type.getModifiers())
+          && Modifier.isPublic(type.getModifiers())
+          && KubernetesResource.class.isAssignableFrom(type)
+          && !HasMetadata.class.isAssignableFrom(type)
           && !KubernetesResourceList.class.isAssignableFrom(type)) {
         classes.add(type);
       }
@@ -342,7 +415,9 @@ public final class KubernetesOpenApiCapture {
   private static void addModelJar(Set<Path> jars, String entry) {
     Path path = Path.of(entry);
     String file = path.getFileName() == null ? "" : path.getFileName().toString();
-    if (file.startsWith("kubernetes-model-") && file.endsWith(".jar") && Files.isRegularFile(path)) {
+    if (file.startsWith("kubernetes-model-")
+        && file.endsWith(".jar")
+        && Files.isRegularFile(path)) {
       jars.add(path);
     }
   }

@@ -5,5 +5,5 @@ import dev.converge.crd.annotation.Minimum;
 import dev.converge.crd.annotation.Required;
 
 /** A list-map entry keyed by name. */
-public record Port(@Required String name, @Minimum(1) @Maximum(65535) Integer port, Protocol protocol) {
-}
+public record Port(
+    @Required String name, @Minimum(1) @Maximum(65535) Integer port, Protocol protocol) {}

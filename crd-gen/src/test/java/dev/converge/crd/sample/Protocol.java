@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 /** An enum serialised by its {@code @JsonValue}. */
 public enum Protocol {
-  TCP("tcp"), UDP("udp");
+  TCP("tcp"),
+  UDP("udp");
 
   private final String wire;
 

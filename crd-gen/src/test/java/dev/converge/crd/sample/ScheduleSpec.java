@@ -24,8 +24,7 @@ import java.util.UUID;
 
 /** Spec of {@link Schedule}: one field per value type. */
 public class ScheduleSpec {
-  @Required
-  public Instant start;
+  @Required public Instant start;
   public OffsetDateTime notBefore;
   public ZonedDateTime zoned;
   public LocalDate day;
@@ -48,14 +47,17 @@ public class ScheduleSpec {
   public Priority priority;
   public Quantity memory;
   public IntOrString maxUnavailable;
+
   @Items(max = 3)
   public List<Window> windows;
+
   public Map<String, List<Integer>> buckets;
   public Optional<String> note;
-  @Nullable
-  public String comment;
+  @Nullable public String comment;
   public Token token;
+
   @Default("3")
   public Integer retries;
+
   public List<Condition> conditions;
 }

@@ -22,10 +22,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames({"wd", "wdg"})
 @Categories("converge")
 @Description("A widget exercising every schema feature.")
-@PrinterColumn(name = "Size", type = "integer", jsonPath = ".spec.size", description = "Requested size")
+@PrinterColumn(
+    name = "Size",
+    type = "integer",
+    jsonPath = ".spec.size",
+    description = "Requested size")
 @PrinterColumn(name = "Mode", jsonPath = ".spec.mode", priority = 1)
 @PrinterColumn(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
-@Rule(value = "!has(self.spec.size) || !has(self.spec.maxSize) || self.spec.size <= self.spec.maxSize",
+@Rule(
+    value =
+        "!has(self.spec.size) || !has(self.spec.maxSize) || self.spec.size <= self.spec.maxSize",
     message = "size must not exceed maxSize")
 public class Widget extends CustomResource<WidgetSpec, WidgetStatus> implements Namespaced {
   private static final long serialVersionUID = 1L;

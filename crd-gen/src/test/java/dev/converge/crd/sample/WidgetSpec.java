@@ -69,8 +69,7 @@ public class WidgetSpec {
   @Pattern(regexp = "^v[0-9]+$")
   public String revision;
 
-  @Positive
-  public Integer weight;
+  @Positive public Integer weight;
 
   @Size(max = 3)
   public List<String> aliases;
@@ -99,15 +98,13 @@ public class WidgetSpec {
   public IntOrString maxUnavailable;
   public Quantity memory;
 
-  @IntegerOrString
-  public String threshold;
+  @IntegerOrString public String threshold;
 
   public Object anything;
   public JsonNode raw;
   public Map<String, Object> extra;
 
-  @PreserveUnknownFields
-  public Endpoint openEndpoint;
+  @PreserveUnknownFields public Endpoint openEndpoint;
 
   public ConfigMap template;
 
@@ -118,8 +115,7 @@ public class WidgetSpec {
   public String host;
 
   // ---- nullability, descriptions, rules
-  @Nullable
-  public String optionalValue;
+  @Nullable public String optionalValue;
 
   @JsonPropertyDescription("Described by Jackson.")
   public String documented;

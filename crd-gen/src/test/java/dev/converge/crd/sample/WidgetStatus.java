@@ -1,5 +1,4 @@
 package dev.converge.crd.sample;
 
 /** Status of {@link Widget}. */
-public record WidgetStatus(String phase, Integer observedSize) {
-}
+public record WidgetStatus(String phase, Integer observedSize) {}

@@ -5,5 +5,4 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** A record in a list. */
-public record Window(@Required Instant from, Duration length) {
-}
+public record Window(@Required Instant from, Duration length) {}

@@ -12,8 +12,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * An application the operator runs: a Deployment of {@code spec.image} with {@code spec.replicas}
- * pods, its environment taken from the ConfigMap {@code spec.configMapName}, and a ClusterIP Service
- * in front of {@code spec.port}. A change of the ConfigMap's content rolls the pods.
+ * pods, its environment taken from the ConfigMap {@code spec.configMapName}, and a ClusterIP
+ * Service in front of {@code spec.port}. A change of the ConfigMap's content rolls the pods.
  */
 @Group(AppDeployment.GROUP)
 @Version(AppDeployment.VERSION)

@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * The AppDeployment CRD as the build generated it (into the jar, next to the classes), and its
- * installation for tools that run with cluster-admin rights: the demo, the tests, a one-off
- * {@code install-crd}. The operator itself never installs its CRD, so that its ClusterRole need
- * not allow writing CRDs.
+ * installation for tools that run with cluster-admin rights: the demo, the tests, a one-off {@code
+ * install-crd}. The operator itself never installs its CRD, so that its ClusterRole need not allow
+ * writing CRDs.
  */
 public final class AppDeploymentCrd {
 
@@ -32,8 +32,9 @@ public final class AppDeploymentCrd {
 
   /** The CRD generated from the annotated classes now. */
   public static GeneratedCrd generated() {
-    return CrdGenerator.generate(AppDeployment.class,
-        dev.converge.example.api.v2.AppDeploymentV2.class).get(0);
+    return CrdGenerator.generate(
+            AppDeployment.class, dev.converge.example.api.v2.AppDeploymentV2.class)
+        .get(0);
   }
 
   /**
@@ -49,6 +50,7 @@ public final class AppDeploymentCrd {
   private static GeneratedCrd bundledOrGenerated() {
     return BundledCrds.load(AppDeploymentCrd.class.getClassLoader()).stream()
         .filter(crd -> crd.name().equals(AppDeployment.CRD_NAME))
-        .findFirst().orElseGet(AppDeploymentCrd::generated);
+        .findFirst()
+        .orElseGet(AppDeploymentCrd::generated);
   }
 }

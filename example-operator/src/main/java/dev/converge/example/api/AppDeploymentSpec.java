@@ -21,17 +21,24 @@ import dev.converge.crd.annotation.Required;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AppDeploymentSpec(
     @Required
-    @Description("Container image reference, e.g. registry.example.com/team/app:1.2.3 or nginx@sha256:<64 hex>.")
-    String image,
-    @Minimum(0) @Default("1") @Description("Number of pods; 0 scales to zero, as a Deployment allows.")
-    Integer replicas,
-    @Matches("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$") @Length(max = 253)
-    @Description("ConfigMap in the same namespace whose keys become the container's environment;"
-        + " a change of its content rolls the pods.")
-    String configMapName,
-    @Minimum(1) @Maximum(65535) @Default("8080")
-    @Description("Port the container listens on; the Service exposes the same port.")
-    Integer port) {
+        @Description(
+            "Container image reference, e.g. registry.example.com/team/app:1.2.3 or nginx@sha256:<64 hex>.")
+        String image,
+    @Minimum(0)
+        @Default("1")
+        @Description("Number of pods; 0 scales to zero, as a Deployment allows.")
+        Integer replicas,
+    @Matches("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+        @Length(max = 253)
+        @Description(
+            "ConfigMap in the same namespace whose keys become the container's environment;"
+                + " a change of its content rolls the pods.")
+        String configMapName,
+    @Minimum(1)
+        @Maximum(65535)
+        @Default("8080")
+        @Description("Port the container listens on; the Service exposes the same port.")
+        Integer port) {
 
   /** Replicas when {@code spec.replicas} is not given. */
   public static final int DEFAULT_REPLICAS = 1;

@@ -18,7 +18,8 @@ public record AppDeploymentStatus(
     @Description("Pending, Running or Failed.") Phase phase,
     @Description("Ready pods of the managed Deployment.") Integer readyReplicas,
     @Description("Ready and ConfigResolved, with reasons.") List<Condition> conditions,
-    @Description("The metadata.generation this status was computed from.") Long observedGeneration) {
+    @Description("The metadata.generation this status was computed from.")
+        Long observedGeneration) {
 
   /** Condition type: all pods of the current template are ready. */
   public static final String READY = "Ready";

@@ -31,29 +31,43 @@ import picocli.CommandLine.Option;
     name = "app-operator",
     mixinStandardHelpOptions = true,
     version = "app-operator 0.1.0",
-    description = "Runs the AppDeployment operator (apps.converge.dev/v1) until interrupted."
-        + " Default strategies: apps/v1/Deployment=ssa, v1/Service=update.",
+    description =
+        "Runs the AppDeployment operator (apps.converge.dev/v1) until interrupted."
+            + " Default strategies: apps/v1/Deployment=ssa, v1/Service=update.",
     sortOptions = false)
 public final class AppOperatorCommand implements Callable<Integer> {
 
   @Mixin OperatorOptions options = new OperatorOptions();
 
-  @Option(names = "--access-review-interval", paramLabel = "SECONDS", defaultValue = "300",
-      description = "How often the operator asks the API server whether its RBAC still allows all"
-          + " it needs (readiness says what is missing); 0: only at start and after a refusal."
-          + " Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--access-review-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "300",
+      description =
+          "How often the operator asks the API server whether its RBAC still allows all"
+              + " it needs (readiness says what is missing); 0: only at start and after a refusal."
+              + " Default: ${DEFAULT-VALUE}.")
   long accessReviewSeconds;
 
-  @Option(names = "--webhook-cert-dir", paramLabel = "DIR",
-      description = "Serve the admission and conversion webhooks with tls.crt and tls.key from DIR"
-          + " (a mounted Secret; re-read when it changes). Default: no webhooks.")
+  @Option(
+      names = "--webhook-cert-dir",
+      paramLabel = "DIR",
+      description =
+          "Serve the admission and conversion webhooks with tls.crt and tls.key from DIR"
+              + " (a mounted Secret; re-read when it changes). Default: no webhooks.")
   Path webhookCertDir;
 
-  @Option(names = "--webhook-port", paramLabel = "PORT", defaultValue = "9443",
+  @Option(
+      names = "--webhook-port",
+      paramLabel = "PORT",
+      defaultValue = "9443",
       description = "HTTPS port of the webhooks. Default: ${DEFAULT-VALUE}.")
   int webhookPort;
 
-  @Option(names = "--workers", paramLabel = "N", defaultValue = "" + OperatorSettings.DEFAULT_WORKERS,
+  @Option(
+      names = "--workers",
+      paramLabel = "N",
+      defaultValue = "" + OperatorSettings.DEFAULT_WORKERS,
       description = "AppDeployments reconciled at once. Default: ${DEFAULT-VALUE}.")
   int workers;
 
@@ -84,8 +98,9 @@ public final class AppOperatorCommand implements Callable<Integer> {
     try {
       Operator operator = AppOperatorModule.createOperator(client, settings, registry);
       // Before the probe server: both are the JDK's HTTP server, whose settings are read once.
-      Optional<WebhookServer> webhooks = Optional.ofNullable(webhookCertDir)
-          .map(dir -> AppWebhooks.serve(client, dir, webhookPort, registry));
+      Optional<WebhookServer> webhooks =
+          Optional.ofNullable(webhookCertDir)
+              .map(dir -> AppWebhooks.serve(client, dir, webhookPort, registry));
       ProbeServer probes;
       try {
         probes = ProbeServer.start(options.httpPort(), operator::health, registry::scrape);
@@ -93,11 +108,16 @@ public final class AppOperatorCommand implements Callable<Integer> {
         webhooks.ifPresent(WebhookServer::close);
         throw e;
       }
-      System.out.printf("app-operator: API server %s, namespace %s, strategies %s, leader election"
-              + " %s, probes and metrics on :%d%n", config.getMasterUrl(),
+      System.out.printf(
+          "app-operator: API server %s, namespace %s, strategies %s, leader election"
+              + " %s, probes and metrics on :%d%n",
+          config.getMasterUrl(),
           settings.namespaces().isEmpty() ? "(all)" : String.join(",", settings.namespaces()),
-          OperatorOptions.describe(settings.strategies()), settings.leaderElection()
-              .map(l -> "on Lease " + l.leaseNamespace() + "/" + l.leaseName()).orElse("off"),
+          OperatorOptions.describe(settings.strategies()),
+          settings
+              .leaderElection()
+              .map(l -> "on Lease " + l.leaseNamespace() + "/" + l.leaseName())
+              .orElse("off"),
           probes.port());
       try {
         operator.start(); // a strategy key naming no served kind fails here
@@ -114,8 +134,12 @@ public final class AppOperatorCommand implements Callable<Integer> {
   }
 
   /** A started operator with its client, HTTP server and webhooks. */
-  record Started(KubernetesClient client, Operator operator, ProbeServer probes,
-      Optional<WebhookServer> webhooks) implements AutoCloseable {
+  record Started(
+      KubernetesClient client,
+      Operator operator,
+      ProbeServer probes,
+      Optional<WebhookServer> webhooks)
+      implements AutoCloseable {
     @Override
     public void close() {
       webhooks.ifPresent(WebhookServer::close);
@@ -127,15 +151,18 @@ public final class AppOperatorCommand implements Callable<Integer> {
 
   OperatorSettings settings() throws IOException {
     if (accessReviewSeconds < 0) {
-      throw new IllegalArgumentException("--access-review-interval must not be negative, got "
-          + accessReviewSeconds);
+      throw new IllegalArgumentException(
+          "--access-review-interval must not be negative, got " + accessReviewSeconds);
     }
     if (workers < 1) {
       throw new IllegalArgumentException("--workers must be at least 1, was " + workers);
     }
-    return new OperatorSettings(options.namespaces(),
+    return new OperatorSettings(
+        options.namespaces(),
         options.strategies(OperatorSettings.DEFAULT_STRATEGIES),
-        options.leaderElection(OperatorSettings.OPERATOR_NAME), Clock.systemUTC(),
-        Duration.ofSeconds(accessReviewSeconds), workers);
+        options.leaderElection(OperatorSettings.OPERATOR_NAME),
+        Clock.systemUTC(),
+        Duration.ofSeconds(accessReviewSeconds),
+        workers);
   }
 }

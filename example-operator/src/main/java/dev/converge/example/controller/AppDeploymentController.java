@@ -12,11 +12,11 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * What the AppDeployment controller watches: the primary filtered by
- * generation (status writes do not come back as reconciles), the Deployment and Service it owns,
- * and the ConfigMap each AppDeployment references, looked up through an index so that a ConfigMap
- * change reconciles exactly the AppDeployments that reference it (rather than listing every
- * AppDeployment of the namespace on every ConfigMap event), and only when its content changed.
+ * What the AppDeployment controller watches: the primary filtered by generation (status writes do
+ * not come back as reconciles), the Deployment and Service it owns, and the ConfigMap each
+ * AppDeployment references, looked up through an index so that a ConfigMap change reconciles
+ * exactly the AppDeployments that reference it (rather than listing every AppDeployment of the
+ * namespace on every ConfigMap event), and only when its content changed.
  */
 public final class AppDeploymentController {
 
@@ -40,11 +40,14 @@ public final class AppDeploymentController {
         .withPredicate(EventPredicate.generationChanged())
         .owns(Deployment.class, EventPredicate.resourceVersionChanged())
         .owns(Service.class, EventPredicate.resourceVersionChanged())
-        .watchesReferenced(ConfigMap.class,
+        .watchesReferenced(
+            ConfigMap.class,
             app -> Stream.ofNullable(app.getSpec().configMapName()).toList(),
             EventPredicate.<ConfigMap>custom()
-                .onUpdate((before, after) -> !Objects.equals(before.getData(), after.getData())
-                    || !Objects.equals(before.getBinaryData(), after.getBinaryData()))
+                .onUpdate(
+                    (before, after) ->
+                        !Objects.equals(before.getData(), after.getData())
+                            || !Objects.equals(before.getBinaryData(), after.getBinaryData()))
                 .build())
         .maxConcurrentReconciles(workers)
         .build(new AppDeploymentReconciler(conditions));

@@ -10,13 +10,13 @@ import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
 import dev.converge.example.desired.DesiredDeployment;
 import dev.converge.example.desired.DesiredService;
-import dev.converge.workload.ImageReference;
-import dev.converge.workload.InvalidImageReferenceException;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
 import dev.converge.status.ConditionStatus;
 import dev.converge.status.Conditions;
+import dev.converge.workload.ImageReference;
+import dev.converge.workload.InvalidImageReferenceException;
 import dev.converge.workload.Readiness;
 import dev.converge.workload.WorkloadReadiness;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -34,23 +34,23 @@ import java.util.Optional;
  * <ol>
  *   <li>An image reference that does not parse is a permanent failure: phase Failed, condition
  *       Ready=False/InvalidImage, a Warning event (recorded by the runtime), and no retry until the
- *       spec changes. The running Deployment is left as it is.</li>
+ *       spec changes. The running Deployment is left as it is.
  *   <li>A referenced ConfigMap that does not exist: ConfigResolved=False/ConfigMapNotFound naming
- *       it, the Deployment left as it is (a template pointing at a missing ConfigMap would only make
- *       pods that cannot start), a check again in {@value #MISSING_CONFIG_RECHECK_SECONDS} seconds
- *       &mdash; though the ConfigMap watch reconciles at once when it appears.</li>
+ *       it, the Deployment left as it is (a template pointing at a missing ConfigMap would only
+ *       make pods that cannot start), a check again in {@value #MISSING_CONFIG_RECHECK_SECONDS}
+ *       seconds &mdash; though the ConfigMap watch reconciles at once when it appears.
  *   <li>Otherwise the Deployment and the Service are written through the strategy configured for
  *       them, which sends nothing when they already match; {@code Context.apply} makes the
- *       AppDeployment their controller owner.</li>
- *   <li>The status is computed from the AppDeployment and written only when it differs
- *       ({@code Context.updateStatus}, which also recomputes it from a fresh read on a conflict).</li>
+ *       AppDeployment their controller owner.
+ *   <li>The status is computed from the AppDeployment and written only when it differs ({@code
+ *       Context.updateStatus}, which also recomputes it from a fresh read on a conflict).
  * </ol>
  *
  * No periodic requeue while pods start: every status change of the owned Deployment reconciles the
  * AppDeployment again, so the status follows the pods without polling. Until the Deployment
  * controller has observed the Deployment's latest generation the status is left as it is (a new
- * AppDeployment has none for those moments): the Deployment's own status write brings the
- * reconcile that reports it.
+ * AppDeployment has none for those moments): the Deployment's own status write brings the reconcile
+ * that reports it.
  */
 public final class AppDeploymentReconciler implements Reconciler<AppDeployment> {
 
@@ -62,7 +62,8 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
   /** Reason of Ready=False when the AppDeployment's name cannot name its Service. */
   public static final String REASON_INVALID_NAME = "InvalidName";
 
-  private static final java.util.regex.Pattern SERVICE_NAME = java.util.regex.Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final java.util.regex.Pattern SERVICE_NAME =
+      java.util.regex.Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
   public static final String REASON_CONFIG_MAP_NOT_FOUND = "ConfigMapNotFound";
 
   private final Conditions conditions;
@@ -79,38 +80,69 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     AppDeploymentSpec spec = app.getSpec();
     Optional<Deployment> current = context.get(Deployment.class, app.getMetadata().getName());
     if (!SERVICE_NAME.matcher(app.getMetadata().getName()).matches()) {
-      String message = "metadata.name: '" + app.getMetadata().getName() + "' cannot name the Service; a Service"
-          + " name is at most 63 lower-case letters, digits and '-', starting with a letter; recreate the"
-          + " AppDeployment under such a name";
-      report(context, app, Phase.Failed, current, new Wanted(READY, ConditionStatus.FALSE, REASON_INVALID_NAME, message));
+      String message =
+          "metadata.name: '"
+              + app.getMetadata().getName()
+              + "' cannot name the Service; a Service"
+              + " name is at most 63 lower-case letters, digits and '-', starting with a letter; recreate the"
+              + " AppDeployment under such a name";
+      report(
+          context,
+          app,
+          Phase.Failed,
+          current,
+          new Wanted(READY, ConditionStatus.FALSE, REASON_INVALID_NAME, message));
       return Result.permanentFailure(REASON_INVALID_NAME, message);
     }
     try {
       ImageReference.parse(spec == null ? null : spec.image()); // the CRD requires spec
     } catch (InvalidImageReferenceException e) {
-      String message = "spec.image: " + e.getMessage()
-          + "; fix spec.image, e.g. registry.example.com/team/app:1.2.3";
-      report(context, app, Phase.Failed, current,
+      String message =
+          "spec.image: "
+              + e.getMessage()
+              + "; fix spec.image, e.g. registry.example.com/team/app:1.2.3";
+      report(
+          context,
+          app,
+          Phase.Failed,
+          current,
           new Wanted(READY, ConditionStatus.FALSE, REASON_INVALID_IMAGE, message));
       return Result.permanentFailure(REASON_INVALID_IMAGE, message);
     }
     Optional<String> hash = Optional.empty();
-    Wanted config = new Wanted(CONFIG_RESOLVED, ConditionStatus.TRUE, "NoConfigMapReferenced",
-        "spec.configMapName is not set");
+    Wanted config =
+        new Wanted(
+            CONFIG_RESOLVED,
+            ConditionStatus.TRUE,
+            "NoConfigMapReferenced",
+            "spec.configMapName is not set");
     if (spec.referencesConfigMap()) {
       Optional<ConfigMap> configMap = context.get(ConfigMap.class, spec.configMapName());
       if (configMap.isEmpty()) {
-        String message = "ConfigMap " + context.key().namespace() + "/" + spec.configMapName()
-            + " not found; create it or change spec.configMapName";
+        String message =
+            "ConfigMap "
+                + context.key().namespace()
+                + "/"
+                + spec.configMapName()
+                + " not found; create it or change spec.configMapName";
         context.apply(DesiredService.of(app));
-        report(context, app, Phase.Pending, current,
+        report(
+            context,
+            app,
+            Phase.Pending,
+            current,
             new Wanted(READY, ConditionStatus.FALSE, REASON_CONFIG_MAP_NOT_FOUND, message),
-            new Wanted(CONFIG_RESOLVED, ConditionStatus.FALSE, REASON_CONFIG_MAP_NOT_FOUND, message));
+            new Wanted(
+                CONFIG_RESOLVED, ConditionStatus.FALSE, REASON_CONFIG_MAP_NOT_FOUND, message));
         return Result.requeueAfter(Duration.ofSeconds(MISSING_CONFIG_RECHECK_SECONDS));
       }
       hash = Optional.of(ConfigHash.of(configMap.get()));
-      config = new Wanted(CONFIG_RESOLVED, ConditionStatus.TRUE, "ConfigMapFound",
-          "ConfigMap " + spec.configMapName() + " (content hash " + hash.get() + ")");
+      config =
+          new Wanted(
+              CONFIG_RESOLVED,
+              ConditionStatus.TRUE,
+              "ConfigMapFound",
+              "ConfigMap " + spec.configMapName() + " (content hash " + hash.get() + ")");
     }
     Deployment deployment = context.apply(DesiredDeployment.of(app, hash)).live();
     context.apply(DesiredService.of(app));
@@ -122,25 +154,42 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
       return Result.done();
     }
     Readiness rollout = WorkloadReadiness.of(deployment);
-    report(context, app, rollout.isCurrent() ? Phase.Running : Phase.Pending, Optional.of(deployment),
-        new Wanted(READY, ConditionStatus.of(rollout.isCurrent()),
-            rollout.isCurrent() ? "AllReplicasReady" : "RollingOut", rollout.message()),
+    report(
+        context,
+        app,
+        rollout.isCurrent() ? Phase.Running : Phase.Pending,
+        Optional.of(deployment),
+        new Wanted(
+            READY,
+            ConditionStatus.of(rollout.isCurrent()),
+            rollout.isCurrent() ? "AllReplicasReady" : "RollingOut",
+            rollout.message()),
         config);
     return Result.done();
   }
 
-  /** Writes the status computed from the AppDeployment, only when it differs from the stored one. */
-  private void report(Context<AppDeployment> context, AppDeployment app, Phase phase,
-      Optional<Deployment> deployment, Wanted... wanted) {
-    int ready = deployment.map(Deployment::getStatus)
-        .map(s -> Objects.requireNonNullElse(s.getReadyReplicas(), 0)).orElse(0);
-    context.updateStatus(app, a -> {
-      List<Condition> list = a.getStatus() == null ? List.of() : a.getStatus().conditions();
-      for (Wanted w : wanted) {
-        list = conditions.set(list, a, w.type(), w.status(), w.reason(), w.message());
-      }
-      a.setStatus(new AppDeploymentStatus(phase, ready, list, a.getMetadata().getGeneration()));
-    });
+  /**
+   * Writes the status computed from the AppDeployment, only when it differs from the stored one.
+   */
+  private void report(
+      Context<AppDeployment> context,
+      AppDeployment app,
+      Phase phase,
+      Optional<Deployment> deployment,
+      Wanted... wanted) {
+    int ready =
+        deployment
+            .map(Deployment::getStatus)
+            .map(s -> Objects.requireNonNullElse(s.getReadyReplicas(), 0))
+            .orElse(0);
+    context.updateStatus(
+        app,
+        a -> {
+          List<Condition> list = a.getStatus() == null ? List.of() : a.getStatus().conditions();
+          for (Wanted w : wanted) {
+            list = conditions.set(list, a, w.type(), w.status(), w.reason(), w.message());
+          }
+          a.setStatus(new AppDeploymentStatus(phase, ready, list, a.getMetadata().getGeneration()));
+        });
   }
-
 }

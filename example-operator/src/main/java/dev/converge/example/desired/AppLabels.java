@@ -29,6 +29,7 @@ public final class AppLabels {
 
   /** The labels on the Deployment, the Service and the pods of {@code app}. */
   public static Map<String, String> all(AppDeployment app) {
-    return Map.of(NAME, "appdeployment", INSTANCE, app.getMetadata().getName(), MANAGED_BY, MANAGER);
+    return Map.of(
+        NAME, "appdeployment", INSTANCE, app.getMetadata().getName(), MANAGED_BY, MANAGER);
   }
 }

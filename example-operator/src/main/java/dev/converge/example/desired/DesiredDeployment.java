@@ -11,9 +11,9 @@ import java.util.Optional;
 
 /**
  * The Deployment an AppDeployment asks for: same name and namespace (the reconciler's apply makes
- * the AppDeployment its controller owner), {@code spec.replicas} pods
- * of one container named {@value #CONTAINER} running {@code spec.image}, the ConfigMap as
- * {@code envFrom}, and the ConfigMap's content hash as a pod-template annotation.
+ * the AppDeployment its controller owner), {@code spec.replicas} pods of one container named
+ * {@value #CONTAINER} running {@code spec.image}, the ConfigMap as {@code envFrom}, and the
+ * ConfigMap's content hash as a pod-template annotation.
  *
  * <p>Only fields the operator means to own are set; the API server's defaults (strategy,
  * revisionHistoryLimit, terminationGracePeriodSeconds, ...) are left to the server, and each
@@ -32,44 +32,49 @@ public final class DesiredDeployment {
   /**
    * The Deployment an AppDeployment asks for.
    *
-   * @param configHash the content hash of the referenced ConfigMap; empty when the
-   *     AppDeployment references none
+   * @param configHash the content hash of the referenced ConfigMap; empty when the AppDeployment
+   *     references none
    */
   public static Deployment of(AppDeployment app, Optional<String> configHash) {
     AppDeploymentSpec spec = app.getSpec();
-    ContainerBuilder container = new ContainerBuilder()
-        .withName(CONTAINER)
-        .withImage(spec.image())
-        .addNewPort()
-          .withName(PORT_NAME)
-          .withContainerPort(spec.portOrDefault())
-          .withProtocol("TCP")
-        .endPort();
+    ContainerBuilder container =
+        new ContainerBuilder()
+            .withName(CONTAINER)
+            .withImage(spec.image())
+            .addNewPort()
+            .withName(PORT_NAME)
+            .withContainerPort(spec.portOrDefault())
+            .withProtocol("TCP")
+            .endPort();
     if (spec.referencesConfigMap()) {
-      container.withEnvFrom(new EnvFromSourceBuilder()
-          .withNewConfigMapRef().withName(spec.configMapName()).endConfigMapRef()
-          .build());
+      container.withEnvFrom(
+          new EnvFromSourceBuilder()
+              .withNewConfigMapRef()
+              .withName(spec.configMapName())
+              .endConfigMapRef()
+              .build());
     }
     return new DeploymentBuilder()
         .withNewMetadata()
-          .withName(app.getMetadata().getName())
-          .withNamespace(app.getMetadata().getNamespace())
-          .withLabels(AppLabels.all(app))
+        .withName(app.getMetadata().getName())
+        .withNamespace(app.getMetadata().getNamespace())
+        .withLabels(AppLabels.all(app))
         .endMetadata()
         .withNewSpec()
-          .withReplicas(spec.replicasOrDefault())
-          .withNewSelector().withMatchLabels(AppLabels.selector(app)).endSelector()
-          .withNewTemplate()
-            .withNewMetadata()
-              .withLabels(AppLabels.all(app))
-              .withAnnotations(configHash
-                  .map(hash -> Map.of(AppLabels.CONFIG_HASH_ANNOTATION, hash))
-                  .orElse(null))
-            .endMetadata()
-            .withNewSpec()
-              .withContainers(container.build())
-            .endSpec()
-          .endTemplate()
+        .withReplicas(spec.replicasOrDefault())
+        .withNewSelector()
+        .withMatchLabels(AppLabels.selector(app))
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(AppLabels.all(app))
+        .withAnnotations(
+            configHash.map(hash -> Map.of(AppLabels.CONFIG_HASH_ANNOTATION, hash)).orElse(null))
+        .endMetadata()
+        .withNewSpec()
+        .withContainers(container.build())
+        .endSpec()
+        .endTemplate()
         .endSpec()
         .build();
   }

@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 
 /**
- * The ClusterIP Service in front of an AppDeployment's pods: same name and namespace, port
- * {@code spec.port} named {@value DesiredDeployment#PORT_NAME} to the same container port.
+ * The ClusterIP Service in front of an AppDeployment's pods: same name and namespace, port {@code
+ * spec.port} named {@value DesiredDeployment#PORT_NAME} to the same container port.
  *
  * <p>{@code clusterIP} is deliberately absent: the API server allocates it, it is immutable, and
  * every strategy must keep the allocated one (the update strategy through its Service preserver).
@@ -20,19 +20,19 @@ public final class DesiredService {
     int port = app.getSpec().portOrDefault();
     return new ServiceBuilder()
         .withNewMetadata()
-          .withName(app.getMetadata().getName())
-          .withNamespace(app.getMetadata().getNamespace())
-          .withLabels(AppLabels.all(app))
+        .withName(app.getMetadata().getName())
+        .withNamespace(app.getMetadata().getNamespace())
+        .withLabels(AppLabels.all(app))
         .endMetadata()
         .withNewSpec()
-          .withType("ClusterIP")
-          .withSelector(AppLabels.selector(app))
-          .addNewPort()
-            .withName(DesiredDeployment.PORT_NAME)
-            .withProtocol("TCP")
-            .withPort(port)
-            .withTargetPort(new IntOrString(port))
-          .endPort()
+        .withType("ClusterIP")
+        .withSelector(AppLabels.selector(app))
+        .addNewPort()
+        .withName(DesiredDeployment.PORT_NAME)
+        .withProtocol("TCP")
+        .withPort(port)
+        .withTargetPort(new IntOrString(port))
+        .endPort()
         .endSpec()
         .build();
   }

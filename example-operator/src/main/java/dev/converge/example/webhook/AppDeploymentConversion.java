@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * v1 ({@code port}) to v2 ({@code ports}) and back. v1's port is v2's first port, named
- * {@code http}; what v1 cannot hold (other names, more ports) is kept in the annotation
- * {@value #PORTS} while the object is stored as v1, so a v2 client reads back what it wrote.
+ * v1 ({@code port}) to v2 ({@code ports}) and back. v1's port is v2's first port, named {@code
+ * http}; what v1 cannot hold (other names, more ports) is kept in the annotation {@value #PORTS}
+ * while the object is stored as v1, so a v2 client reads back what it wrote.
  */
 public final class AppDeploymentConversion implements Converter<AppDeployment, AppDeploymentV2> {
 
@@ -33,8 +33,9 @@ public final class AppDeploymentConversion implements Converter<AppDeployment, A
     if (spec != null) {
       Map<String, String> annotations = from.getMetadata().getAnnotations();
       String kept = annotations == null ? null : annotations.remove(PORTS);
-      List<NamedPort> ports = new ArrayList<>(
-          kept == null ? List.of() : Arrays.asList(JSON.unmarshal(kept, NamedPort[].class)));
+      List<NamedPort> ports =
+          new ArrayList<>(
+              kept == null ? List.of() : Arrays.asList(JSON.unmarshal(kept, NamedPort[].class)));
       if (spec.port() != null) {
         String name = ports.isEmpty() ? DEFAULT_NAME : ports.get(0).name();
         if (ports.isEmpty()) {
@@ -42,8 +43,9 @@ public final class AppDeploymentConversion implements Converter<AppDeployment, A
         }
         ports.set(0, new NamedPort(name, spec.port()));
       }
-      to.setSpec(new AppDeploymentV2Spec(spec.image(), spec.replicas(), spec.configMapName(),
-          ports.isEmpty() ? null : ports));
+      to.setSpec(
+          new AppDeploymentV2Spec(
+              spec.image(), spec.replicas(), spec.configMapName(), ports.isEmpty() ? null : ports));
     }
     return to;
   }
@@ -64,8 +66,12 @@ public final class AppDeploymentConversion implements Converter<AppDeployment, A
         annotations.put(PORTS, JSON.asJson(ports));
         to.getMetadata().setAnnotations(annotations);
       }
-      to.setSpec(new AppDeploymentSpec(spec.image(), spec.replicas(), spec.configMapName(),
-          ports.isEmpty() ? null : ports.get(0).port()));
+      to.setSpec(
+          new AppDeploymentSpec(
+              spec.image(),
+              spec.replicas(),
+              spec.configMapName(),
+              ports.isEmpty() ? null : ports.get(0).port()));
     }
     return to;
   }

@@ -2,10 +2,10 @@ package dev.converge.example.webhook;
 
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
-import dev.converge.workload.ImageReference;
-import dev.converge.workload.InvalidImageReferenceException;
 import dev.converge.webhooks.Admission;
 import dev.converge.webhooks.Defaulter;
+import dev.converge.workload.ImageReference;
+import dev.converge.workload.InvalidImageReferenceException;
 
 /**
  * Writes the tag a runtime would pull: an image without tag or digest gets {@code :latest}, so
@@ -22,8 +22,9 @@ public final class AppDeploymentDefaulter implements Defaulter<AppDeployment> {
     try {
       ImageReference image = ImageReference.parse(spec.image());
       if (image.tagName().isEmpty() && image.digestValue().isEmpty()) {
-        app.setSpec(new AppDeploymentSpec(spec.image() + ":latest", spec.replicas(),
-            spec.configMapName(), spec.port()));
+        app.setSpec(
+            new AppDeploymentSpec(
+                spec.image() + ":latest", spec.replicas(), spec.configMapName(), spec.port()));
       }
     } catch (InvalidImageReferenceException e) {
       // Left as written: the validator refuses it with the parser's reason.

@@ -1,12 +1,12 @@
 package dev.converge.example.webhook;
 
 import dev.converge.example.api.AppDeployment;
-import dev.converge.workload.ImageReference;
-import dev.converge.workload.InvalidImageReferenceException;
 import dev.converge.webhooks.Admission;
 import dev.converge.webhooks.Operation;
 import dev.converge.webhooks.Validator;
 import dev.converge.webhooks.Verdict;
+import dev.converge.workload.ImageReference;
+import dev.converge.workload.InvalidImageReferenceException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.util.Optional;
@@ -50,17 +50,28 @@ public final class AppDeploymentValidator implements Validator<AppDeployment> {
       for (String kind : new String[] {"Deployment", "Service"}) {
         Optional<HasMetadata> existing = lookup.find(kind, admission.namespace(), admission.name());
         if (existing.isPresent() && !ownedByAnAppDeployment(existing.get())) {
-          return Verdict.deny("metadata.name", kind + " " + admission.namespace() + "/"
-              + admission.name() + " already exists and no AppDeployment controls it; the operator"
-              + " would not take it over. Choose another name or delete the " + kind);
+          return Verdict.deny(
+              "metadata.name",
+              kind
+                  + " "
+                  + admission.namespace()
+                  + "/"
+                  + admission.name()
+                  + " already exists and no AppDeployment controls it; the operator"
+                  + " would not take it over. Choose another name or delete the "
+                  + kind);
         }
       }
     }
     String configMap = app.getSpec().configMapName();
     if (app.getSpec().referencesConfigMap()
         && lookup.find("ConfigMap", admission.namespace(), configMap).isEmpty()) {
-      return Verdict.allowWithWarnings("ConfigMap " + admission.namespace() + "/" + configMap
-          + " does not exist yet; the AppDeployment stays Pending until it does");
+      return Verdict.allowWithWarnings(
+          "ConfigMap "
+              + admission.namespace()
+              + "/"
+              + configMap
+              + " does not exist yet; the AppDeployment stays Pending until it does");
     }
     return Verdict.allow();
   }

@@ -21,11 +21,17 @@ public final class AppWebhooks {
 
   /** The webhooks, reading Deployments, Services and ConfigMaps with {@code client}. */
   public static Webhooks create(KubernetesClient client, WebhookOptions options) {
-    return create((kind, namespace, name) -> Optional.ofNullable(switch (kind) {
-      case "Deployment" -> client.apps().deployments().inNamespace(namespace).withName(name).get();
-      case "Service" -> client.services().inNamespace(namespace).withName(name).get();
-      default -> (HasMetadata) client.configMaps().inNamespace(namespace).withName(name).get();
-    }), options);
+    return create(
+        (kind, namespace, name) ->
+            Optional.ofNullable(
+                switch (kind) {
+                  case "Deployment" ->
+                      client.apps().deployments().inNamespace(namespace).withName(name).get();
+                  case "Service" -> client.services().inNamespace(namespace).withName(name).get();
+                  default ->
+                      (HasMetadata) client.configMaps().inNamespace(namespace).withName(name).get();
+                }),
+        options);
   }
 
   static Webhooks create(AppDeploymentValidator.Lookup lookup, WebhookOptions options) {
@@ -37,12 +43,15 @@ public final class AppWebhooks {
   }
 
   /** Serves them on {@code port} with {@code tls.crt}/{@code tls.key} from {@code certDir}. */
-  public static WebhookServer serve(KubernetesClient client, Path certDir, int port,
-      MeterRegistry registry) {
-    return WebhookServer.builder(create(client, WebhookOptions.defaults())).port(port)
-        .certificate(ServingCertificate.fromFiles(certDir.resolve("tls.crt"),
-            certDir.resolve("tls.key"), Duration.ofSeconds(30)))
-        .meterRegistry(registry).start();
+  public static WebhookServer serve(
+      KubernetesClient client, Path certDir, int port, MeterRegistry registry) {
+    return WebhookServer.builder(create(client, WebhookOptions.defaults()))
+        .port(port)
+        .certificate(
+            ServingCertificate.fromFiles(
+                certDir.resolve("tls.crt"), certDir.resolve("tls.key"), Duration.ofSeconds(30)))
+        .meterRegistry(registry)
+        .start();
   }
 
   /** The registrations for the build step that writes the webhook manifests. */

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 
 class AppDeploymentCrdTest {
 
-  private final GeneratedCrd crd = CrdGenerator.generate(AppDeployment.class,
-      dev.converge.example.api.v2.AppDeploymentV2.class).get(0);
+  private final GeneratedCrd crd =
+      CrdGenerator.generate(AppDeployment.class, dev.converge.example.api.v2.AppDeploymentV2.class)
+          .get(0);
   private final CustomResourceDefinition definition = crd.definition();
   private final CustomResourceDefinitionVersion v1 = definition.getSpec().getVersions().get(0);
 
@@ -43,8 +44,8 @@ class AppDeploymentCrdTest {
   @Test
   void statusSchemaHasPhaseEnumAndConditions() {
     JSONSchemaProps status = v1.getSchema().getOpenAPIV3Schema().getProperties().get("status");
-    assertThat(status.getProperties()).containsKeys(
-        "readyReplicas", "phase", "conditions", "observedGeneration");
+    assertThat(status.getProperties())
+        .containsKeys("readyReplicas", "phase", "conditions", "observedGeneration");
     assertThat(status.getProperties().get("phase").getEnum())
         .extracting(node -> node.asString())
         .containsExactlyInAnyOrder("Pending", "Running", "Failed");
@@ -54,9 +55,13 @@ class AppDeploymentCrdTest {
   void printerColumnsShowImageReplicasReadyPhaseAge() {
     assertThat(v1.getAdditionalPrinterColumns())
         .extracting(c -> c.getName() + " " + c.getJsonPath())
-        .containsExactlyElementsOf(List.of(
-            "Image .spec.image", "Replicas .spec.replicas", "Ready .status.readyReplicas",
-            "Phase .status.phase", "Age .metadata.creationTimestamp"));
+        .containsExactlyElementsOf(
+            List.of(
+                "Image .spec.image",
+                "Replicas .spec.replicas",
+                "Ready .status.readyReplicas",
+                "Phase .status.phase",
+                "Age .metadata.creationTimestamp"));
   }
 
   @Test
@@ -70,7 +75,8 @@ class AppDeploymentCrdTest {
   @Test
   void theBuildBundledTheSameCrdInTheJar() {
     assertThat(AppDeploymentCrdTest.class.getClassLoader().getResource(AppDeploymentCrd.RESOURCE))
-        .as("CRD written by the process-classes build step").isNotNull();
+        .as("CRD written by the process-classes build step")
+        .isNotNull();
     assertThat(AppDeploymentCrd.yaml()).isEqualTo(crd.yaml());
   }
 }

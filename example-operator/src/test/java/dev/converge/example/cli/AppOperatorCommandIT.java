@@ -29,59 +29,102 @@ class AppOperatorCommandIT {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
-  void runsFromAKubeconfigAndServesProbesAndMetrics(KubernetesClient admin, TestNamespace ns,
-      LocalCluster cluster) throws Exception {
+  void runsFromAKubeconfigAndServesProbesAndMetrics(
+      KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws Exception {
     AppDeploymentCrd.install(admin, Duration.ofSeconds(30));
     AppOperatorCommand command = new AppOperatorCommand();
-    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
-        "--namespace", ns.name(), "--http-port", "0", "--strategy", "v1/Service=merge-patch");
+    new CommandLine(command)
+        .parseArgs(
+            "--kubeconfig",
+            cluster.kubeconfig().toString(),
+            "--namespace",
+            ns.name(),
+            "--http-port",
+            "0",
+            "--strategy",
+            "v1/Service=merge-patch");
 
     try (AppOperatorCommand.Started started = command.start()) {
       int port = started.probes().port();
-      await("ready").atMost(Duration.ofSeconds(30)).until(() -> get(port, "/readyz").statusCode() == 200);
+      await("ready")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> get(port, "/readyz").statusCode() == 200);
       assertThat(get(port, "/healthz").statusCode()).isEqualTo(200);
 
-      admin.resources(AppDeployment.class).inNamespace(ns.name()).resource(
-          AppDeployment.of(ns.name(), "cli", new AppDeploymentSpec("nginx:1.27", 1, null, null))).create();
-      await("Running").atMost(Duration.ofSeconds(60)).until(() -> {
-        AppDeployment app = admin.resources(AppDeployment.class).inNamespace(ns.name()).withName("cli").get();
-        return app.getStatus() != null && app.getStatus().phase() == Phase.Running;
-      });
+      admin
+          .resources(AppDeployment.class)
+          .inNamespace(ns.name())
+          .resource(
+              AppDeployment.of(
+                  ns.name(), "cli", new AppDeploymentSpec("nginx:1.27", 1, null, null)))
+          .create();
+      await("Running")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () -> {
+                AppDeployment app =
+                    admin
+                        .resources(AppDeployment.class)
+                        .inNamespace(ns.name())
+                        .withName("cli")
+                        .get();
+                return app.getStatus() != null && app.getStatus().phase() == Phase.Running;
+              });
 
       String metrics = get(port, "/metrics").body();
-      assertThat(metrics).contains("converge_reconcile_seconds_count{")
-          .contains("controller=\"appdeployment\"").contains("jvm_memory_used_bytes");
+      assertThat(metrics)
+          .contains("converge_reconcile_seconds_count{")
+          .contains("controller=\"appdeployment\"")
+          .contains("jvm_memory_used_bytes");
     }
   }
 
   @Test
   void anUnknownStrategyFailsAtStartupNamingWhatIsInstalled(LocalCluster cluster) {
     AppOperatorCommand command = new AppOperatorCommand();
-    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
-        "--http-port", "0", "--strategy", "apps/v1/Deployment=replace");
+    new CommandLine(command)
+        .parseArgs(
+            "--kubeconfig",
+            cluster.kubeconfig().toString(),
+            "--http-port",
+            "0",
+            "--strategy",
+            "apps/v1/Deployment=replace");
     assertThatThrownBy(command::start)
         .isInstanceOf(StrategyConfigurationException.class)
         .hasMessageContaining("'replace' (for apps/v1/Deployment)")
-        .hasMessageContaining("merge-patch").hasMessageContaining("ssa").hasMessageContaining("update");
+        .hasMessageContaining("merge-patch")
+        .hasMessageContaining("ssa")
+        .hasMessageContaining("update");
   }
 
   @Test
   void aMisspeltKindFailsAtStartupNamingTheNearOne(LocalCluster cluster) {
     AppOperatorCommand command = new AppOperatorCommand();
-    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
-        "--http-port", "0", "--strategy", "apps/v1/Deploymnet=update");
+    new CommandLine(command)
+        .parseArgs(
+            "--kubeconfig",
+            cluster.kubeconfig().toString(),
+            "--http-port",
+            "0",
+            "--strategy",
+            "apps/v1/Deploymnet=update");
     assertThatThrownBy(command::start)
         .isInstanceOf(StrategyConfigurationException.class)
         .hasMessageContaining("apps/v1/Deploymnet: no such kind; did you mean apps/v1/Deployment?");
   }
 
   @Test
-  void servesTheWebhooksWithTheCertificateOfADirectory(KubernetesClient admin, TestNamespace ns,
-      LocalCluster cluster, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tls)
+  void servesTheWebhooksWithTheCertificateOfADirectory(
+      KubernetesClient admin,
+      TestNamespace ns,
+      LocalCluster cluster,
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path tls)
       throws Exception {
     AppDeploymentCrd.install(admin, Duration.ofSeconds(30));
-    var certificate = dev.converge.webhooks.internal.GeneratedCertificate.create(
-        java.util.List.of("127.0.0.1"), Duration.ofDays(1));
+    var certificate =
+        dev.converge.webhooks.internal.GeneratedCertificate.create(
+            java.util.List.of("127.0.0.1"), Duration.ofDays(1));
     java.nio.file.Files.writeString(tls.resolve("tls.crt"), certificate.certificatePem());
     java.nio.file.Files.writeString(tls.resolve("tls.key"), certificate.serving().privateKeyPem());
     int webhookPort;
@@ -89,37 +132,72 @@ class AppOperatorCommandIT {
       webhookPort = socket.getLocalPort();
     }
     AppOperatorCommand command = new AppOperatorCommand();
-    new CommandLine(command).parseArgs("--kubeconfig", cluster.kubeconfig().toString(),
-        "--namespace", ns.name(), "--http-port", "0", "--webhook-cert-dir", tls.toString(),
-        "--webhook-port", String.valueOf(webhookPort));
+    new CommandLine(command)
+        .parseArgs(
+            "--kubeconfig",
+            cluster.kubeconfig().toString(),
+            "--namespace",
+            ns.name(),
+            "--http-port",
+            "0",
+            "--webhook-cert-dir",
+            tls.toString(),
+            "--webhook-port",
+            String.valueOf(webhookPort));
 
     try (AppOperatorCommand.Started started = command.start()) {
       assertThat(started.webhooks()).isPresent();
       // The configuration the build generates, pointed at this process and limited to the
       // test's namespace.
-      var config = dev.converge.webhooks.WebhookManifests.validating(
-          dev.converge.example.webhook.AppWebhooks.create(admin,
-              dev.converge.webhooks.WebhookOptions.defaults().withNamespaceSelector(
-                  new io.fabric8.kubernetes.api.model.LabelSelectorBuilder().addToMatchLabels(
-                      "kubernetes.io/metadata.name", ns.name()).build())),
-          "app-operator-cli-it",
-          dev.converge.webhooks.ClientTarget.url("https://127.0.0.1:" + webhookPort,
-              certificate.caBundle().orElseThrow())).orElseThrow();
-      admin.admissionRegistration().v1().validatingWebhookConfigurations().resource(config).create();
+      var config =
+          dev.converge.webhooks.WebhookManifests.validating(
+                  dev.converge.example.webhook.AppWebhooks.create(
+                      admin,
+                      dev.converge.webhooks.WebhookOptions.defaults()
+                          .withNamespaceSelector(
+                              new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+                                  .addToMatchLabels("kubernetes.io/metadata.name", ns.name())
+                                  .build())),
+                  "app-operator-cli-it",
+                  dev.converge.webhooks.ClientTarget.url(
+                      "https://127.0.0.1:" + webhookPort, certificate.caBundle().orElseThrow()))
+              .orElseThrow();
+      admin
+          .admissionRegistration()
+          .v1()
+          .validatingWebhookConfigurations()
+          .resource(config)
+          .create();
       try {
-        assertThatThrownBy(() -> admin.resources(AppDeployment.class).inNamespace(ns.name())
-            .resource(AppDeployment.of(ns.name(), "bad", new AppDeploymentSpec("nginx:1.27:latest", 1, null, null)))
-            .create())
-            .hasMessageContaining("denied the request: AppDeployment " + ns.name()
-                + "/bad: spec.image: image reference 'nginx:1.27:latest' is not valid");
+        assertThatThrownBy(
+                () ->
+                    admin
+                        .resources(AppDeployment.class)
+                        .inNamespace(ns.name())
+                        .resource(
+                            AppDeployment.of(
+                                ns.name(),
+                                "bad",
+                                new AppDeploymentSpec("nginx:1.27:latest", 1, null, null)))
+                        .create())
+            .hasMessageContaining(
+                "denied the request: AppDeployment "
+                    + ns.name()
+                    + "/bad: spec.image: image reference 'nginx:1.27:latest' is not valid");
       } finally {
-        admin.admissionRegistration().v1().validatingWebhookConfigurations().resource(config).delete();
+        admin
+            .admissionRegistration()
+            .v1()
+            .validatingWebhookConfigurations()
+            .resource(config)
+            .delete();
       }
     }
   }
 
   private HttpResponse<String> get(int port, String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -24,7 +24,8 @@ class AppOperatorCommandTest {
   }
 
   @Test
-  void defaultsAreSsaForDeploymentsUpdateForServicesAllNamespacesNoLeaderElection() throws Exception {
+  void defaultsAreSsaForDeploymentsUpdateForServicesAllNamespacesNoLeaderElection()
+      throws Exception {
     OperatorSettings settings = parse();
     assertThat(settings.strategies().strategyFor(DEPLOYMENT)).isEqualTo("ssa");
     assertThat(settings.strategies().strategyFor(SERVICE)).isEqualTo("update");
@@ -39,17 +40,26 @@ class AppOperatorCommandTest {
     assertThat(settings.strategies().strategyFor(DEPLOYMENT)).isEqualTo("ssa");
     assertThat(settings.namespaces()).containsExactly("shop");
 
-    OperatorSettings both = parse("--strategy", "apps/v1/Deployment=update",
-        "--strategy", "v1/Service=ssa", "--strategy", "default=merge-patch");
+    OperatorSettings both =
+        parse(
+            "--strategy",
+            "apps/v1/Deployment=update",
+            "--strategy",
+            "v1/Service=ssa",
+            "--strategy",
+            "default=merge-patch");
     assertThat(both.strategies().strategyFor(DEPLOYMENT)).isEqualTo("update");
     assertThat(both.strategies().strategyFor(SERVICE)).isEqualTo("ssa");
-    assertThat(both.strategies().strategyFor(new ApiKind("v1", "ConfigMap"))).isEqualTo("merge-patch");
+    assertThat(both.strategies().strategyFor(new ApiKind("v1", "ConfigMap")))
+        .isEqualTo("merge-patch");
   }
 
   @Test
   void aConfigFileSetsStrategiesAndFlagsWinOverIt(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("operator.properties");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         converge.strategy.default=update
         converge.strategy.kind.apps/v1/Deployment=merge-patch
         converge.strategy.kind.v1/Service=ssa
@@ -59,7 +69,8 @@ class AppOperatorCommandTest {
     assertThat(fromFile.strategies().strategyFor(SERVICE)).isEqualTo("ssa");
     assertThat(fromFile.strategies().defaultStrategy()).isEqualTo("update");
 
-    OperatorSettings overridden = parse("--config", file.toString(), "--strategy", "v1/Service=update");
+    OperatorSettings overridden =
+        parse("--config", file.toString(), "--strategy", "v1/Service=update");
     assertThat(overridden.strategies().strategyFor(SERVICE)).isEqualTo("update");
     assertThat(overridden.strategies().strategyFor(DEPLOYMENT)).isEqualTo("merge-patch");
   }
@@ -77,9 +88,11 @@ class AppOperatorCommandTest {
   @Test
   void leaderElectionUsesTheGivenLeaseNamespace() throws Exception {
     OperatorSettings settings = parse("--leader-elect", "--leader-election-namespace", "ops");
-    assertThat(settings.leaderElection()).hasValueSatisfying(election -> {
-      assertThat(election.leaseNamespace()).isEqualTo("ops");
-      assertThat(election.leaseName()).isEqualTo(OperatorSettings.OPERATOR_NAME);
-    });
+    assertThat(settings.leaderElection())
+        .hasValueSatisfying(
+            election -> {
+              assertThat(election.leaseNamespace()).isEqualTo("ops");
+              assertThat(election.leaseName()).isEqualTo(OperatorSettings.OPERATOR_NAME);
+            });
   }
 }

@@ -26,25 +26,43 @@ import org.junit.jupiter.api.Test;
 
 class AppDeploymentReconcilerTest {
 
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC);
-  private final AppDeploymentReconciler reconciler = new AppDeploymentReconciler(new Conditions(CLOCK));
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC);
+  private final AppDeploymentReconciler reconciler =
+      new AppDeploymentReconciler(new Conditions(CLOCK));
 
   private static TestContext<AppDeployment> context(String image, int replicas, String configMap) {
-    AppDeployment app = AppDeployment.of("shop", "web", new AppDeploymentSpec(image, replicas, configMap, null));
+    AppDeployment app =
+        AppDeployment.of("shop", "web", new AppDeploymentSpec(image, replicas, configMap, null));
     app.getMetadata().setGeneration(4L);
     return TestContext.of(app);
   }
 
   private static ConfigMap configMap(String value) {
-    return new ConfigMapBuilder().withNewMetadata().withName("web-config").withNamespace("shop")
-        .endMetadata().withData(Map.of("A", value)).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("web-config")
+        .withNamespace("shop")
+        .endMetadata()
+        .withData(Map.of("A", value))
+        .build();
   }
 
   /** What the Deployment controller would write: observed generation and replica counts. */
-  private static void deploymentStatus(TestContext<?> context, int replicas, int updated, int ready) {
-    context.edit(Deployment.class, "web", d -> d.setStatus(new DeploymentStatusBuilder()
-        .withObservedGeneration(d.getMetadata().getGeneration()).withReplicas(replicas)
-        .withUpdatedReplicas(updated).withReadyReplicas(ready).withAvailableReplicas(ready).build()));
+  private static void deploymentStatus(
+      TestContext<?> context, int replicas, int updated, int ready) {
+    context.edit(
+        Deployment.class,
+        "web",
+        d ->
+            d.setStatus(
+                new DeploymentStatusBuilder()
+                    .withObservedGeneration(d.getMetadata().getGeneration())
+                    .withReplicas(replicas)
+                    .withUpdatedReplicas(updated)
+                    .withReadyReplicas(ready)
+                    .withAvailableReplicas(ready)
+                    .build()));
   }
 
   private static Condition condition(AppDeployment app, String type) {
@@ -60,13 +78,20 @@ class AppDeploymentReconcilerTest {
     TestContext<AppDeployment> context = context("Nginx:1.27", 1, null);
     Result result = reconcile(context);
 
-    assertThat(result).isInstanceOfSatisfying(Result.PermanentFailure.class, failure -> {
-      assertThat(failure.reason()).isEqualTo("InvalidImage");
-      assertThat(failure.message()).contains("spec.image").contains("Nginx:1.27").contains("lower-case");
-    });
+    assertThat(result)
+        .isInstanceOfSatisfying(
+            Result.PermanentFailure.class,
+            failure -> {
+              assertThat(failure.reason()).isEqualTo("InvalidImage");
+              assertThat(failure.message())
+                  .contains("spec.image")
+                  .contains("Nginx:1.27")
+                  .contains("lower-case");
+            });
     assertThat(context.applied()).isEmpty();
     assertThat(context.primary().getStatus().phase()).isEqualTo(Phase.Failed);
-    assertThat(condition(context.primary(), AppDeploymentStatus.READY).getReason()).isEqualTo("InvalidImage");
+    assertThat(condition(context.primary(), AppDeploymentStatus.READY).getReason())
+        .isEqualTo("InvalidImage");
   }
 
   @Test
@@ -74,10 +99,13 @@ class AppDeploymentReconcilerTest {
     AppDeployment app = AppDeployment.of("shop", "a".repeat(64), null);
     TestContext<AppDeployment> context = TestContext.of(app);
 
-    assertThat(reconcile(context)).isInstanceOfSatisfying(Result.PermanentFailure.class, failure -> {
-      assertThat(failure.reason()).isEqualTo("InvalidName");
-      assertThat(failure.message()).contains("metadata.name").contains("63");
-    });
+    assertThat(reconcile(context))
+        .isInstanceOfSatisfying(
+            Result.PermanentFailure.class,
+            failure -> {
+              assertThat(failure.reason()).isEqualTo("InvalidName");
+              assertThat(failure.message()).contains("metadata.name").contains("63");
+            });
     assertThat(context.applied()).isEmpty();
     assertThat(context.primary().getStatus().phase()).isEqualTo(Phase.Failed);
   }
@@ -111,15 +139,19 @@ class AppDeploymentReconcilerTest {
     TestContext<AppDeployment> context = context("nginx:1.27", 1, null);
     reconcile(context);
 
-    assertThat(context.applied()).hasSize(2).allSatisfy(dependent ->
-        assertThat(OwnerReferences.isControlledBy(dependent, context.primary())).isTrue());
+    assertThat(context.applied())
+        .hasSize(2)
+        .allSatisfy(
+            dependent ->
+                assertThat(OwnerReferences.isControlledBy(dependent, context.primary())).isTrue());
     assertThat(context.owned(Deployment.class)).hasSize(1);
     assertThat(context.owned(Service.class)).hasSize(1);
   }
 
   @Test
   void theConfigMapContentHashGoesIntoThePodTemplate() throws Exception {
-    TestContext<AppDeployment> context = context("nginx:1.27", 2, "web-config").with(configMap("1"));
+    TestContext<AppDeployment> context =
+        context("nginx:1.27", 2, "web-config").with(configMap("1"));
     reconcile(context);
     String first = hashOf(context);
 
@@ -154,7 +186,8 @@ class AppDeploymentReconcilerTest {
   }
 
   @Test
-  void aNewAppDeploymentGetsOneStatusWriteOnceTheDeploymentControllerHasReported() throws Exception {
+  void aNewAppDeploymentGetsOneStatusWriteOnceTheDeploymentControllerHasReported()
+      throws Exception {
     TestContext<AppDeployment> context = context("nginx:1.27", 1, null);
 
     // First pass: Deployment and Service created; their controller has not looked yet.
@@ -208,7 +241,12 @@ class AppDeploymentReconcilerTest {
 
   private static String hashOf(TestContext<AppDeployment> context) {
     var deployments = context.applied(Deployment.class);
-    return deployments.get(deployments.size() - 1).getSpec().getTemplate().getMetadata()
-        .getAnnotations().get(AppLabels.CONFIG_HASH_ANNOTATION);
+    return deployments
+        .get(deployments.size() - 1)
+        .getSpec()
+        .getTemplate()
+        .getMetadata()
+        .getAnnotations()
+        .get(AppLabels.CONFIG_HASH_ANNOTATION);
   }
 }

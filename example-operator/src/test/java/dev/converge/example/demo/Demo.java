@@ -35,9 +35,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -52,7 +52,8 @@ import java.util.function.Supplier;
  * install the CRD, start the operator, apply an AppDeployment with a ConfigMap, watch it reach
  * Running, change the ConfigMap and watch the new ReplicaSet roll, clean up. {@code bin/demo}.
  *
- * <p>{@code --keep} leaves everything running at the end (until Ctrl-C) to look around with kubectl.
+ * <p>{@code --keep} leaves everything running at the end (until Ctrl-C) to look around with
+ * kubectl.
  */
 public final class Demo {
 
@@ -75,58 +76,92 @@ public final class Demo {
     Thread hook = new Thread(cleanup::run, "demo-cleanup");
     Runtime.getRuntime().addShutdownHook(hook);
 
-    step("Starting a local control plane: etcd, kube-apiserver, kube-controller-manager,"
-        + " kube-scheduler, kwok (one fake node)");
+    step(
+        "Starting a local control plane: etcd, kube-apiserver, kube-controller-manager,"
+            + " kube-scheduler, kwok (one fake node)");
     LocalCluster cluster = LocalCluster.start();
     cleanup.add("local cluster stopped", cluster::close);
-    say("ready in %.1f s at %s", cluster.startupTime().toMillis() / 1000.0, cluster.config().getMasterUrl());
+    say(
+        "ready in %.1f s at %s",
+        cluster.startupTime().toMillis() / 1000.0, cluster.config().getMasterUrl());
 
     KubernetesClient admin = cluster.newClient();
     cleanup.add(null, admin::close);
 
-    step("Installing the CRD " + AppDeployment.CRD_NAME + " (generated from the Java model at build time)");
+    step(
+        "Installing the CRD "
+            + AppDeployment.CRD_NAME
+            + " (generated from the Java model at build time)");
     AppDeploymentCrd.install(admin, Duration.ofSeconds(60));
     say("established; kubectl get appdeployments now works");
 
     step("Starting the operator (Deployment written by server-side apply, Service by update)");
     AtomicInteger writes = new AtomicInteger();
-    Interceptor countWrites = new Interceptor() {
-      @Override
-      public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-        if (!request.method().equals("GET")) {
-          writes.incrementAndGet();
-        }
-      }
-    };
-    KubernetesClient operatorClient = new KubernetesClientBuilder()
-        .withConfig(new ConfigBuilder(cluster.config()).withUserAgent(OperatorSettings.userAgent()).build())
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count-writes", countWrites))
-        .build();
+    Interceptor countWrites =
+        new Interceptor() {
+          @Override
+          public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+            if (!request.method().equals("GET")) {
+              writes.incrementAndGet();
+            }
+          }
+        };
+    KubernetesClient operatorClient =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(cluster.config())
+                    .withUserAgent(OperatorSettings.userAgent())
+                    .build())
+            .withHttpClientBuilderConsumer(
+                b -> b.addOrReplaceInterceptor("count-writes", countWrites))
+            .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Operator operator = Guice.createInjector(
-            new AppOperatorModule(operatorClient, OperatorSettings.defaults(), registry))
-        .getInstance(Operator.class);
+    Operator operator =
+        Guice.createInjector(
+                new AppOperatorModule(operatorClient, OperatorSettings.defaults(), registry))
+            .getInstance(Operator.class);
     ProbeServer probes = ProbeServer.start(0, operator::health, registry::scrape);
-    cleanup.add("operator stopped", () -> {
-      probes.close();
-      operator.stop(Duration.ofSeconds(10));
-      operatorClient.close();
-    });
+    cleanup.add(
+        "operator stopped",
+        () -> {
+          probes.close();
+          operator.stop(Duration.ofSeconds(10));
+          operatorClient.close();
+        });
     operator.start();
     operator.awaitCachesSynced(Duration.ofSeconds(60));
-    say("running; GET http://localhost:%d/readyz -> %s", probes.port(),
-        httpGet(probes.port(), "/readyz").lines().findFirst().orElse(""));
+    say(
+        "running; GET http://localhost:%d/readyz -> %s",
+        probes.port(), httpGet(probes.port(), "/readyz").lines().findFirst().orElse(""));
 
     step("Applying a ConfigMap and an AppDeployment in namespace " + NAMESPACE);
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-        .endMetadata().build()).serverSideApply();
-    admin.configMaps().inNamespace(NAMESPACE).resource(new ConfigMapBuilder()
-        .withNewMetadata().withName(CONFIG).endMetadata()
-        .withData(Map.of("GREETING", "hello")).build()).serverSideApply();
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .serverSideApply();
+    admin
+        .configMaps()
+        .inNamespace(NAMESPACE)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(CONFIG)
+                .endMetadata()
+                .withData(Map.of("GREETING", "hello"))
+                .build())
+        .serverSideApply();
     say("ConfigMap %s: GREETING=hello", CONFIG);
-    admin.resources(AppDeployment.class).inNamespace(NAMESPACE).resource(AppDeployment.of(NAMESPACE, APP,
-        new AppDeploymentSpec("nginx:1.27", REPLICAS, CONFIG, 8080))).serverSideApply();
-    say("AppDeployment %s: image nginx:1.27, replicas %d, configMapName %s, port 8080", APP, REPLICAS, CONFIG);
+    admin
+        .resources(AppDeployment.class)
+        .inNamespace(NAMESPACE)
+        .resource(
+            AppDeployment.of(
+                NAMESPACE, APP, new AppDeploymentSpec("nginx:1.27", REPLICAS, CONFIG, 8080)))
+        .serverSideApply();
+    say(
+        "AppDeployment %s: image nginx:1.27, replicas %d, configMapName %s, port 8080",
+        APP, REPLICAS, CONFIG);
 
     step("Waiting for phase Running");
     follow(() -> appLine(admin), () -> isRunning(admin));
@@ -137,38 +172,73 @@ public final class Demo {
 
     step("Changing the ConfigMap (GREETING=bonjour): the pods must roll");
     String hashBefore = configHash(admin);
-    admin.configMaps().inNamespace(NAMESPACE).resource(new ConfigMapBuilder()
-        .withNewMetadata().withName(CONFIG).endMetadata()
-        .withData(Map.of("GREETING", "bonjour")).build()).serverSideApply();
+    admin
+        .configMaps()
+        .inNamespace(NAMESPACE)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(CONFIG)
+                .endMetadata()
+                .withData(Map.of("GREETING", "bonjour"))
+                .build())
+        .serverSideApply();
     waitFor(() -> !Objects.equals(hashBefore, configHash(admin)));
-    say("pod-template annotation %s: %s -> %s", AppLabels.CONFIG_HASH_ANNOTATION, hashBefore,
-        configHash(admin));
+    say(
+        "pod-template annotation %s: %s -> %s",
+        AppLabels.CONFIG_HASH_ANNOTATION, hashBefore, configHash(admin));
     follow(() -> replicaSetsLine(admin), () -> isRunning(admin) && oldReplicaSetsEmpty(admin));
     showReplicaSets(admin);
     showPods(admin);
 
     step("Scaling the Deployment by hand to 1 (as kubectl scale would): the operator restores it");
-    admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).patch(
-        new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("kubectl-scale")
-            .build(), "{\"spec\":{\"replicas\":1}}");
-    follow(() -> "Deployment spec.replicas " + deploymentReplicas(admin), () -> deploymentReplicas(admin) == REPLICAS);
+    admin
+        .apps()
+        .deployments()
+        .inNamespace(NAMESPACE)
+        .withName(APP)
+        .patch(
+            new PatchContext.Builder()
+                .withPatchType(PatchType.JSON_MERGE)
+                .withFieldManager("kubectl-scale")
+                .build(),
+            "{\"spec\":{\"replicas\":1}}");
+    follow(
+        () -> "Deployment spec.replicas " + deploymentReplicas(admin),
+        () -> deploymentReplicas(admin) == REPLICAS);
 
     if (!keep) {
       step("Deleting the AppDeployment: the garbage collector removes what it owns");
       say("(the collector finds new kinds on a 30 s discovery pass;");
       say(" with a CRD installed seconds ago this takes up to half a minute)");
       admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).delete();
-      follow(() -> String.format("Deployment %s, Service %s",
-              admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get() == null ? "gone" : "present",
-              admin.services().inNamespace(NAMESPACE).withName(APP).get() == null ? "gone" : "present"),
-          () -> admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get() == null
-              && admin.services().inNamespace(NAMESPACE).withName(APP).get() == null);
+      follow(
+          () ->
+              String.format(
+                  "Deployment %s, Service %s",
+                  admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get() == null
+                      ? "gone"
+                      : "present",
+                  admin.services().inNamespace(NAMESPACE).withName(APP).get() == null
+                      ? "gone"
+                      : "present"),
+          () ->
+              admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get() == null
+                  && admin.services().inNamespace(NAMESPACE).withName(APP).get() == null);
     }
 
-    long reconciles = registry.find(MicrometerControllerMetrics.RECONCILE).timers().stream()
-        .mapToLong(Timer::count).sum();
-    step("Done in " + (System.nanoTime() - started) / 1_000_000_000 + " s: the operator ran "
-        + reconciles + " reconciles and sent " + writes.get() + " write requests");
+    long reconciles =
+        registry.find(MicrometerControllerMetrics.RECONCILE).timers().stream()
+            .mapToLong(Timer::count)
+            .sum();
+    step(
+        "Done in "
+            + (System.nanoTime() - started) / 1_000_000_000
+            + " s: the operator ran "
+            + reconciles
+            + " reconciles and sent "
+            + writes.get()
+            + " write requests");
     if (keep) {
       say("Everything keeps running. In another shell:");
       say("  export KUBECONFIG=%s", cluster.kubeconfig());
@@ -184,44 +254,81 @@ public final class Demo {
   // ---- what the demo shows ------------------------------------------------------------------
 
   private String appLine(KubernetesClient admin) {
-    AppDeployment app = admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
+    AppDeployment app =
+        admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
     AppDeploymentStatus status = app == null ? null : app.getStatus();
     if (status == null) {
       return "AppDeployment " + APP + ": no status yet";
     }
-    String ready = Conditions.find(status.conditions(), AppDeploymentStatus.READY)
-        .map(c -> c.getReason() + ": " + c.getMessage()).orElse("");
-    return String.format("%-8s  ready %d/%d  %s", status.phase(),
-        status.readyReplicas() == null ? 0 : status.readyReplicas(), REPLICAS, ready);
+    String ready =
+        Conditions.find(status.conditions(), AppDeploymentStatus.READY)
+            .map(c -> c.getReason() + ": " + c.getMessage())
+            .orElse("");
+    return String.format(
+        "%-8s  ready %d/%d  %s",
+        status.phase(),
+        status.readyReplicas() == null ? 0 : status.readyReplicas(),
+        REPLICAS,
+        ready);
   }
 
   private String replicaSetsLine(KubernetesClient admin) {
     List<String> parts = new ArrayList<>();
     for (ReplicaSet rs : replicaSets(admin)) {
-      parts.add(String.format("%s %d/%d ready", shortHashOf(rs),
-          orZero(rs.getStatus() == null ? null : rs.getStatus().getReadyReplicas()),
-          orZero(rs.getSpec().getReplicas())));
+      parts.add(
+          String.format(
+              "%s %d/%d ready",
+              shortHashOf(rs),
+              orZero(rs.getStatus() == null ? null : rs.getStatus().getReadyReplicas()),
+              orZero(rs.getSpec().getReplicas())));
     }
-    AppDeployment app = admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
-    String phase = app == null || app.getStatus() == null ? "-" : String.valueOf(app.getStatus().phase());
+    AppDeployment app =
+        admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
+    String phase =
+        app == null || app.getStatus() == null ? "-" : String.valueOf(app.getStatus().phase());
     return String.format("%-8s  pods by config-hash: %s", phase, String.join(", ", parts));
   }
 
   private void showObjects(KubernetesClient admin) {
-    AppDeployment app = admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
+    AppDeployment app =
+        admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
     Deployment deployment = admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get();
     Service service = admin.services().inNamespace(NAMESPACE).withName(APP).get();
     say("");
-    table(List.of(
-        List.of("KIND", "NAME", "DETAILS"),
-        List.of("AppDeployment", APP, "image " + app.getSpec().image() + ", phase "
-            + app.getStatus().phase() + ", observedGeneration "
-            + app.getStatus().observedGeneration() + "/" + app.getMetadata().getGeneration()),
-        List.of("Deployment", APP, deployment.getStatus().getReadyReplicas() + "/"
-            + deployment.getSpec().getReplicas() + " ready, envFrom ConfigMap " + CONFIG
-            + ", owner AppDeployment/" + APP),
-        List.of("Service", APP, service.getSpec().getType() + " " + service.getSpec().getClusterIP()
-            + ":" + service.getSpec().getPorts().get(0).getPort() + ", owner AppDeployment/" + APP)));
+    table(
+        List.of(
+            List.of("KIND", "NAME", "DETAILS"),
+            List.of(
+                "AppDeployment",
+                APP,
+                "image "
+                    + app.getSpec().image()
+                    + ", phase "
+                    + app.getStatus().phase()
+                    + ", observedGeneration "
+                    + app.getStatus().observedGeneration()
+                    + "/"
+                    + app.getMetadata().getGeneration()),
+            List.of(
+                "Deployment",
+                APP,
+                deployment.getStatus().getReadyReplicas()
+                    + "/"
+                    + deployment.getSpec().getReplicas()
+                    + " ready, envFrom ConfigMap "
+                    + CONFIG
+                    + ", owner AppDeployment/"
+                    + APP),
+            List.of(
+                "Service",
+                APP,
+                service.getSpec().getType()
+                    + " "
+                    + service.getSpec().getClusterIP()
+                    + ":"
+                    + service.getSpec().getPorts().get(0).getPort()
+                    + ", owner AppDeployment/"
+                    + APP)));
     showPods(admin);
   }
 
@@ -229,9 +336,12 @@ public final class Demo {
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("POD", "READY", "NODE", "IP"));
     for (Pod pod : pods(admin)) {
-      rows.add(List.of(pod.getMetadata().getName(), isReady(pod) ? "1/1" : "0/1",
-          String.valueOf(pod.getSpec().getNodeName()),
-          pod.getStatus() == null ? "" : String.valueOf(pod.getStatus().getPodIP())));
+      rows.add(
+          List.of(
+              pod.getMetadata().getName(),
+              isReady(pod) ? "1/1" : "0/1",
+              String.valueOf(pod.getSpec().getNodeName()),
+              pod.getStatus() == null ? "" : String.valueOf(pod.getStatus().getPodIP())));
     }
     say("");
     table(rows);
@@ -241,9 +351,13 @@ public final class Demo {
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("REPLICASET", "DESIRED", "READY", "CONFIG-HASH"));
     for (ReplicaSet rs : replicaSets(admin)) {
-      rows.add(List.of(rs.getMetadata().getName(), String.valueOf(orZero(rs.getSpec().getReplicas())),
-          String.valueOf(orZero(rs.getStatus() == null ? null : rs.getStatus().getReadyReplicas())),
-          shortHashOf(rs)));
+      rows.add(
+          List.of(
+              rs.getMetadata().getName(),
+              String.valueOf(orZero(rs.getSpec().getReplicas())),
+              String.valueOf(
+                  orZero(rs.getStatus() == null ? null : rs.getStatus().getReadyReplicas())),
+              shortHashOf(rs)));
     }
     say("");
     table(rows);
@@ -255,8 +369,11 @@ public final class Demo {
   }
 
   private boolean isRunning(KubernetesClient admin) {
-    AppDeployment app = admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
-    return app != null && app.getStatus() != null && app.getStatus().phase() == Phase.Running
+    AppDeployment app =
+        admin.resources(AppDeployment.class).inNamespace(NAMESPACE).withName(APP).get();
+    return app != null
+        && app.getStatus() != null
+        && app.getStatus().phase() == Phase.Running
         && Objects.equals(app.getStatus().observedGeneration(), app.getMetadata().getGeneration());
   }
 
@@ -264,26 +381,42 @@ public final class Demo {
     String current = configHash(admin);
     return replicaSets(admin).stream()
         .filter(rs -> !Objects.equals(current, hashOf(rs)))
-        .allMatch(rs -> orZero(rs.getSpec().getReplicas()) == 0
-            && orZero(rs.getStatus() == null ? null : rs.getStatus().getReplicas()) == 0);
+        .allMatch(
+            rs ->
+                orZero(rs.getSpec().getReplicas()) == 0
+                    && orZero(rs.getStatus() == null ? null : rs.getStatus().getReplicas()) == 0);
   }
 
   private String configHash(KubernetesClient admin) {
     Deployment deployment = admin.apps().deployments().inNamespace(NAMESPACE).withName(APP).get();
-    Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+    Map<String, String> annotations =
+        deployment.getSpec().getTemplate().getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(AppLabels.CONFIG_HASH_ANNOTATION);
   }
 
   private List<ReplicaSet> replicaSets(KubernetesClient admin) {
-    return admin.apps().replicaSets().inNamespace(NAMESPACE).withLabel(AppLabels.INSTANCE, APP).list()
-        .getItems().stream()
+    return admin
+        .apps()
+        .replicaSets()
+        .inNamespace(NAMESPACE)
+        .withLabel(AppLabels.INSTANCE, APP)
+        .list()
+        .getItems()
+        .stream()
         .sorted(Comparator.comparing(rs -> rs.getMetadata().getCreationTimestamp()))
         .toList();
   }
 
   private List<Pod> pods(KubernetesClient admin) {
-    return admin.pods().inNamespace(NAMESPACE).withLabel(AppLabels.INSTANCE, APP).list().getItems()
-        .stream().sorted(Comparator.comparing(p -> p.getMetadata().getName())).toList();
+    return admin
+        .pods()
+        .inNamespace(NAMESPACE)
+        .withLabel(AppLabels.INSTANCE, APP)
+        .list()
+        .getItems()
+        .stream()
+        .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+        .toList();
   }
 
   private static String hashOf(ReplicaSet rs) {
@@ -297,7 +430,8 @@ public final class Demo {
   }
 
   private static boolean isReady(Pod pod) {
-    return pod.getStatus() != null && pod.getStatus().getConditions() != null
+    return pod.getStatus() != null
+        && pod.getStatus().getConditions() != null
         && pod.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
@@ -368,7 +502,8 @@ public final class Demo {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("no progress within " + STEP_TIMEOUT + "; last state: " + now);
+        throw new IllegalStateException(
+            "no progress within " + STEP_TIMEOUT + "; last state: " + now);
       }
       Thread.sleep(300);
     }
@@ -387,7 +522,9 @@ public final class Demo {
   private static String httpGet(int port, String path) {
     try {
       return HttpClient.newHttpClient()
-          .send(java.net.http.HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+          .send(
+              java.net.http.HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                  .build(),
               HttpResponse.BodyHandlers.ofString())
           .body();
     } catch (Exception e) {

@@ -33,10 +33,12 @@ class DesiredObjectsTest {
     Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(container.getName()).isEqualTo("app");
     assertThat(container.getImage()).isEqualTo("nginx:1.27");
-    assertThat(container.getPorts()).singleElement()
+    assertThat(container.getPorts())
+        .singleElement()
         .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(9090))
         .satisfies(p -> assertThat(p.getName()).isEqualTo("http"));
-    assertThat(container.getEnvFrom()).singleElement()
+    assertThat(container.getEnvFrom())
+        .singleElement()
         .satisfies(e -> assertThat(e.getConfigMapRef().getName()).isEqualTo("web-config"));
     assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
         .containsEntry("apps.converge.dev/config-hash", "0123456789abcdef");
@@ -66,7 +68,8 @@ class DesiredObjectsTest {
     assertThat(container.getEnvFrom()).isNullOrEmpty();
     assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).isNullOrEmpty();
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(AppDeploymentSpec.DEFAULT_REPLICAS);
-    assertThat(container.getPorts().get(0).getContainerPort()).isEqualTo(AppDeploymentSpec.DEFAULT_PORT);
+    assertThat(container.getPorts().get(0).getContainerPort())
+        .isEqualTo(AppDeploymentSpec.DEFAULT_PORT);
   }
 
   @Test
@@ -76,7 +79,10 @@ class DesiredObjectsTest {
     Deployment two = DesiredDeployment.of(app, Optional.of("2222222222222222"));
 
     assertThat(one.getSpec().getTemplate()).isNotEqualTo(two.getSpec().getTemplate());
-    two.getSpec().getTemplate().getMetadata().getAnnotations()
+    two.getSpec()
+        .getTemplate()
+        .getMetadata()
+        .getAnnotations()
         .put(AppLabels.CONFIG_HASH_ANNOTATION, "1111111111111111");
     assertThat(one).isEqualTo(two);
   }
@@ -88,10 +94,13 @@ class DesiredObjectsTest {
 
     assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
     assertThat(service.getSpec().getClusterIP()).isNull();
-    assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> {
-      assertThat(p.getPort()).isEqualTo(8443);
-      assertThat(p.getTargetPort().getIntVal()).isEqualTo(8443);
-      assertThat(p.getName()).isEqualTo("http");
-    });
+    assertThat(service.getSpec().getPorts())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getPort()).isEqualTo(8443);
+              assertThat(p.getTargetPort().getIntVal()).isEqualTo(8443);
+              assertThat(p.getName()).isEqualTo("http");
+            });
   }
 }

@@ -18,10 +18,12 @@ class AppDeploymentConversionTest {
 
   @Test
   void v1sPortIsV2sFirstPortNamedHttpAndBackWithoutAnAnnotation() {
-    AppDeployment v1 = AppDeployment.of("ns", "a", new AppDeploymentSpec("nginx:1.27", 2, "cfg", 8080));
+    AppDeployment v1 =
+        AppDeployment.of("ns", "a", new AppDeploymentSpec("nginx:1.27", 2, "cfg", 8080));
     AppDeploymentV2 v2 = conversion.convert(v1);
-    assertThat(v2.getSpec()).isEqualTo(
-        new AppDeploymentV2Spec("nginx:1.27", 2, "cfg", List.of(new NamedPort("http", 8080))));
+    assertThat(v2.getSpec())
+        .isEqualTo(
+            new AppDeploymentV2Spec("nginx:1.27", 2, "cfg", List.of(new NamedPort("http", 8080))));
 
     AppDeployment back = conversion.convertBack(v2);
     assertThat(back.getSpec()).isEqualTo(new AppDeploymentSpec("nginx:1.27", 2, "cfg", 8080));
@@ -38,7 +40,8 @@ class AppDeploymentConversionTest {
 
     AppDeployment v1 = conversion.convertBack(v2);
     assertThat(v1.getSpec().port()).isEqualTo(80);
-    assertThat(v1.getMetadata().getAnnotations()).containsEntry("team", "shop")
+    assertThat(v1.getMetadata().getAnnotations())
+        .containsEntry("team", "shop")
         .containsKey(AppDeploymentConversion.PORTS);
 
     AppDeploymentV2 again = conversion.convert(v1);
@@ -50,8 +53,12 @@ class AppDeploymentConversionTest {
   void aV1ClientsPortChangeWinsOverTheKeptFirstPort() {
     AppDeploymentV2 v2 = new AppDeploymentV2();
     v2.getMetadata().setName("a");
-    v2.setSpec(new AppDeploymentV2Spec("nginx:1.27", 1, null,
-        List.of(new NamedPort("web", 80), new NamedPort("admin", 9000))));
+    v2.setSpec(
+        new AppDeploymentV2Spec(
+            "nginx:1.27",
+            1,
+            null,
+            List.of(new NamedPort("web", 80), new NamedPort("admin", 9000))));
     AppDeployment v1 = conversion.convertBack(v2);
     v1.setSpec(new AppDeploymentSpec("nginx:1.27", 1, null, 8081));
 

@@ -17,9 +17,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -67,7 +67,8 @@ public final class MergePatchStrategy implements ResourceStrategy {
           .put(APPLIED_FIELDS_ANNOTATION, MergedTarget.recordOf(schema, wanted));
       R object = ResourceTree.toResource(body, (Class<R>) desired.getClass());
       try {
-        return new ApplyResult<>(ApplyOutcome.CREATED, context.client().resource(object).create(), "POST");
+        return new ApplyResult<>(
+            ApplyOutcome.CREATED, context.client().resource(object).create(), "POST");
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw ResourceWriteException.of(desired, "POST", e);
@@ -80,14 +81,30 @@ public final class MergePatchStrategy implements ResourceStrategy {
     }
     R live = current.get();
     Map<String, Object> liveTree = ResourceTree.of(live);
-    MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, true,
-        ManagedFields.ownManagers(context), o -> { }, ResourceWriteException.describe(desired));
+    MergedTarget merged =
+        MergedTarget.of(
+            schema,
+            liveTree,
+            wanted,
+            true,
+            ManagedFields.ownManagers(context),
+            o -> {},
+            ResourceWriteException.describe(desired));
     if (!merged.unchanged()) {
-      // Values written whole may hold what the server filled in: compare as the server stores desired.
-      Map<String, Object> filled = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(), context);
+      // Values written whole may hold what the server filled in: compare as the server stores
+      // desired.
+      Map<String, Object> filled =
+          ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(), context);
       if (filled != wanted) {
-        merged = MergedTarget.of(schema, liveTree, filled, true,
-            ManagedFields.ownManagers(context), o -> { }, ResourceWriteException.describe(desired));
+        merged =
+            MergedTarget.of(
+                schema,
+                liveTree,
+                filled,
+                true,
+                ManagedFields.ownManagers(context),
+                o -> {},
+                ResourceWriteException.describe(desired));
       }
     }
     if (merged.unchanged()) {

@@ -5,7 +5,10 @@ import com.google.inject.Module;
 import dev.converge.strategy.StrategyMapBinder;
 import dev.converge.strategy.StrategyPlugin;
 
-/** Registers {@link MergePatchStrategy} as {@value MergePatchStrategy#NAME}; found through ServiceLoader. */
+/**
+ * Registers {@link MergePatchStrategy} as {@value MergePatchStrategy#NAME}; found through
+ * ServiceLoader.
+ */
 public final class MergePatchStrategyPlugin implements StrategyPlugin {
 
   @Override
@@ -17,7 +20,9 @@ public final class MergePatchStrategyPlugin implements StrategyPlugin {
   public static final class MergePatchStrategyModule extends AbstractModule {
     @Override
     protected void configure() {
-      StrategyMapBinder.of(binder()).addBinding(MergePatchStrategy.NAME).toInstance(new MergePatchStrategy());
+      StrategyMapBinder.of(binder())
+          .addBinding(MergePatchStrategy.NAME)
+          .toInstance(new MergePatchStrategy());
     }
 
     // Equal by class so that installing it twice (discovered and explicit) binds once.

@@ -8,15 +8,17 @@ import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.fuzz.StrategyFuzzKit;
 
 /**
- * The differential fuzzer on the merge-patch strategy, with the API server as the oracle. A small run in
- * every build; {@code bin/fuzz --sequences 2000} (or {@code -Dconverge.fuzz.sequences=2000}) for a long one.
+ * The differential fuzzer on the merge-patch strategy, with the API server as the oracle. A small
+ * run in every build; {@code bin/fuzz --sequences 2000} (or {@code -Dconverge.fuzz.sequences=2000})
+ * for a long one.
  */
 class MergePatchStrategyFuzzIT extends StrategyFuzzKit {
 
   @Override
   protected ResourceStrategy strategy() {
-    StrategySelector selector = Guice.createInjector(new StrategiesModule(StrategySelection.all("merge-patch")))
-        .getInstance(StrategySelector.class);
+    StrategySelector selector =
+        Guice.createInjector(new StrategiesModule(StrategySelection.all("merge-patch")))
+            .getInstance(StrategySelector.class);
     return selector.installed().get("merge-patch");
   }
 }

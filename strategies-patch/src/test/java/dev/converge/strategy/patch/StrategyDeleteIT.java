@@ -19,25 +19,54 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class StrategyDeleteIT {
 
   @Test
-  void foregroundDeletionWaitsForDependentsAndASecondDeleteFindsNothing(KubernetesClient client, TestNamespace ns) {
+  void foregroundDeletionWaitsForDependentsAndASecondDeleteFindsNothing(
+      KubernetesClient client, TestNamespace ns) {
     MergePatchStrategy strategy = new MergePatchStrategy();
     DirectStrategyContext context = new DirectStrategyContext(client, "delete-it");
-    Deployment web = new DeploymentBuilder()
-        .withNewMetadata().withName("web").withNamespace(ns.name()).endMetadata()
-        .withNewSpec().withReplicas(1)
-        .withNewSelector().addToMatchLabels("app", "web").endSelector()
-        .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
-        .withNewSpec().addNewContainer().withName("web").withImage("nginx:1.27").endContainer().endSpec()
-        .endTemplate().endSpec().build();
+    Deployment web =
+        new DeploymentBuilder()
+            .withNewMetadata()
+            .withName("web")
+            .withNamespace(ns.name())
+            .endMetadata()
+            .withNewSpec()
+            .withReplicas(1)
+            .withNewSelector()
+            .addToMatchLabels("app", "web")
+            .endSelector()
+            .withNewTemplate()
+            .withNewMetadata()
+            .addToLabels("app", "web")
+            .endMetadata()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("web")
+            .withImage("nginx:1.27")
+            .endContainer()
+            .endSpec()
+            .endTemplate()
+            .endSpec()
+            .build();
     strategy.apply(web, context);
-    Awaitility.await("replica set created").atMost(Duration.ofSeconds(60))
-        .until(() -> !client.apps().replicaSets().inNamespace(ns.name()).list().getItems().isEmpty());
+    Awaitility.await("replica set created")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> !client.apps().replicaSets().inNamespace(ns.name()).list().getItems().isEmpty());
 
     assertThat(strategy.delete(web, DeletionPropagation.FOREGROUND, context)).isTrue();
 
-    Awaitility.await("deployment and its replica sets gone").atMost(Duration.ofSeconds(90))
-        .until(() -> client.apps().deployments().inNamespace(ns.name()).withName("web").get() == null
-            && client.apps().replicaSets().inNamespace(ns.name()).list().getItems().isEmpty());
+    Awaitility.await("deployment and its replica sets gone")
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () ->
+                client.apps().deployments().inNamespace(ns.name()).withName("web").get() == null
+                    && client
+                        .apps()
+                        .replicaSets()
+                        .inNamespace(ns.name())
+                        .list()
+                        .getItems()
+                        .isEmpty());
     assertThat(strategy.delete(web, DeletionPropagation.FOREGROUND, context)).isFalse();
   }
 }

@@ -1,19 +1,18 @@
 package dev.converge.strategy.ssa;
 
-import dev.converge.strategy.ApplyOutcome;
-import dev.converge.strategy.ApplyResult;
-import dev.converge.strategy.ResourceStrategy;
-import dev.converge.strategy.ResourceWriteException;
-import dev.converge.strategy.StrategyContext;
 import dev.converge.schema.Comparison;
 import dev.converge.schema.FieldSet;
 import dev.converge.schema.Merge;
 import dev.converge.schema.SchemaNode;
 import dev.converge.strategy.ApiKind;
+import dev.converge.strategy.ApplyOutcome;
+import dev.converge.strategy.ApplyResult;
+import dev.converge.strategy.ResourceStrategy;
+import dev.converge.strategy.ResourceWriteException;
+import dev.converge.strategy.StrategyContext;
 import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
-import dev.converge.strategy.tree.MergedTarget;
 import dev.converge.strategy.tree.ResourceTree;
 import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -35,20 +34,20 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Server-side apply as the controller's field manager. Before sending, it reads the manager's {@code
- * Apply} entry in {@code managedFields}: when live holds every desired value, the manager owns every
- * desired field and owns nothing desired has dropped, the request is skipped.
+ * Server-side apply as the controller's field manager. Before sending, it reads the manager's
+ * {@code Apply} entry in {@code managedFields}: when live holds every desired value, the manager
+ * owns every desired field and owns nothing desired has dropped, the request is skipped.
  *
  * <p>Taking over: an object last written by the {@code update} or {@code merge-patch} strategy has
- * its fields recorded under {@code Update} entries, which an apply does not release — later removals
- * would silently not happen. When such entries exist for this controller, the strategy first moves
- * their fields into its own {@code Apply} entry (one JSON patch of {@code metadata.managedFields},
- * guarded by the resourceVersion), then applies. "This controller" is its field manager and the
- * manager name the API server gives its client's PUTs and POSTs, which fabric8 cannot label with a
- * field manager: the first word of the client's user agent. Give the operator's client a user agent
- * of its own ({@code Config#setUserAgent("my-operator/1.0")}); with fabric8's default user agent,
- * every fabric8-based tool writes as {@value #FABRIC8_DEFAULT_MANAGER}, and fields such a tool set
- * would be taken over too.
+ * its fields recorded under {@code Update} entries, which an apply does not release — later
+ * removals would silently not happen. When such entries exist for this controller, the strategy
+ * first moves their fields into its own {@code Apply} entry (one JSON patch of {@code
+ * metadata.managedFields}, guarded by the resourceVersion), then applies. "This controller" is its
+ * field manager and the manager name the API server gives its client's PUTs and POSTs, which
+ * fabric8 cannot label with a field manager: the first word of the client's user agent. Give the
+ * operator's client a user agent of its own ({@code Config#setUserAgent("my-operator/1.0")}); with
+ * fabric8's default user agent, every fabric8-based tool writes as {@value
+ * #FABRIC8_DEFAULT_MANAGER}, and fields such a tool set would be taken over too.
  */
 public final class ServerSideApplyStrategy implements ResourceStrategy {
 
@@ -64,20 +63,31 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   private static final Logger log = LoggerFactory.getLogger(ServerSideApplyStrategy.class);
 
   /** The path of the applied-fields record, which every apply sets. */
-  private static final FieldSet RECORD_FIELD = FieldSet.fromFieldsV1(
-      Map.of("f:metadata", Map.of("f:annotations", Map.of("f:" + AppliedFieldsRecord.ANNOTATION, Map.of()))));
+  private static final FieldSet RECORD_FIELD =
+      FieldSet.fromFieldsV1(
+          Map.of(
+              "f:metadata",
+              Map.of("f:annotations", Map.of("f:" + AppliedFieldsRecord.ANNOTATION, Map.of()))));
 
-  /** This manager's field set by object, resourceVersion and manager: a steady state reads it once. */
-  private final Map<String, FieldSet> ownedFields = java.util.Collections.synchronizedMap(
-      new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, FieldSet> eldest) {
-          return size() > 10_000;
-        }
-      });
+  /**
+   * This manager's field set by object, resourceVersion and manager: a steady state reads it once.
+   */
+  private final Map<String, FieldSet> ownedFields =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, FieldSet> eldest) {
+              return size() > 10_000;
+            }
+          });
 
   private FieldSet ownedFields(HasMetadata live, Map<String, Object> entry) {
-    String key = live.getMetadata().getUid() + "/" + live.getMetadata().getResourceVersion() + "/" + entry.get("manager");
+    String key =
+        live.getMetadata().getUid()
+            + "/"
+            + live.getMetadata().getResourceVersion()
+            + "/"
+            + entry.get("manager");
     return ownedFields.computeIfAbsent(key, k -> ManagedFields.fieldsOf(entry));
   }
 
@@ -88,6 +98,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       return false;
     }
   }
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final boolean force;
@@ -109,7 +120,10 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     this.extraTakeOverManagers = Set.copyOf(extraTakeOverManagers);
   }
 
-  /** an apply is a PATCH, and one that creates the object needs create as well; the clearing and take-over patches are PATCHes too. */
+  /**
+   * an apply is a PATCH, and one that creates the object needs create as well; the clearing and
+   * take-over patches are PATCHes too.
+   */
   @Override
   public Set<String> verbs() {
     return Set.of("create", "patch");
@@ -155,12 +169,19 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     // manager's entry when another writer changes it, and the record still tells that this
     // controller set it, so dropping it from desired can still remove it.
     FieldSet fields = FieldSet.of(schema, wanted);
-    String liveRecord = current.map(live -> live.getMetadata().getAnnotations())
-        .map(a -> a.get(AppliedFieldsRecord.ANNOTATION)).orElse(null);
+    String liveRecord =
+        current
+            .map(live -> live.getMetadata().getAnnotations())
+            .map(a -> a.get(AppliedFieldsRecord.ANNOTATION))
+            .orElse(null);
     Map<String, Object> metadata = ResourceTree.mapAtOrCreate(wanted, "metadata");
-    Map<String, Object> annotations = new LinkedHashMap<>(ResourceTree.mapAt(metadata, "annotations").orElse(Map.of()));
-    annotations.put(AppliedFieldsRecord.ANNOTATION, liveRecord != null && sameRecord(liveRecord, fields)
-        ? liveRecord : AppliedFieldsRecord.encode(fields));
+    Map<String, Object> annotations =
+        new LinkedHashMap<>(ResourceTree.mapAt(metadata, "annotations").orElse(Map.of()));
+    annotations.put(
+        AppliedFieldsRecord.ANNOTATION,
+        liveRecord != null && sameRecord(liveRecord, fields)
+            ? liveRecord
+            : AppliedFieldsRecord.encode(fields));
     metadata.put("annotations", annotations);
     FieldSet wantedFields = fields.union(RECORD_FIELD);
     List<String> sent = new ArrayList<>();
@@ -171,39 +192,60 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       Map<String, Object> liveTree = ResourceTree.of(live);
       List<Map<String, Object>> entries = ManagedFields.entries(liveTree);
       Map<String, Object> mine = ownApplyEntry(entries, context);
-      List<Map<String, Object>> legacy = legacyEntries(entries, context, recordOf(liveTree), wantedFields);
+      List<Map<String, Object>> legacy =
+          legacyEntries(entries, context, recordOf(liveTree), wantedFields);
       if (!legacy.isEmpty()) {
         R taken = takeOver(live, context, sent, wantedFields);
         Map<String, Object> takenTree = ResourceTree.of(taken);
         Map<String, Object> claimed = ownApplyEntry(ManagedFields.entries(takenTree), context);
-        if (claimed != null && converged(schema, takenTree, wanted, wantedFields,
-            ManagedFields.fieldsOf(claimed).union(ownUpdates(ManagedFields.entries(takenTree), context, wantedFields)))) {
+        if (claimed != null
+            && converged(
+                schema,
+                takenTree,
+                wanted,
+                wantedFields,
+                ManagedFields.fieldsOf(claimed)
+                    .union(ownUpdates(ManagedFields.entries(takenTree), context, wantedFields)))) {
           return new ApplyResult<>(ApplyOutcome.UPDATED, taken, String.join(", ", sent));
         }
         liveTree = takenTree;
-      } else if (mine != null && converged(schema, liveTree, wanted, wantedFields,
-          ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
+      } else if (mine != null
+          && converged(
+              schema,
+              liveTree,
+              wanted,
+              wantedFields,
+              ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
         return ApplyResult.unchanged(live);
       }
       // Not converged as desired is written. Where live holds more inside values written whole,
       // the server may have filled it in: compare again with desired as the server stores it (its
       // field set is the same: those values are leaves of it).
-      Map<String, Object> filled = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(),
-          context);
+      Map<String, Object> filled =
+          ServerDefaults.fillAtomicValues(schema, liveTree, wanted, desired.getClass(), context);
       if (filled != wanted) {
         wanted = filled;
-        if (legacy.isEmpty() && mine != null && converged(schema, liveTree, wanted, wantedFields,
-            ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
+        if (legacy.isEmpty()
+            && mine != null
+            && converged(
+                schema,
+                liveTree,
+                wanted,
+                wantedFields,
+                ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
           return ApplyResult.unchanged(live);
         }
       }
       cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
     }
     R body = ResourceTree.toResource(wanted, (Class<R>) desired.getClass());
-    String request = "PATCH application/apply-patch+yaml fieldManager=" + context.fieldManager()
-        + (force ? " force=true" : "");
+    String request =
+        "PATCH application/apply-patch+yaml fieldManager="
+            + context.fieldManager()
+            + (force ? " force=true" : "");
     try {
-      ServerSideApplicable<R> apply = context.client().resource(body).fieldManager(context.fieldManager());
+      ServerSideApplicable<R> apply =
+          context.client().resource(body).fieldManager(context.fieldManager());
       if (force) {
         apply = apply.forceConflicts();
       }
@@ -228,24 +270,25 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    */
   /**
    * Leaves the server put into this manager's entry beyond what it applied (a Service that becomes
-   * ClusterIP gets its defaulted {@code internalTrafficPolicy} attributed to the applier), by object
-   * and desired field set: they are no reason to apply again.
+   * ClusterIP gets its defaulted {@code internalTrafficPolicy} attributed to the applier), by
+   * object and desired field set: they are no reason to apply again.
    */
-  private final Map<String, Set<List<String>>> attributedByServer = java.util.Collections.synchronizedMap(
-      new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Set<List<String>>> eldest) {
-          return size() > 10_000;
-        }
-      });
+  private final Map<String, Set<List<String>>> attributedByServer =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Set<List<String>>> eldest) {
+              return size() > 10_000;
+            }
+          });
 
   private static String attributionKey(Map<String, Object> live, FieldSet desiredFields) {
     Object uid = ResourceTree.mapAt(live, "metadata").map(m -> m.get("uid")).orElse("");
     return uid + "/" + desiredFields.leaves().hashCode();
   }
 
-  private void rememberAttributed(HasMetadata applied, Map<String, Object> wanted, SchemaNode schema,
-      StrategyContext context) {
+  private void rememberAttributed(
+      HasMetadata applied, Map<String, Object> wanted, SchemaNode schema, StrategyContext context) {
     Map<String, Object> tree = ResourceTree.of(applied);
     Map<String, Object> entry = ownApplyEntry(ManagedFields.entries(tree), context);
     if (entry == null) {
@@ -262,7 +305,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     }
   }
 
-  boolean converged(SchemaNode schema, Map<String, Object> live, Map<String, Object> wanted, FieldSet desiredFields,
+  boolean converged(
+      SchemaNode schema,
+      Map<String, Object> live,
+      Map<String, Object> wanted,
+      FieldSet desiredFields,
       FieldSet owned) {
     Optional<String> difference = Comparison.firstDifference(schema, live, wanted);
     if (difference.isPresent()) {
@@ -275,7 +322,10 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         extra.removeAll(desiredFields.leaves());
         Set<List<String>> missing = new LinkedHashSet<>(desiredFields.leaves());
         missing.removeAll(owned.leaves());
-        log.debug("apply needed: owned but no longer desired {}, desired but not owned {}", extra, missing);
+        log.debug(
+            "apply needed: owned but no longer desired {}, desired but not owned {}",
+            extra,
+            missing);
       }
       return false;
     }
@@ -287,7 +337,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   }
 
   /** Whether the leaves this manager owns beyond desired's are all ones the server put there. */
-  private boolean onlyAttributedByServer(Map<String, Object> live, FieldSet owned, FieldSet desiredFields) {
+  private boolean onlyAttributedByServer(
+      Map<String, Object> live, FieldSet owned, FieldSet desiredFields) {
     Set<List<String>> known = attributedByServer.get(attributionKey(live, desiredFields));
     if (known == null) {
       return false;
@@ -309,15 +360,26 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * member another writer changed — and values this manager applied, desired dropped and another
    * manager co-owns (a probe desired drops whose period another writer changed). A JSON patch
    * reaches inside lists, by the element's position in live, and the patch first tests the
-   * resourceVersion, so a position cannot have moved. Where a member is cleared, the members and the
-   * discriminator desired selects go in the same request, so the object stays valid in between.
+   * resourceVersion, so a position cannot have moved. Where a member is cleared, the members and
+   * the discriminator desired selects go in the same request, so the object stays valid in between.
    */
-  private <R extends HasMetadata> boolean clearUnselectedMembers(R desired, SchemaNode schema,
-      Map<String, Object> liveTree, Map<String, Object> wanted, StrategyContext context, List<String> sent) {
+  private <R extends HasMetadata> boolean clearUnselectedMembers(
+      R desired,
+      SchemaNode schema,
+      Map<String, Object> liveTree,
+      Map<String, Object> wanted,
+      StrategyContext context,
+      List<String> sent) {
     Map<String, Object> mine = ownApplyEntry(ManagedFields.entries(liveTree), context);
-    FieldSet applied = (mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine)).union(recordOf(liveTree));
-    Merge.Result merged = Merge.apply(schema, liveTree, wanted, applied,
-        ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)));
+    FieldSet applied =
+        (mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine)).union(recordOf(liveTree));
+    Merge.Result merged =
+        Merge.apply(
+            schema,
+            liveTree,
+            wanted,
+            applied,
+            ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)));
     Set<String> removedPointers = new LinkedHashSet<>();
     for (String path : merged.contested()) {
       removedPointers.add(merged.pointer(path));
@@ -330,7 +392,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       // apply turns a map or list it empties into null, which a custom resource's schema refuses.
       String pointer = merged.pointer(path);
       Object parent = Merge.desiredAt(schema, liveTree, wanted, parentOf(pointer));
-      if ((parent instanceof Map<?, ?> m && m.isEmpty()) || (parent instanceof List<?> l && l.isEmpty())) {
+      if ((parent instanceof Map<?, ?> m && m.isEmpty())
+          || (parent instanceof List<?> l && l.isEmpty())) {
         removedPointers.add(pointer);
       }
     }
@@ -348,9 +411,12 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       }
     }
     // A removal inside a value removed whole is already done by the outer one.
-    List<String> outermost = removedPointers.stream().distinct()
-        .filter(p -> removedPointers.stream().noneMatch(q -> !q.equals(p) && p.startsWith(q + "/")))
-        .toList();
+    List<String> outermost =
+        removedPointers.stream()
+            .distinct()
+            .filter(
+                p -> removedPointers.stream().noneMatch(q -> !q.equals(p) && p.startsWith(q + "/")))
+            .toList();
     Set<String> parents = new LinkedHashSet<>();
     outermost.forEach(p -> parents.add(parentOf(p)));
     // No resourceVersion test (status writers move it all the time): each list position the patch
@@ -358,7 +424,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     Map<String, Object> tests = new LinkedHashMap<>();
     outermost.forEach(p -> tests.putAll(Merge.positionTests(schema, liveTree, p)));
     List<Map<String, Object>> ops = new ArrayList<>();
-    tests.forEach((pointer, value) -> ops.add(Map.of("op", "test", "path", pointer, "value", value)));
+    tests.forEach(
+        (pointer, value) -> ops.add(Map.of("op", "test", "path", pointer, "value", value)));
     for (String parent : parents) {
       if (outermost.stream().anyMatch(p -> parent.startsWith(p + "/") || parent.equals(p))) {
         continue;
@@ -373,16 +440,20 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         Object current = have.get(e.getKey());
         boolean scalar = !(value instanceof Map<?, ?>) && !(value instanceof List<?>);
         if (value != null && (current == null || (scalar && !value.equals(current)))) {
-          ops.add(Map.of("op", "add", "path", parent + "/" + escape((String) e.getKey()), "value", value));
+          ops.add(
+              Map.of(
+                  "op", "add", "path", parent + "/" + escape((String) e.getKey()), "value", value));
         }
       }
     }
     // Adds touch map keys only; removals go last, later list positions first, so no position
     // an operation names has moved (the server validates the patched object as a whole).
-    outermost.stream().sorted(ServerSideApplyStrategy::laterFirst)
+    outermost.stream()
+        .sorted(ServerSideApplyStrategy::laterFirst)
         .forEach(pointer -> ops.add(Map.of("op", "remove", "path", pointer)));
     String body = JSON.writeValueAsString(ops);
-    String request = "PATCH application/json-patch+json (clear " + String.join(", ", outermost) + ")";
+    String request =
+        "PATCH application/json-patch+json (clear " + String.join(", ", outermost) + ")";
     PatchContext patchContext = PatchContext.of(PatchType.JSON);
     patchContext.setFieldManager(context.fieldManager());
     try {
@@ -404,9 +475,14 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     String[] y = b.split("/", -1);
     for (int i = 0; i < Math.min(x.length, y.length); i++) {
       if (!x[i].equals(y[i])) {
-        boolean numeric = x[i].chars().allMatch(Character::isDigit) && y[i].chars().allMatch(Character::isDigit)
-            && !x[i].isEmpty() && !y[i].isEmpty();
-        return numeric ? Integer.compare(Integer.parseInt(y[i]), Integer.parseInt(x[i])) : x[i].compareTo(y[i]);
+        boolean numeric =
+            x[i].chars().allMatch(Character::isDigit)
+                && y[i].chars().allMatch(Character::isDigit)
+                && !x[i].isEmpty()
+                && !y[i].isEmpty();
+        return numeric
+            ? Integer.compare(Integer.parseInt(y[i]), Integer.parseInt(x[i]))
+            : x[i].compareTo(y[i]);
       }
     }
     return Integer.compare(y.length, x.length);
@@ -435,42 +511,58 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return key.replace("~", "~0").replace("/", "~1");
   }
 
-  private Map<String, Object> ownApplyEntry(List<Map<String, Object>> entries, StrategyContext context) {
+  private Map<String, Object> ownApplyEntry(
+      List<Map<String, Object>> entries, StrategyContext context) {
     return entries.stream()
-        .filter(e -> context.fieldManager().equals(e.get("manager")) && "Apply".equals(e.get("operation"))
-            && isMainResource(e))
-        .findFirst().orElse(null);
+        .filter(
+            e ->
+                context.fieldManager().equals(e.get("manager"))
+                    && "Apply".equals(e.get("operation"))
+                    && isMainResource(e))
+        .findFirst()
+        .orElse(null);
   }
 
-  private List<Map<String, Object>> legacyEntries(List<Map<String, Object>> entries, StrategyContext context,
-      FieldSet record, FieldSet wanted) {
+  private List<Map<String, Object>> legacyEntries(
+      List<Map<String, Object>> entries,
+      StrategyContext context,
+      FieldSet record,
+      FieldSet wanted) {
     return entries.stream()
-        .filter(e -> "Update".equals(e.get("operation")) && isMainResource(e)
-            && (extraTakeOverManagers.contains(e.get("manager"))
-                || (context.fieldManager().equals(e.get("manager")) && holdsUndesired(e, context, record, wanted))
-                || (userAgentManager(context).equals(e.get("manager"))
-                    && !claimable(e, context, record, wanted).isEmpty())))
+        .filter(
+            e ->
+                "Update".equals(e.get("operation"))
+                    && isMainResource(e)
+                    && (extraTakeOverManagers.contains(e.get("manager"))
+                        || (context.fieldManager().equals(e.get("manager"))
+                            && holdsUndesired(e, context, record, wanted))
+                        || (userAgentManager(context).equals(e.get("manager"))
+                            && !claimable(e, context, record, wanted).isEmpty())))
         .toList();
   }
 
   /**
    * Whether this manager's own {@code Update} entry holds a field it recorded setting that desired
-   * no longer sets: only then must the entry be taken over, or the apply could not remove the field.
-   * Desired fields it shares with the {@code Apply} entry are harmless; taking them over would even
-   * repeat forever where the server credits every update with a field (an autoscaler's
+   * no longer sets: only then must the entry be taken over, or the apply could not remove the
+   * field. Desired fields it shares with the {@code Apply} entry are harmless; taking them over
+   * would even repeat forever where the server credits every update with a field (an autoscaler's
    * {@code spec.metrics}, which its conversion rewrites on each write).
    */
-  private boolean holdsUndesired(Map<String, Object> entry, StrategyContext context, FieldSet record, FieldSet wanted) {
-    Set<List<String>> leaves = new LinkedHashSet<>(claimable(entry, context, record, wanted).leaves());
+  private boolean holdsUndesired(
+      Map<String, Object> entry, StrategyContext context, FieldSet record, FieldSet wanted) {
+    Set<List<String>> leaves =
+        new LinkedHashSet<>(claimable(entry, context, record, wanted).leaves());
     leaves.removeAll(wanted.leaves());
     return !leaves.isEmpty();
   }
 
   /** The desired fields this manager's own {@code Update} entries hold (its patches' fields). */
-  private FieldSet ownUpdates(List<Map<String, Object>> entries, StrategyContext context, FieldSet wanted) {
+  private FieldSet ownUpdates(
+      List<Map<String, Object>> entries, StrategyContext context, FieldSet wanted) {
     FieldSet out = FieldSet.empty();
     for (Map<String, Object> entry : entries) {
-      if ("Update".equals(entry.get("operation")) && isMainResource(entry)
+      if ("Update".equals(entry.get("operation"))
+          && isMainResource(entry)
           && context.fieldManager().equals(entry.get("manager"))) {
         out = out.union(ManagedFields.fieldsOf(entry).intersectExact(wanted));
       }
@@ -481,10 +573,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   /**
    * The fields of a legacy entry this controller may claim. Under a user agent of its own, all of
    * them; under fabric8's default name, which every fabric8 tool shares, only those the
-   * applied-fields record of the update or merge-patch strategy says this controller wrote — another
-   * tool's finalizer or label recorded under the same name stays that tool's.
+   * applied-fields record of the update or merge-patch strategy says this controller wrote —
+   * another tool's finalizer or label recorded under the same name stays that tool's.
    */
-  private FieldSet claimable(Map<String, Object> entry, StrategyContext context, FieldSet record, FieldSet wanted) {
+  private FieldSet claimable(
+      Map<String, Object> entry, StrategyContext context, FieldSet record, FieldSet wanted) {
     FieldSet fields = ManagedFields.fieldsOf(entry);
     if (shared(entry, context)) {
       return fields.intersect(record);
@@ -506,8 +599,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   private static FieldSet recordOf(Map<String, Object> liveTree) {
     try {
-      return AppliedFieldsRecord.decode(ResourceTree.mapAt(liveTree, "metadata", "annotations")
-          .map(a -> a.get(AppliedFieldsRecord.ANNOTATION)).map(String::valueOf).orElse(null));
+      return AppliedFieldsRecord.decode(
+          ResourceTree.mapAt(liveTree, "metadata", "annotations")
+              .map(a -> a.get(AppliedFieldsRecord.ANNOTATION))
+              .map(String::valueOf)
+              .orElse(null));
     } catch (IllegalArgumentException e) {
       return FieldSet.empty();
     }
@@ -519,7 +615,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * the object changed in between (a controller's status write, typically): then it reads the
    * object again and retries, a bounded number of times.
    */
-  private <R extends HasMetadata> R takeOver(R live, StrategyContext context, List<String> sent, FieldSet within) {
+  private <R extends HasMetadata> R takeOver(
+      R live, StrategyContext context, List<String> sent, FieldSet within) {
     R current = live;
     for (int attempt = 1; ; attempt++) {
       Map<String, Object> currentTree = ResourceTree.of(current);
@@ -530,12 +627,22 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         return current;
       }
       try {
-        return takeOverOnce(current, entries, ownApplyEntry(entries, context), legacy, record, context, sent,
+        return takeOverOnce(
+            current,
+            entries,
+            ownApplyEntry(entries, context),
+            legacy,
+            record,
+            context,
+            sent,
             within);
       } catch (ResourceWriteException e) {
         R fresh = context.client().resource(current).get();
-        boolean moved = fresh != null && !java.util.Objects.equals(
-            fresh.getMetadata().getResourceVersion(), current.getMetadata().getResourceVersion());
+        boolean moved =
+            fresh != null
+                && !java.util.Objects.equals(
+                    fresh.getMetadata().getResourceVersion(),
+                    current.getMetadata().getResourceVersion());
         if (e.code() != 422 || !moved || attempt == MAX_TAKE_OVER_ATTEMPTS) {
           throw e;
         }
@@ -546,12 +653,19 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   private static final int MAX_TAKE_OVER_ATTEMPTS = 5;
 
-  private <R extends HasMetadata> R takeOverOnce(R live, List<Map<String, Object>> entries,
-      Map<String, Object> mine, List<Map<String, Object>> legacy, FieldSet record, StrategyContext context,
-      List<String> sent, FieldSet within) {
+  private <R extends HasMetadata> R takeOverOnce(
+      R live,
+      List<Map<String, Object>> entries,
+      Map<String, Object> mine,
+      List<Map<String, Object>> legacy,
+      FieldSet record,
+      StrategyContext context,
+      List<String> sent,
+      FieldSet within) {
     FieldSet union = mine == null ? FieldSet.empty() : ManagedFields.fieldsOf(mine);
     Set<String> from = new LinkedHashSet<>();
-    java.util.IdentityHashMap<Map<String, Object>, Map<String, Object>> remaining = new java.util.IdentityHashMap<>();
+    java.util.IdentityHashMap<Map<String, Object>, Map<String, Object>> remaining =
+        new java.util.IdentityHashMap<>();
     for (Map<String, Object> entry : legacy) {
       FieldSet claim = claimable(entry, context, record, within);
       union = union.union(claim);
@@ -584,10 +698,14 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       rewritten.add(claimed);
     }
     String resourceVersion = live.getMetadata().getResourceVersion();
-    List<Map<String, Object>> ops = List.of(
-        Map.of("op", "test", "path", "/metadata/resourceVersion", "value", resourceVersion),
-        Map.of("op", "replace", "path", "/metadata/managedFields", "value", rewritten));
-    String request = "PATCH application/json-patch+json managedFields (take over " + String.join(", ", from) + ")";
+    List<Map<String, Object>> ops =
+        List.of(
+            Map.of("op", "test", "path", "/metadata/resourceVersion", "value", resourceVersion),
+            Map.of("op", "replace", "path", "/metadata/managedFields", "value", rewritten));
+    String request =
+        "PATCH application/json-patch+json managedFields (take over "
+            + String.join(", ", from)
+            + ")";
     PatchContext patchContext = PatchContext.of(PatchType.JSON);
     patchContext.setFieldManager(context.fieldManager());
     try {
@@ -601,7 +719,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   @SuppressWarnings("unchecked")
   private static List<Map<String, Object>> managedFields(Map<String, Object> liveTree) {
-    Object list = ResourceTree.mapAt(liveTree, "metadata").map(m -> m.get("managedFields")).orElse(null);
+    Object list =
+        ResourceTree.mapAt(liveTree, "metadata").map(m -> m.get("managedFields")).orElse(null);
     if (!(list instanceof List<?> l)) {
       return List.of();
     }

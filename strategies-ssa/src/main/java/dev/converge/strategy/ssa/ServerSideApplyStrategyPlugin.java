@@ -22,7 +22,9 @@ public final class ServerSideApplyStrategyPlugin implements StrategyPlugin {
   public static final class ServerSideApplyStrategyModule extends AbstractModule {
     @Override
     protected void configure() {
-      StrategyMapBinder.of(binder()).addBinding(ServerSideApplyStrategy.NAME).toInstance(new ServerSideApplyStrategy());
+      StrategyMapBinder.of(binder())
+          .addBinding(ServerSideApplyStrategy.NAME)
+          .toInstance(new ServerSideApplyStrategy());
     }
 
     // Equal by class so that installing it twice (discovered and explicit) binds once.

@@ -22,10 +22,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a steady-state reconcile pays for "is there anything to write?" with each strategy: the
- * CPU time and heap allocation of one no-op apply of a Deployment, compared against the live
- * object exactly as the API server returned it (server defaults and managedFields included) and
- * read through a copying cache, as the runtime does. Prints figures; asserts nothing but that the
+ * What a steady-state reconcile pays for "is there anything to write?" with each strategy: the CPU
+ * time and heap allocation of one no-op apply of a Deployment, compared against the live object
+ * exactly as the API server returned it (server defaults and managedFields included) and read
+ * through a copying cache, as the runtime does. Prints figures; asserts nothing but that the
  * measured applies sent no request.
  *
  * <pre>
@@ -45,19 +45,32 @@ public final class NoOpApplyBenchmark {
     KubernetesSerialization json = new KubernetesSerialization();
     try (LocalCluster cluster = LocalCluster.start()) {
       WriteCounter requests = new WriteCounter();
-      try (KubernetesClient client = cluster.clientBuilder()
-          .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", requests)).build()) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("bench").endMetadata().build())
+      try (KubernetesClient client =
+          cluster
+              .clientBuilder()
+              .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", requests))
+              .build()) {
+        client
+            .namespaces()
+            .resource(
+                new NamespaceBuilder().withNewMetadata().withName("bench").endMetadata().build())
             .create();
-        System.out.printf("no-op apply of a Deployment, %d iterations after %d warm-up, one thread%n",
+        System.out.printf(
+            "no-op apply of a Deployment, %d iterations after %d warm-up, one thread%n",
             iterations, iterations);
         System.out.printf("%-12s %12s %16s%n", "strategy", "us/apply", "bytes/apply");
         for (ResourceStrategy strategy :
-            List.of(new UpdateStrategy(), new MergePatchStrategy(), new ServerSideApplyStrategy())) {
+            List.of(
+                new UpdateStrategy(), new MergePatchStrategy(), new ServerSideApplyStrategy())) {
           Deployment desired = desired("web-" + strategy.name());
           strategy.apply(desired, new DirectStrategyContext(client, "bench"));
-          Deployment live = client.apps().deployments().inNamespace("bench")
-              .withName(desired.getMetadata().getName()).get();
+          Deployment live =
+              client
+                  .apps()
+                  .deployments()
+                  .inNamespace("bench")
+                  .withName(desired.getMetadata().getName())
+                  .get();
           StrategyContext cached = new CopyingContext(client, live, json);
 
           run(strategy, desired, cached, iterations); // warm-up
@@ -66,9 +79,12 @@ public final class NoOpApplyBenchmark {
           long bytes = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
           run(strategy, desired, cached, iterations);
           long cpuPer = (threads.getCurrentThreadCpuTime() - cpu) / iterations;
-          long bytesPer = (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - bytes) / iterations;
+          long bytesPer =
+              (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - bytes)
+                  / iterations;
           if (!requests.writes().isEmpty()) {
-            throw new IllegalStateException(strategy.name() + " wrote during no-op applies: " + requests.writes());
+            throw new IllegalStateException(
+                strategy.name() + " wrote during no-op applies: " + requests.writes());
           }
           System.out.printf("%-12s %12.1f %16d%n", strategy.name(), cpuPer / 1000.0, bytesPer);
         }
@@ -76,7 +92,8 @@ public final class NoOpApplyBenchmark {
     }
   }
 
-  private static void run(ResourceStrategy strategy, Deployment desired, StrategyContext context, int n) {
+  private static void run(
+      ResourceStrategy strategy, Deployment desired, StrategyContext context, int n) {
     for (int i = 0; i < n; i++) {
       if (strategy.apply(desired, context).outcome() != ApplyOutcome.UNCHANGED) {
         throw new IllegalStateException(strategy.name() + " did not see the object as unchanged");
@@ -87,19 +104,42 @@ public final class NoOpApplyBenchmark {
   private static Deployment desired(String name) {
     Map<String, String> labels = Map.of("app", name);
     return new DeploymentBuilder()
-        .withNewMetadata().withName(name).withNamespace("bench").withLabels(labels).endMetadata()
-        .withNewSpec().withReplicas(2)
-        .withNewSelector().withMatchLabels(labels).endSelector()
-        .withNewTemplate().withNewMetadata().withLabels(labels)
-        .addToAnnotations("example.com/config-hash", "0123456789abcdef").endMetadata()
-        .withNewSpec().addNewContainer().withName("app").withImage("nginx:1.27")
-        .addNewPort().withContainerPort(8080).endPort()
-        .addNewEnv().withName("MODE").withValue("bench").endEnv()
-        .endContainer().endSpec().endTemplate().endSpec().build();
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace("bench")
+        .withLabels(labels)
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(2)
+        .withNewSelector()
+        .withMatchLabels(labels)
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(labels)
+        .addToAnnotations("example.com/config-hash", "0123456789abcdef")
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("app")
+        .withImage("nginx:1.27")
+        .addNewPort()
+        .withContainerPort(8080)
+        .endPort()
+        .addNewEnv()
+        .withName("MODE")
+        .withValue("bench")
+        .endEnv()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
   }
 
   /** Hands out a copy of one live object per read, as an informer-backed cache does. */
-  private record CopyingContext(KubernetesClient client, Deployment live, KubernetesSerialization json)
+  private record CopyingContext(
+      KubernetesClient client, Deployment live, KubernetesSerialization json)
       implements StrategyContext {
     @Override
     public String fieldManager() {
@@ -108,7 +148,8 @@ public final class NoOpApplyBenchmark {
 
     @Override
     @SuppressWarnings("unchecked")
-    public <R extends HasMetadata> Optional<R> cached(Class<R> type, String namespace, String name) {
+    public <R extends HasMetadata> Optional<R> cached(
+        Class<R> type, String namespace, String name) {
       return Optional.of((R) json.clone(live));
     }
   }

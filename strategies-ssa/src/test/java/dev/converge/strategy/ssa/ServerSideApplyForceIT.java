@@ -20,16 +20,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ServerSideApplyForceIT {
 
   private static ConfigMap settings(String ns, String color) {
-    return new ConfigMapBuilder().withNewMetadata().withName("settings").withNamespace(ns).endMetadata()
-        .addToData("color", color).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("settings")
+        .withNamespace(ns)
+        .endMetadata()
+        .addToData("color", color)
+        .build();
   }
 
   private static void otherManagerTakes(KubernetesClient client, String ns) {
-    client.resource(settings(ns, "green")).fieldManager("other-controller").forceConflicts().serverSideApply();
+    client
+        .resource(settings(ns, "green"))
+        .fieldManager("other-controller")
+        .forceConflicts()
+        .serverSideApply();
   }
 
   @Test
-  void withoutForceAConflictIsAnErrorNamingTheFieldAndTheOtherManager(KubernetesClient client, TestNamespace ns) {
+  void withoutForceAConflictIsAnErrorNamingTheFieldAndTheOtherManager(
+      KubernetesClient client, TestNamespace ns) {
     ServerSideApplyStrategy strict = new ServerSideApplyStrategy(false, Set.of());
     DirectStrategyContext context = new DirectStrategyContext(client, "my-operator");
     strict.apply(settings(ns.name(), "red"), context);
@@ -45,20 +55,24 @@ class ServerSideApplyForceIT {
   }
 
   @Test
-  void withForceTheControllerTakesTheFieldBackAndThenLeavesItAlone(KubernetesClient client, TestNamespace ns) {
+  void withForceTheControllerTakesTheFieldBackAndThenLeavesItAlone(
+      KubernetesClient client, TestNamespace ns) {
     ServerSideApplyStrategy forced = new ServerSideApplyStrategy();
     DirectStrategyContext context = new DirectStrategyContext(client, "my-operator");
     forced.apply(settings(ns.name(), "red"), context);
     otherManagerTakes(client, ns.name());
 
-    assertThat(forced.apply(settings(ns.name(), "red"), context).outcome()).isEqualTo(ApplyOutcome.UPDATED);
-    assertThat(forced.apply(settings(ns.name(), "red"), context).outcome()).isEqualTo(ApplyOutcome.UNCHANGED);
+    assertThat(forced.apply(settings(ns.name(), "red"), context).outcome())
+        .isEqualTo(ApplyOutcome.UPDATED);
+    assertThat(forced.apply(settings(ns.name(), "red"), context).outcome())
+        .isEqualTo(ApplyOutcome.UNCHANGED);
     ConfigMap live = client.configMaps().inNamespace(ns.name()).withName("settings").get();
     assertThat(live.getData()).containsEntry("color", "red");
     assertThat(live.getMetadata().getManagedFields())
-        .anySatisfy(e -> {
-          assertThat(e.getManager()).isEqualTo("my-operator");
-          assertThat(e.getOperation()).isEqualTo("Apply");
-        });
+        .anySatisfy(
+            e -> {
+              assertThat(e.getManager()).isEqualTo("my-operator");
+              assertThat(e.getOperation()).isEqualTo("Apply");
+            });
   }
 }

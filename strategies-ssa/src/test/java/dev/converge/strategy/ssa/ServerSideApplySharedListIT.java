@@ -27,39 +27,71 @@ class ServerSideApplySharedListIT {
 
   private static Deployment desired(String ns, int replicas) {
     return new DeploymentBuilder()
-        .withNewMetadata().withName("web").withNamespace(ns).endMetadata()
-        .withNewSpec().withReplicas(replicas)
-        .withNewSelector().addToMatchLabels("app", "web").endSelector()
-        .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
-        .withNewSpec().addNewContainer().withName("web").withImage("nginx:1.27")
-        .addNewEnv().withName("MODE").withValue("a").endEnv()
-        .endContainer().endSpec()
-        .endTemplate().endSpec().build();
+        .withNewMetadata()
+        .withName("web")
+        .withNamespace(ns)
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(replicas)
+        .withNewSelector()
+        .addToMatchLabels("app", "web")
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .addToLabels("app", "web")
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("web")
+        .withImage("nginx:1.27")
+        .addNewEnv()
+        .withName("MODE")
+        .withValue("a")
+        .endEnv()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
   }
 
   @Test
-  void anEnvVarAddedByAnotherActorIsKeptAndCausesNoWrites(LocalCluster cluster, KubernetesClient admin, TestNamespace ns) {
+  void anEnvVarAddedByAnotherActorIsKeptAndCausesNoWrites(
+      LocalCluster cluster, KubernetesClient admin, TestNamespace ns) {
     WriteCounter writes = new WriteCounter();
-    try (KubernetesClient counted = cluster.clientBuilder()
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("writes", writes)).build()) {
+    try (KubernetesClient counted =
+        cluster
+            .clientBuilder()
+            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("writes", writes))
+            .build()) {
       ServerSideApplyStrategy ssa = new ServerSideApplyStrategy();
       DirectStrategyContext context = new DirectStrategyContext(counted, "my-operator");
       ssa.apply(desired(ns.name(), 1), context);
 
       PatchContext strategic = PatchContext.of(PatchType.STRATEGIC_MERGE);
       strategic.setFieldManager("env-injector");
-      admin.apps().deployments().inNamespace(ns.name()).withName("web").patch(strategic, """
+      admin
+          .apps()
+          .deployments()
+          .inNamespace(ns.name())
+          .withName("web")
+          .patch(
+              strategic,
+              """
           {"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"INJECTED","value":"yes"}]}]}}}}""");
 
       writes.reset();
-      assertThat(ssa.apply(desired(ns.name(), 1), context).outcome()).isEqualTo(ApplyOutcome.UNCHANGED);
+      assertThat(ssa.apply(desired(ns.name(), 1), context).outcome())
+          .isEqualTo(ApplyOutcome.UNCHANGED);
       assertThat(writes.writes()).isEmpty();
 
-      assertThat(ssa.apply(desired(ns.name(), 2), context).outcome()).isEqualTo(ApplyOutcome.UPDATED);
+      assertThat(ssa.apply(desired(ns.name(), 2), context).outcome())
+          .isEqualTo(ApplyOutcome.UPDATED);
       Deployment live = admin.apps().deployments().inNamespace(ns.name()).withName("web").get();
       assertThat(live.getSpec().getReplicas()).isEqualTo(2);
       assertThat(live.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
-          .extracting(EnvVar::getName).containsExactlyInAnyOrder("MODE", "INJECTED");
+          .extracting(EnvVar::getName)
+          .containsExactlyInAnyOrder("MODE", "INJECTED");
     }
   }
 }

@@ -11,9 +11,10 @@ import java.util.List;
 /** The conformance kit on ssa, switching to and from update and merge-patch. */
 class ServerSideApplyStrategyConformanceIT extends StrategyConformanceKit {
 
-  private final StrategySelector selector = Guice.createInjector(
-          new StrategiesModule(StrategySelection.all(ServerSideApplyStrategy.NAME)))
-      .getInstance(StrategySelector.class);
+  private final StrategySelector selector =
+      Guice.createInjector(
+              new StrategiesModule(StrategySelection.all(ServerSideApplyStrategy.NAME)))
+          .getInstance(StrategySelector.class);
 
   @Override
   protected ConformanceTarget target() {

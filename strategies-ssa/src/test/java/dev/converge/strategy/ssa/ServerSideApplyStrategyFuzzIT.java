@@ -9,14 +9,16 @@ import dev.converge.testing.conformance.fuzz.StrategyFuzzKit;
 
 /**
  * The differential fuzzer on the ssa strategy, with the API server as the oracle. A small run in
- * every build; {@code bin/fuzz --sequences 2000} (or {@code -Dconverge.fuzz.sequences=2000}) for a long one.
+ * every build; {@code bin/fuzz --sequences 2000} (or {@code -Dconverge.fuzz.sequences=2000}) for a
+ * long one.
  */
 class ServerSideApplyStrategyFuzzIT extends StrategyFuzzKit {
 
   @Override
   protected ResourceStrategy strategy() {
-    StrategySelector selector = Guice.createInjector(new StrategiesModule(StrategySelection.all("ssa")))
-        .getInstance(StrategySelector.class);
+    StrategySelector selector =
+        Guice.createInjector(new StrategiesModule(StrategySelection.all("ssa")))
+            .getInstance(StrategySelector.class);
     return selector.installed().get("ssa");
   }
 }

@@ -28,7 +28,10 @@ class ServerSideApplyTakeOverIT {
 
   private static ConfigMap desired(String ns, Map<String, String> data) {
     return new ConfigMapBuilder()
-        .withNewMetadata().withName("settings").withNamespace(ns).endMetadata()
+        .withNewMetadata()
+        .withName("settings")
+        .withNamespace(ns)
+        .endMetadata()
         .withData(data)
         .build();
   }
@@ -36,8 +39,10 @@ class ServerSideApplyTakeOverIT {
   @Test
   void takesOverOnlyItsOwnEarlierWritesWhenItsClientHasItsOwnUserAgent(
       LocalCluster cluster, KubernetesClient otherTool, TestNamespace ns) {
-    Config operatorConfig = new ConfigBuilder(cluster.config()).withUserAgent("my-operator/1.0").build();
-    try (KubernetesClient operator = new KubernetesClientBuilder().withConfig(operatorConfig).build()) {
+    Config operatorConfig =
+        new ConfigBuilder(cluster.config()).withUserAgent("my-operator/1.0").build();
+    try (KubernetesClient operator =
+        new KubernetesClientBuilder().withConfig(operatorConfig).build()) {
       DirectStrategyContext context = new DirectStrategyContext(operator, "my-operator");
       new UpdateStrategy().apply(desired(ns.name(), Map.of("a", "1", "b", "2")), context);
 
@@ -51,7 +56,8 @@ class ServerSideApplyTakeOverIT {
       new ServerSideApplyStrategy().apply(desired(ns.name(), Map.of("a", "1")), context);
 
       ConfigMap live = otherTool.configMaps().withName("settings").get();
-      assertThat(live.getData()).containsExactlyInAnyOrderEntriesOf(Map.of("a", "1", "foreign", "kept"));
+      assertThat(live.getData())
+          .containsExactlyInAnyOrderEntriesOf(Map.of("a", "1", "foreign", "kept"));
       assertThat(live.getMetadata().getManagedFields())
           .filteredOn(f -> "my-operator".equals(f.getManager()))
           .extracting(ManagedFieldsEntry::getOperation)

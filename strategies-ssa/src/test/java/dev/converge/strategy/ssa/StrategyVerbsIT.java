@@ -25,9 +25,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Each strategy's {@code verbs()} (what the generated ClusterRole grants on a kind it writes) are
@@ -42,20 +42,37 @@ class StrategyVerbsIT {
   }
 
   private static ConfigMap settings(String ns, String color) {
-    return new ConfigMapBuilder().withNewMetadata().withName("settings").withNamespace(ns)
-        .endMetadata().addToData("color", color).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("settings")
+        .withNamespace(ns)
+        .endMetadata()
+        .addToData("color", color)
+        .build();
   }
 
   @ParameterizedTest
   @MethodSource("strategies")
-  void theDeclaredVerbsAreEnoughAndEachIsNeeded(ResourceStrategy strategy, KubernetesClient admin,
-      TestNamespace ns, LocalCluster cluster) {
+  void theDeclaredVerbsAreEnoughAndEachIsNeeded(
+      ResourceStrategy strategy, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     String user = "verbs-" + strategy.name();
-    admin.rbac().roleBindings().inNamespace(ns.name()).resource(new RoleBindingBuilder()
-        .withNewMetadata().withName(user).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "Role", user)
-        .addNewSubject().withKind("User").withApiGroup("rbac.authorization.k8s.io").withName(user)
-        .endSubject().build()).create();
+    admin
+        .rbac()
+        .roleBindings()
+        .inNamespace(ns.name())
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName(user)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "Role", user)
+                .addNewSubject()
+                .withKind("User")
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withName(user)
+                .endSubject()
+                .build())
+        .create();
     Set<String> declared = new TreeSet<>(strategy.verbs());
 
     try (KubernetesClient asUser = cluster.clientAs(user)) {
@@ -66,15 +83,19 @@ class StrategyVerbsIT {
         grant(admin, ns, user, without);
         awaitAllowed(asUser, ns, missing, false);
         admin.configMaps().inNamespace(ns.name()).withName("settings").delete();
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-            admin.configMaps().inNamespace(ns.name()).withName("settings").get() == null);
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () -> admin.configMaps().inNamespace(ns.name()).withName("settings").get() == null);
         if (missing.equals("create")) {
           assertThatThrownBy(() -> strategy.apply(settings(ns.name(), "red"), context))
-              .as("%s without create", strategy.name()).satisfies(StrategyVerbsIT::forbidden);
+              .as("%s without create", strategy.name())
+              .satisfies(StrategyVerbsIT::forbidden);
         } else {
           admin.resource(settings(ns.name(), "blue")).create();
           assertThatThrownBy(() -> strategy.apply(settings(ns.name(), "red"), context))
-              .as("%s without %s", strategy.name(), missing).satisfies(StrategyVerbsIT::forbidden);
+              .as("%s without %s", strategy.name(), missing)
+              .satisfies(StrategyVerbsIT::forbidden);
         }
       }
 
@@ -83,8 +104,10 @@ class StrategyVerbsIT {
         awaitAllowed(asUser, ns, verb, true);
       }
       admin.configMaps().inNamespace(ns.name()).withName("settings").delete();
-      await().atMost(Duration.ofSeconds(10)).until(() ->
-          admin.configMaps().inNamespace(ns.name()).withName("settings").get() == null);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> admin.configMaps().inNamespace(ns.name()).withName("settings").get() == null);
       assertThat(strategy.apply(settings(ns.name(), "red"), context).outcome())
           .isEqualTo(ApplyOutcome.CREATED);
       assertThat(strategy.apply(settings(ns.name(), "green"), context).outcome())
@@ -95,13 +118,30 @@ class StrategyVerbsIT {
   }
 
   /** Waits until the API server's authorizer has seen the role change. */
-  private static void awaitAllowed(KubernetesClient asUser, TestNamespace ns, String verb,
-      boolean allowed) {
-    await().atMost(Duration.ofSeconds(10)).until(() -> Boolean.valueOf(allowed).equals(
-        asUser.authorization().v1().selfSubjectAccessReview().create(
-            new SelfSubjectAccessReviewBuilder().withNewSpec().withNewResourceAttributes()
-                .withNamespace(ns.name()).withResource("configmaps").withVerb(verb)
-                .endResourceAttributes().endSpec().build()).getStatus().getAllowed()));
+  private static void awaitAllowed(
+      KubernetesClient asUser, TestNamespace ns, String verb, boolean allowed) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                Boolean.valueOf(allowed)
+                    .equals(
+                        asUser
+                            .authorization()
+                            .v1()
+                            .selfSubjectAccessReview()
+                            .create(
+                                new SelfSubjectAccessReviewBuilder()
+                                    .withNewSpec()
+                                    .withNewResourceAttributes()
+                                    .withNamespace(ns.name())
+                                    .withResource("configmaps")
+                                    .withVerb(verb)
+                                    .endResourceAttributes()
+                                    .endSpec()
+                                    .build())
+                            .getStatus()
+                            .getAllowed()));
   }
 
   /** Refused by RBAC: a 403 somewhere in the causes. */
@@ -113,13 +153,28 @@ class StrategyVerbsIT {
     assertThat(found).as("403 Forbidden in %s", error.toString()).isTrue();
   }
 
-  private static void grant(KubernetesClient admin, TestNamespace ns, String user,
-      Set<String> verbs) {
+  private static void grant(
+      KubernetesClient admin, TestNamespace ns, String user, Set<String> verbs) {
     List<String> all = new ArrayList<>(List.of("get"));
     all.addAll(verbs);
-    admin.rbac().roles().inNamespace(ns.name()).resource(new RoleBuilder()
-        .withNewMetadata().withName(user).withNamespace(ns.name()).endMetadata()
-        .addNewRule().withApiGroups("").withResources("configmaps").withVerbs(all).endRule()
-        .build()).fieldManager("verbs-it").forceConflicts().serverSideApply();
+    admin
+        .rbac()
+        .roles()
+        .inNamespace(ns.name())
+        .resource(
+            new RoleBuilder()
+                .withNewMetadata()
+                .withName(user)
+                .withNamespace(ns.name())
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups("")
+                .withResources("configmaps")
+                .withVerbs(all)
+                .endRule()
+                .build())
+        .fieldManager("verbs-it")
+        .forceConflicts()
+        .serverSideApply();
   }
 }

@@ -1,5 +1,6 @@
 package dev.converge.strategy.update;
 
+import dev.converge.schema.SchemaNode;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.ApplyOutcome;
 import dev.converge.strategy.ApplyResult;
@@ -7,7 +8,6 @@ import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.ResourceWriteException;
 import dev.converge.strategy.ServerFieldPreserver;
 import dev.converge.strategy.StrategyContext;
-import dev.converge.schema.SchemaNode;
 import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
@@ -16,12 +16,12 @@ import dev.converge.strategy.tree.ResourceTree;
 import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.Set;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -70,7 +70,8 @@ public final class UpdateStrategy implements ResourceStrategy {
   /** Every preserver on the class path of this class's loader and the context loader. */
   public static List<ServerFieldPreserver> discoverPreservers() {
     List<ServerFieldPreserver> found = new ArrayList<>();
-    ServiceLoader.load(ServerFieldPreserver.class, UpdateStrategy.class.getClassLoader()).forEach(found::add);
+    ServiceLoader.load(ServerFieldPreserver.class, UpdateStrategy.class.getClassLoader())
+        .forEach(found::add);
     ClassLoader context = Thread.currentThread().getContextClassLoader();
     if (context != null && context != UpdateStrategy.class.getClassLoader()) {
       for (ServerFieldPreserver p : ServiceLoader.load(ServerFieldPreserver.class, context)) {
@@ -101,29 +102,39 @@ public final class UpdateStrategy implements ResourceStrategy {
 
   /**
    * The mutate-function style: {@code mutate} receives a copy of the live object (or of {@code
-   * object} when none exists) and sets the desired values on it. It must set values, not derive them
-   * from the current ones (no {@code replicas + 1}), because it runs on a fresh copy after every
-   * conflict. Fields the callback drops are kept (no record is kept in this style: the callback sees
-   * every field, so nothing tells its own fields from others').
+   * object} when none exists) and sets the desired values on it. It must set values, not derive
+   * them from the current ones (no {@code replicas + 1}), because it runs on a fresh copy after
+   * every conflict. Fields the callback drops are kept (no record is kept in this style: the
+   * callback sees every field, so nothing tells its own fields from others').
    *
    * @param object names the object (kind, namespace, name); used as the starting point when absent
    */
   @SuppressWarnings("unchecked")
-  public <R extends HasMetadata> ApplyResult<R> createOrUpdate(R object, Consumer<R> mutate, StrategyContext context) {
-    Function<R, Map<String, Object>> desiredOf = live -> {
-      R copy = ResourceTree.toResource(ResourceTree.of(live), (Class<R>) live.getClass());
-      mutate.accept(copy);
-      return DesiredState.of(copy);
-    };
-    return converge(object, desiredOf, () -> {
-      R copy = ResourceTree.toResource(ResourceTree.of(object), (Class<R>) object.getClass());
-      mutate.accept(copy);
-      return copy;
-    }, false, context);
+  public <R extends HasMetadata> ApplyResult<R> createOrUpdate(
+      R object, Consumer<R> mutate, StrategyContext context) {
+    Function<R, Map<String, Object>> desiredOf =
+        live -> {
+          R copy = ResourceTree.toResource(ResourceTree.of(live), (Class<R>) live.getClass());
+          mutate.accept(copy);
+          return DesiredState.of(copy);
+        };
+    return converge(
+        object,
+        desiredOf,
+        () -> {
+          R copy = ResourceTree.toResource(ResourceTree.of(object), (Class<R>) object.getClass());
+          mutate.accept(copy);
+          return copy;
+        },
+        false,
+        context);
   }
 
   private <R extends HasMetadata> ApplyResult<R> converge(
-      R target, Function<R, Map<String, Object>> desiredOf, Supplier<R> toCreate, boolean record,
+      R target,
+      Function<R, Map<String, Object>> desiredOf,
+      Supplier<R> toCreate,
+      boolean record,
       StrategyContext context) {
     ApiKind kind = ApiKind.of(target);
     SchemaNode schema = context.schemas().forKind(kind);
@@ -142,14 +153,30 @@ public final class UpdateStrategy implements ResourceStrategy {
       R live = current.get();
       Map<String, Object> liveTree = ResourceTree.of(live);
       Map<String, Object> wanted = desiredOf.apply(live);
-      MergedTarget merged = MergedTarget.of(schema, liveTree, wanted, record, ManagedFields.ownManagers(context),
-          outgoing -> preserve(kind, liveTree, outgoing), resource);
+      MergedTarget merged =
+          MergedTarget.of(
+              schema,
+              liveTree,
+              wanted,
+              record,
+              ManagedFields.ownManagers(context),
+              outgoing -> preserve(kind, liveTree, outgoing),
+              resource);
       if (!merged.unchanged()) {
-        // Values written whole may hold what the server filled in: compare as the server stores desired.
-        Map<String, Object> filled = ServerDefaults.fillAtomicValues(schema, liveTree, wanted, target.getClass(), context);
+        // Values written whole may hold what the server filled in: compare as the server stores
+        // desired.
+        Map<String, Object> filled =
+            ServerDefaults.fillAtomicValues(schema, liveTree, wanted, target.getClass(), context);
         if (filled != wanted) {
-          merged = MergedTarget.of(schema, liveTree, filled, record, ManagedFields.ownManagers(context),
-              outgoing -> preserve(kind, liveTree, outgoing), resource);
+          merged =
+              MergedTarget.of(
+                  schema,
+                  liveTree,
+                  filled,
+                  record,
+                  ManagedFields.ownManagers(context),
+                  outgoing -> preserve(kind, liveTree, outgoing),
+                  resource);
         }
       }
       if (merged.unchanged()) {
@@ -169,7 +196,10 @@ public final class UpdateStrategy implements ResourceStrategy {
         R updated = context.client().resource(body).update();
         sent.add(request);
         if (log.isDebugEnabled()) {
-          log.debug("{}: updated; changed {}{}", resource, merged.patch().keySet(),
+          log.debug(
+              "{}: updated; changed {}{}",
+              resource,
+              merged.patch().keySet(),
               merged.removed().isEmpty() ? "" : ", removed " + merged.removed());
         }
         return new ApplyResult<>(ApplyOutcome.UPDATED, updated, String.join(", ", sent));
@@ -182,15 +212,23 @@ public final class UpdateStrategy implements ResourceStrategy {
         current = fresh(target, context);
       }
     }
-    throw new ResourceWriteException(resource, 409, List.of(),
-        resource + ": still conflicting after " + maxAttempts
-            + " attempts (" + String.join(", ", sent) + "); another writer keeps changing the object."
-            + " The reconcile fails and is retried with backoff.", null);
+    throw new ResourceWriteException(
+        resource,
+        409,
+        List.of(),
+        resource
+            + ": still conflicting after "
+            + maxAttempts
+            + " attempts ("
+            + String.join(", ", sent)
+            + "); another writer keeps changing the object."
+            + " The reconcile fails and is retried with backoff.",
+        null);
   }
 
   @SuppressWarnings("unchecked")
-  private <R extends HasMetadata> R create(R desired, SchemaNode recordSchema, StrategyContext context,
-      List<String> sent) {
+  private <R extends HasMetadata> R create(
+      R desired, SchemaNode recordSchema, StrategyContext context, List<String> sent) {
     Map<String, Object> tree = ResourceTree.of(desired);
     tree.remove("status");
     Map<String, Object> metadata = ResourceTree.mapAtOrCreate(tree, "metadata");
@@ -198,7 +236,9 @@ public final class UpdateStrategy implements ResourceStrategy {
     metadata.remove("managedFields");
     if (recordSchema != null) {
       ResourceTree.mapAtOrCreate(metadata, "annotations")
-          .put(AppliedFieldsRecord.ANNOTATION, MergedTarget.recordOf(recordSchema, DesiredState.of(desired)));
+          .put(
+              AppliedFieldsRecord.ANNOTATION,
+              MergedTarget.recordOf(recordSchema, DesiredState.of(desired)));
     }
     R object = ResourceTree.toResource(tree, (Class<R>) desired.getClass());
     try {

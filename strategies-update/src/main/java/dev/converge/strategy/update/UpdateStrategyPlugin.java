@@ -5,7 +5,9 @@ import com.google.inject.Module;
 import dev.converge.strategy.StrategyMapBinder;
 import dev.converge.strategy.StrategyPlugin;
 
-/** Registers {@link UpdateStrategy} as {@value UpdateStrategy#NAME}; found through ServiceLoader. */
+/**
+ * Registers {@link UpdateStrategy} as {@value UpdateStrategy#NAME}; found through ServiceLoader.
+ */
 public final class UpdateStrategyPlugin implements StrategyPlugin {
 
   @Override
@@ -13,7 +15,9 @@ public final class UpdateStrategyPlugin implements StrategyPlugin {
     return new UpdateStrategyModule();
   }
 
-  /** Binds {@link UpdateStrategy} (injectable for the mutate-function style) and adds it to the map. */
+  /**
+   * Binds {@link UpdateStrategy} (injectable for the mutate-function style) and adds it to the map.
+   */
   public static final class UpdateStrategyModule extends AbstractModule {
     @Override
     protected void configure() {

@@ -12,10 +12,16 @@ class PreserverDiscoveryTest {
 
   @Test
   void builtInAndUserPreserversAreFoundThroughServiceLoader() {
-    List<String> found = UpdateStrategy.discoverPreservers().stream()
-        .map(ServerFieldPreserver::getClass).map(Class::getName).toList();
+    List<String> found =
+        UpdateStrategy.discoverPreservers().stream()
+            .map(ServerFieldPreserver::getClass)
+            .map(Class::getName)
+            .toList();
 
-    assertThat(found).contains(ServicePreserver.class.getName(), PersistentVolumeClaimPreserver.class.getName(),
-        ShardPreserver.class.getName());
+    assertThat(found)
+        .contains(
+            ServicePreserver.class.getName(),
+            PersistentVolumeClaimPreserver.class.getName(),
+            ShardPreserver.class.getName());
   }
 }

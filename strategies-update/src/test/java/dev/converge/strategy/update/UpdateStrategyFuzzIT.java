@@ -9,14 +9,16 @@ import dev.converge.testing.conformance.fuzz.StrategyFuzzKit;
 
 /**
  * The differential fuzzer on the update strategy, with the API server as the oracle. A small run in
- * every build; {@code bin/fuzz --sequences 2000} (or {@code -Dconverge.fuzz.sequences=2000}) for a long one.
+ * every build; {@code bin/fuzz --sequences 2000} (or {@code -Dconverge.fuzz.sequences=2000}) for a
+ * long one.
  */
 class UpdateStrategyFuzzIT extends StrategyFuzzKit {
 
   @Override
   protected ResourceStrategy strategy() {
-    StrategySelector selector = Guice.createInjector(new StrategiesModule(StrategySelection.all("update")))
-        .getInstance(StrategySelector.class);
+    StrategySelector selector =
+        Guice.createInjector(new StrategiesModule(StrategySelection.all("update")))
+            .getInstance(StrategySelector.class);
     return selector.installed().get("update");
   }
 }

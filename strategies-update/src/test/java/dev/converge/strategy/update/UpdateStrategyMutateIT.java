@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * controller-runtime's CreateOrUpdate style: a callback that overwrites whole sub-objects of the live object
- * (a new spec without any server default) must neither write on every call nor lose what the server
- * allocated.
+ * controller-runtime's CreateOrUpdate style: a callback that overwrites whole sub-objects of the
+ * live object (a new spec without any server default) must neither write on every call nor lose
+ * what the server allocated.
  */
 @ExtendWith(LocalClusterExtension.class)
 class UpdateStrategyMutateIT {
@@ -39,9 +39,11 @@ class UpdateStrategyMutateIT {
 
   @BeforeEach
   void countedClient(LocalCluster cluster) {
-    counted = cluster.clientBuilder()
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("writes", writes))
-        .build();
+    counted =
+        cluster
+            .clientBuilder()
+            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("writes", writes))
+            .build();
     context = new DirectStrategyContext(counted, "mutate-it");
   }
 
@@ -54,22 +56,49 @@ class UpdateStrategyMutateIT {
     return dep -> {
       Map<String, String> labels = Map.of("app", "redis");
       dep.getMetadata().setLabels(labels);
-      dep.setSpec(new DeploymentSpecBuilder()
-          .withReplicas(size)
-          .withNewSelector().withMatchLabels(labels).endSelector()
-          .withNewTemplate().withNewMetadata().withLabels(labels).endMetadata()
-          .withNewSpec().addNewContainer().withName("redis").withImage("redis:7").endContainer().endSpec()
-          .endTemplate()
-          .build());
+      dep.setSpec(
+          new DeploymentSpecBuilder()
+              .withReplicas(size)
+              .withNewSelector()
+              .withMatchLabels(labels)
+              .endSelector()
+              .withNewTemplate()
+              .withNewMetadata()
+              .withLabels(labels)
+              .endMetadata()
+              .withNewSpec()
+              .addNewContainer()
+              .withName("redis")
+              .withImage("redis:7")
+              .endContainer()
+              .endSpec()
+              .endTemplate()
+              .build());
     };
   }
 
   @Test
-  void aCallbackThatReplacesTheWholeSpecWritesOnlyWhenItsValuesChange(TestNamespace ns, KubernetesClient admin) {
-    Deployment key = new DeploymentBuilder().withNewMetadata().withName("redis").withNamespace(ns.name()).endMetadata().build();
+  void aCallbackThatReplacesTheWholeSpecWritesOnlyWhenItsValuesChange(
+      TestNamespace ns, KubernetesClient admin) {
+    Deployment key =
+        new DeploymentBuilder()
+            .withNewMetadata()
+            .withName("redis")
+            .withNamespace(ns.name())
+            .endMetadata()
+            .build();
 
-    assertThat(strategy.createOrUpdate(key, redis(1), context).outcome()).isEqualTo(ApplyOutcome.CREATED);
-    long generation = admin.apps().deployments().inNamespace(ns.name()).withName("redis").get().getMetadata().getGeneration();
+    assertThat(strategy.createOrUpdate(key, redis(1), context).outcome())
+        .isEqualTo(ApplyOutcome.CREATED);
+    long generation =
+        admin
+            .apps()
+            .deployments()
+            .inNamespace(ns.name())
+            .withName("redis")
+            .get()
+            .getMetadata()
+            .getGeneration();
 
     writes.reset();
     ApplyResult<Deployment> again = strategy.createOrUpdate(key, redis(1), context);
@@ -83,13 +112,26 @@ class UpdateStrategyMutateIT {
     assertThat(live.getSpec().getReplicas()).isEqualTo(3);
     assertThat(live.getMetadata().getGeneration()).isEqualTo(generation + 1);
     // the server's defaults inside the template survived the PUT
-    assertThat(live.getSpec().getTemplate().getSpec().getContainers().get(0).getTerminationMessagePath())
+    assertThat(
+            live.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getTerminationMessagePath())
         .isEqualTo("/dev/termination-log");
   }
 
   @Test
-  void aServiceSpecRebuiltByTheCallbackKeepsItsClusterIpAndNodePort(TestNamespace ns, KubernetesClient admin) {
-    Service key = new ServiceBuilder().withNewMetadata().withName("web").withNamespace(ns.name()).endMetadata().build();
+  void aServiceSpecRebuiltByTheCallbackKeepsItsClusterIpAndNodePort(
+      TestNamespace ns, KubernetesClient admin) {
+    Service key =
+        new ServiceBuilder()
+            .withNewMetadata()
+            .withName("web")
+            .withNamespace(ns.name())
+            .endMetadata()
+            .build();
     Consumer<Service> web8080 = svc -> svc.setSpec(web(8080));
     Consumer<Service> web8081 = svc -> svc.setSpec(web(8081));
 
@@ -115,7 +157,11 @@ class UpdateStrategyMutateIT {
     return new ServiceSpecBuilder()
         .withType("NodePort")
         .withSelector(Map.of("app", "web"))
-        .addNewPort().withName("http").withPort(80).withTargetPort(new IntOrString(targetPort)).endPort()
+        .addNewPort()
+        .withName("http")
+        .withPort(80)
+        .withTargetPort(new IntOrString(targetPort))
+        .endPort()
         .build();
   }
 }

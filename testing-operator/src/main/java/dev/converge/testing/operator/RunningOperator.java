@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>{@link RunningOperatorBuilder#start} installs the CRDs (once per JVM), gives the operator a
  * client of its own (its own user agent, optionally impersonating a ServiceAccount, every write
  * request recorded), builds it with your factory, starts it and waits for its caches. {@link
- * #close()} first deletes the objects of the custom resource kinds that still carry finalizers
- * and waits, with the operator still running, until they are gone, so the test namespace never
- * hangs in {@code Terminating}; then it stops the operator and closes its client.
+ * #close()} first deletes the objects of the custom resource kinds that still carry finalizers and
+ * waits, with the operator still running, until they are gone, so the test namespace never hangs in
+ * {@code Terminating}; then it stops the operator and closes its client.
  */
 public final class RunningOperator implements AutoCloseable {
 
@@ -53,8 +53,12 @@ public final class RunningOperator implements AutoCloseable {
   private final SimpleMeterRegistry meters;
   private final WriteRecorder recorder;
 
-  private RunningOperator(RunningOperatorBuilder settings, KubernetesClient client, Operator operator,
-      SimpleMeterRegistry meters, WriteRecorder recorder) {
+  private RunningOperator(
+      RunningOperatorBuilder settings,
+      KubernetesClient client,
+      Operator operator,
+      SimpleMeterRegistry meters,
+      WriteRecorder recorder) {
     this.settings = settings;
     this.client = client;
     this.operator = operator;
@@ -76,22 +80,26 @@ public final class RunningOperator implements AutoCloseable {
     }
     ConfigBuilder config = new ConfigBuilder(settings.cluster.config());
     if (settings.user != null) {
-      config.withImpersonateUsername(settings.user)
+      config
+          .withImpersonateUsername(settings.user)
           .withImpersonateGroups(settings.groups.toArray(String[]::new));
     }
     config.withUserAgent(settings.userAgent);
     WriteRecorder recorder = new WriteRecorder();
-    KubernetesClient client = new KubernetesClientBuilder()
-        .withConfig(config.build())
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(WriteRecorder.NAME, recorder))
-        .build();
+    KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(config.build())
+            .withHttpClientBuilderConsumer(
+                b -> b.addOrReplaceInterceptor(WriteRecorder.NAME, recorder))
+            .build();
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Operator operator;
     try {
       operator = factory.create(client, meters);
       if (operator == null) {
-        throw new IllegalStateException("the OperatorFactory returned null; return the operator"
-            + " built on the client it was given, not yet started");
+        throw new IllegalStateException(
+            "the OperatorFactory returned null; return the operator"
+                + " built on the client it was given, not yet started");
       }
       operator.start();
     } catch (Exception e) {
@@ -104,9 +112,15 @@ public final class RunningOperator implements AutoCloseable {
     if (!operator.awaitCachesSynced(settings.cachesSyncTimeout)) {
       operator.stop(settings.stopTimeout);
       client.close();
-      throw new IllegalStateException("the caches of operator " + operator.name() + " did not sync"
-          + " within " + settings.cachesSyncTimeout + ": " + operator.health().problems()
-          + "; check that its RBAC rules allow list and watch of every kind it watches");
+      throw new IllegalStateException(
+          "the caches of operator "
+              + operator.name()
+              + " did not sync"
+              + " within "
+              + settings.cachesSyncTimeout
+              + ": "
+              + operator.health().problems()
+              + "; check that its RBAC rules allow list and watch of every kind it watches");
     }
     return new RunningOperator(settings, client, operator, meters, recorder);
   }
@@ -131,17 +145,22 @@ public final class RunningOperator implements AutoCloseable {
   }
 
   /**
-   * Reconciles run so far by {@code controller}, whatever their outcome (from the
-   * {@code converge.reconcile} timer; the operator must use {@link #meters()}).
+   * Reconciles run so far by {@code controller}, whatever their outcome (from the {@code
+   * converge.reconcile} timer; the operator must use {@link #meters()}).
    */
   public long reconciles(String controller) {
-    return meters.find(MicrometerControllerMetrics.RECONCILE).tag("controller", controller)
-        .timers().stream().mapToLong(Timer::count).sum();
+    return meters
+        .find(MicrometerControllerMetrics.RECONCILE)
+        .tag("controller", controller)
+        .timers()
+        .stream()
+        .mapToLong(Timer::count)
+        .sum();
   }
 
   /**
-   * Deletes leftovers that carry finalizers and waits for the operator to finalize them, then
-   * stops the operator and closes its client.
+   * Deletes leftovers that carry finalizers and waits for the operator to finalize them, then stops
+   * the operator and closes its client.
    *
    * @throws IllegalStateException when the operator did not finalize every leftover in time; their
    *     finalizers were removed by force so the namespace can still be deleted, and the message
@@ -157,10 +176,15 @@ public final class RunningOperator implements AutoCloseable {
       client.close();
     }
     if (!forced.isEmpty()) {
-      throw new IllegalStateException("operator " + operator.name() + " did not finalize "
-          + String.join(", ", forced) + " within " + settings.cleanUpTimeout
-          + " after the test deleted them; their finalizers were removed by force. Check the"
-          + " operator's log for its cleanup hook, and its RBAC rule to patch the kind");
+      throw new IllegalStateException(
+          "operator "
+              + operator.name()
+              + " did not finalize "
+              + String.join(", ", forced)
+              + " within "
+              + settings.cleanUpTimeout
+              + " after the test deleted them; their finalizers were removed by force. Check the"
+              + " operator's log for its cleanup hook, and its RBAC rule to patch the kind");
     }
   }
 
@@ -169,8 +193,11 @@ public final class RunningOperator implements AutoCloseable {
     if (leftovers.isEmpty()) {
       return List.of();
     }
-    LOG.info("deleting {} object(s) with finalizers before operator {} stops: {}", leftovers.size(),
-        operator.name(), leftovers.stream().map(RunningOperator::describe).toList());
+    LOG.info(
+        "deleting {} object(s) with finalizers before operator {} stops: {}",
+        leftovers.size(),
+        operator.name(),
+        leftovers.stream().map(RunningOperator::describe).toList());
     for (HasMetadata object : leftovers) {
       try {
         admin.resource(object).delete();
@@ -182,16 +209,20 @@ public final class RunningOperator implements AutoCloseable {
     }
     try {
       await("objects with finalizers finalized by operator " + operator.name())
-          .atMost(settings.cleanUpTimeout).pollInterval(Duration.ofMillis(200))
+          .atMost(settings.cleanUpTimeout)
+          .pollInterval(Duration.ofMillis(200))
           .until(() -> leftovers(admin).isEmpty());
       return List.of();
     } catch (ConditionTimeoutException e) {
       List<String> forced = new ArrayList<>();
       for (HasMetadata object : leftovers(admin)) {
-        String described = describe(object) + " (finalizers " + object.getMetadata().getFinalizers() + ")";
-        LOG.warn("removing the finalizers of {} by force: the operator did not finalize it", described);
-        admin.resource(object).patch(PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"finalizers\":null}}");
+        String described =
+            describe(object) + " (finalizers " + object.getMetadata().getFinalizers() + ")";
+        LOG.warn(
+            "removing the finalizers of {} by force: the operator did not finalize it", described);
+        admin
+            .resource(object)
+            .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
         forced.add(described);
       }
       return forced;
@@ -201,20 +232,30 @@ public final class RunningOperator implements AutoCloseable {
   private List<HasMetadata> leftovers(KubernetesClient admin) {
     return settings.cleanUpKinds.stream()
         .flatMap(kind -> list(admin, kind))
-        .filter(o -> o.getMetadata().getFinalizers() != null && !o.getMetadata().getFinalizers().isEmpty())
+        .filter(
+            o ->
+                o.getMetadata().getFinalizers() != null
+                    && !o.getMetadata().getFinalizers().isEmpty())
         .toList();
   }
 
   private Stream<HasMetadata> list(KubernetesClient admin, Class<? extends HasMetadata> kind) {
     if (settings.namespaces.isEmpty()) {
-      return admin.resources(kind).inAnyNamespace().list().getItems().stream().map(HasMetadata.class::cast);
+      return admin.resources(kind).inAnyNamespace().list().getItems().stream()
+          .map(HasMetadata.class::cast);
     }
-    return settings.namespaces.stream().flatMap(ns ->
-        admin.resources(kind).inNamespace(ns).list().getItems().stream().map(HasMetadata.class::cast));
+    return settings.namespaces.stream()
+        .flatMap(
+            ns ->
+                admin.resources(kind).inNamespace(ns).list().getItems().stream()
+                    .map(HasMetadata.class::cast));
   }
 
   private static String describe(HasMetadata object) {
     String namespace = object.getMetadata().getNamespace();
-    return object.getKind() + " " + (namespace == null ? "" : namespace + "/") + object.getMetadata().getName();
+    return object.getKind()
+        + " "
+        + (namespace == null ? "" : namespace + "/")
+        + object.getMetadata().getName();
   }
 }

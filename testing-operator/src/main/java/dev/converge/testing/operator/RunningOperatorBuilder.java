@@ -31,13 +31,13 @@ public final class RunningOperatorBuilder {
 
   /**
    * The operator client's user agent, {@code name/version}. The API server records PUT and POST
-   * writes under its first word as field manager, so give the one your operator uses in
-   * production. Default {@code operator-under-test/test}.
+   * writes under its first word as field manager, so give the one your operator uses in production.
+   * Default {@code operator-under-test/test}.
    */
   public RunningOperatorBuilder userAgent(String userAgent) {
     if (userAgent == null || userAgent.isBlank()) {
-      throw new IllegalArgumentException("user agent must not be blank; give name/version, such as"
-          + " \"widget-operator/1.0\"");
+      throw new IllegalArgumentException(
+          "user agent must not be blank; give name/version, such as" + " \"widget-operator/1.0\"");
     }
     this.userAgent = userAgent;
     return this;
@@ -87,8 +87,8 @@ public final class RunningOperatorBuilder {
   }
 
   /**
-   * Namespaces the leftovers are looked for in: the test's namespace, which the operator
-   * watches. Default: every namespace.
+   * Namespaces the leftovers are looked for in: the test's namespace, which the operator watches.
+   * Default: every namespace.
    */
   public RunningOperatorBuilder namespace(String namespace) {
     namespaces.add(Objects.requireNonNull(namespace, "namespace"));
@@ -117,8 +117,8 @@ public final class RunningOperatorBuilder {
    * Installs the CRDs, builds the operator with {@code factory} on a client of its own, starts it
    * and waits until its caches have synced.
    *
-   * @throws IllegalStateException when the caches do not sync in time (with the operator's
-   *     health problems, typically a watch the operator is not allowed)
+   * @throws IllegalStateException when the caches do not sync in time (with the operator's health
+   *     problems, typically a watch the operator is not allowed)
    */
   public RunningOperator start(OperatorFactory factory) {
     return RunningOperator.start(this, Objects.requireNonNull(factory, "factory"));

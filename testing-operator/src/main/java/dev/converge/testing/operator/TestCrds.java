@@ -31,7 +31,9 @@ public final class TestCrds {
 
   private TestCrds() {}
 
-  /** The CRDs generated from annotated custom resource classes (as the build's crd-gen step does). */
+  /**
+   * The CRDs generated from annotated custom resource classes (as the build's crd-gen step does).
+   */
   public static void installOnce(LocalCluster cluster, Class<?>... resourceClasses) {
     install(cluster, CrdGenerator.generate(resourceClasses));
   }
@@ -49,9 +51,11 @@ public final class TestCrds {
         }
         Object parsed = admin.getKubernetesSerialization().unmarshal(yaml);
         if (!(parsed instanceof CustomResourceDefinition crd)) {
-          throw new IllegalArgumentException(file.toAbsolutePath() + " holds "
-              + (parsed == null ? "nothing" : parsed.getClass().getSimpleName())
-              + ", not one apiextensions.k8s.io/v1 CustomResourceDefinition; give one CRD per file");
+          throw new IllegalArgumentException(
+              file.toAbsolutePath()
+                  + " holds "
+                  + (parsed == null ? "nothing" : parsed.getClass().getSimpleName())
+                  + ", not one apiextensions.k8s.io/v1 CustomResourceDefinition; give one CRD per file");
         }
         crds.add(new GeneratedCrd(crd.getMetadata().getName(), crd, yaml));
       }
@@ -61,9 +65,8 @@ public final class TestCrds {
 
   private static void install(LocalCluster cluster, List<GeneratedCrd> crds) {
     String server = cluster.config().getMasterUrl();
-    List<GeneratedCrd> missing = crds.stream()
-        .filter(crd -> !INSTALLED.contains(key(server, crd)))
-        .toList();
+    List<GeneratedCrd> missing =
+        crds.stream().filter(crd -> !INSTALLED.contains(key(server, crd))).toList();
     if (missing.isEmpty()) {
       return;
     }

@@ -49,13 +49,20 @@ public final class ComponentProcess implements AutoCloseable {
 
   /** Starts {@code binary args...}, appending stdout and stderr to {@code log}. */
   public static ComponentProcess start(String name, Path binary, List<String> args, Path log) {
-    return start(name, binary, args, log, java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
+    return start(
+        name,
+        binary,
+        args,
+        log,
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
+        java.nio.file.StandardOpenOption.WRITE);
   }
 
-  private static ComponentProcess start(String name, Path binary, List<String> args, Path log,
-      java.nio.file.OpenOption... header) {
-    List<String> command = new ArrayList<>(List.of("bash", "-c", WATCHDOG, name, binary.toString()));
+  private static ComponentProcess start(
+      String name, Path binary, List<String> args, Path log, java.nio.file.OpenOption... header) {
+    List<String> command =
+        new ArrayList<>(List.of("bash", "-c", WATCHDOG, name, binary.toString()));
     command.addAll(args);
     try {
       Files.writeString(log, "$ " + binary + " " + String.join(" ", args) + "\n", header);
@@ -76,8 +83,14 @@ public final class ComponentProcess implements AutoCloseable {
    */
   public ComponentProcess restart() {
     kill();
-    return start(name, binary, args, log, java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.WRITE);
+    return start(
+        name,
+        binary,
+        args,
+        log,
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND,
+        java.nio.file.StandardOpenOption.WRITE);
   }
 
   /** SIGKILL to the component and its watchdog; returns once both are gone. */

@@ -41,14 +41,17 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 /**
  * The certificates of one local cluster: a CA, the API server's serving certificate, an
  * administrator client certificate (organisation {@code system:masters}) and the service-account
- * token signing key. ECDSA P-256 keys, generated in milliseconds, except the client's (see
- * {@link #client}).
+ * token signing key. ECDSA P-256 keys, generated in milliseconds, except the client's (see {@link
+ * #client}).
  */
 public final class Pki {
 
   /** One key pair with its certificate, as PEM. */
   public record Issued(
-      String certificatePem, String privateKeyPem, X509Certificate certificate, PrivateKey privateKey) {}
+      String certificatePem,
+      String privateKeyPem,
+      X509Certificate certificate,
+      PrivateKey privateKey) {}
 
   private static final Duration VALIDITY = Duration.ofDays(7);
   private final SecureRandom random = new SecureRandom();
@@ -59,7 +62,8 @@ public final class Pki {
   public Pki() {
     try {
       caKeys = newKeyPair();
-      X500Name caName = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, "converge-local-ca").build();
+      X500Name caName =
+          new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, "converge-local-ca").build();
       X509v3CertificateBuilder builder = builder(caName, caName, caKeys);
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
       builder.addExtension(
@@ -104,7 +108,9 @@ public final class Pki {
       X509v3CertificateBuilder builder = builder(caSubject(), subject(commonName, List.of()), keys);
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
       builder.addExtension(
-          Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+          Extension.keyUsage,
+          true,
+          new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
       builder.addExtension(
           Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
       List<GeneralName> names = new ArrayList<>();
@@ -116,7 +122,9 @@ public final class Pki {
                 new org.bouncycastle.asn1.DEROctetString(InetAddress.getByName(ip).getAddress())));
       }
       builder.addExtension(
-          Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new)));
+          Extension.subjectAlternativeName,
+          false,
+          new GeneralNames(names.toArray(GeneralName[]::new)));
       X509Certificate cert = sign(builder);
       return new Issued(pem(cert), pkcs8(keys), cert, keys.getPrivate());
     } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
@@ -180,7 +188,9 @@ public final class Pki {
   private X509Certificate sign(X509v3CertificateBuilder builder)
       throws OperatorCreationException, GeneralSecurityException {
     return new JcaX509CertificateConverter()
-        .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(caKeys.getPrivate())));
+        .getCertificate(
+            builder.build(
+                new JcaContentSignerBuilder("SHA256withECDSA").build(caKeys.getPrivate())));
   }
 
   private KeyPair newKeyPair() throws GeneralSecurityException {

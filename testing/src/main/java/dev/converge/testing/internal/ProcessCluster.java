@@ -2,8 +2,8 @@ package dev.converge.testing.internal;
 
 import dev.converge.testing.ClusterFaults;
 import dev.converge.testing.ControlPlaneBinaries;
-import dev.converge.testing.TcpProxy;
 import dev.converge.testing.LocalCluster;
+import dev.converge.testing.TcpProxy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class ProcessCluster implements LocalCluster, ClusterFaults {
 
   private static final Logger log = LoggerFactory.getLogger(ProcessCluster.class);
+
   /** The one fake node kwok keeps Ready. */
   public static final String NODE_NAME = "kwok-node-0";
 
@@ -44,7 +45,8 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
 
   private final Path workDir;
   private final List<ComponentProcess> components = new ArrayList<>();
-  private final boolean keepFiles = Boolean.parseBoolean(System.getenv("CONVERGE_KEEP_CLUSTER_FILES"));
+  private final boolean keepFiles =
+      Boolean.parseBoolean(System.getenv("CONVERGE_KEEP_CLUSTER_FILES"));
   private Config config;
   private Path kubeconfig;
   private String etcdUrl;
@@ -65,9 +67,9 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
    */
   /**
    * The controller manager's request rate to the API server, when raised from its default (20 per
-   * second, bursts of 30) through the system property {@value #KCM_QPS_PROPERTY} or the
-   * environment variable {@value #KCM_QPS_ENV}: benchmarks with thousands of Deployments would
-   * otherwise measure the controller manager's client limit rather than the operator.
+   * second, bursts of 30) through the system property {@value #KCM_QPS_PROPERTY} or the environment
+   * variable {@value #KCM_QPS_ENV}: benchmarks with thousands of Deployments would otherwise
+   * measure the controller manager's client limit rather than the operator.
    */
   static java.util.Optional<Integer> controllerManagerQps() {
     String value = System.getProperty(KCM_QPS_PROPERTY, System.getenv(KCM_QPS_ENV));
@@ -81,8 +83,14 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
       }
       return java.util.Optional.of(qps);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(KCM_QPS_PROPERTY + " / " + KCM_QPS_ENV + " must be a"
-          + " positive number of requests per second, was '" + value + "'");
+      throw new IllegalArgumentException(
+          KCM_QPS_PROPERTY
+              + " / "
+              + KCM_QPS_ENV
+              + " must be a"
+              + " positive number of requests per second, was '"
+              + value
+              + "'");
     }
   }
 
@@ -107,7 +115,8 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
           log.error("local cluster failed to start; its logs are kept in {}", candidate.workDir);
           throw e;
         }
-        log.warn("local cluster start-up lost a port race (attempt {}); trying again with new ports",
+        log.warn(
+            "local cluster start-up lost a port race (attempt {}); trying again with new ports",
             attempt);
       }
     }
@@ -177,7 +186,8 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
                 "--etcd-servers=" + etcdUrl,
                 "--bind-address=127.0.0.1",
                 "--advertise-address=127.0.0.1",
-                // the 'kubernetes' Service's endpoints may not point at loopback; nothing here needs them
+                // the 'kubernetes' Service's endpoints may not point at loopback; nothing here
+                // needs them
                 "--endpoint-reconciler-type=none",
                 "--secure-port=" + apiPort,
                 "--cert-dir=" + workDir.resolve("apiserver-certs"),
@@ -204,22 +214,26 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
     Path kc = kubeconfig;
     int kcmPort = FreePort.pick();
     int schedulerPort = FreePort.pick();
-    List<String> kcmArgs = new ArrayList<>(List.of(
-        "--kubeconfig=" + kc,
-        "--authentication-kubeconfig=" + kc,
-        "--authorization-kubeconfig=" + kc,
-        "--leader-elect=false",
-        "--controllers=*",
-        "--bind-address=127.0.0.1",
-        "--secure-port=" + kcmPort,
-        "--root-ca-file=" + ca,
-        "--service-account-private-key-file=" + saKey,
-        "--cluster-signing-cert-file=" + ca,
-        "--cluster-signing-key-file=" + caKey,
-        "--use-service-account-credentials=false",
-        "--v=0"));
-    controllerManagerQps().ifPresent(qps -> kcmArgs.addAll(List.of(
-        "--kube-api-qps=" + qps, "--kube-api-burst=" + (2 * qps))));
+    List<String> kcmArgs =
+        new ArrayList<>(
+            List.of(
+                "--kubeconfig=" + kc,
+                "--authentication-kubeconfig=" + kc,
+                "--authorization-kubeconfig=" + kc,
+                "--leader-elect=false",
+                "--controllers=*",
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + kcmPort,
+                "--root-ca-file=" + ca,
+                "--service-account-private-key-file=" + saKey,
+                "--cluster-signing-cert-file=" + ca,
+                "--cluster-signing-key-file=" + caKey,
+                "--use-service-account-credentials=false",
+                "--v=0"));
+    controllerManagerQps()
+        .ifPresent(
+            qps ->
+                kcmArgs.addAll(List.of("--kube-api-qps=" + qps, "--kube-api-burst=" + (2 * qps))));
     ComponentProcess kcm = launch("kube-controller-manager", bin.kubeControllerManager(), kcmArgs);
     ComponentProcess scheduler =
         launch(
@@ -235,7 +249,8 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
                 "--v=0"));
     List<String> stages;
     try (Stream<Path> files = Files.list(bin.kwokStages())) {
-      stages = files.filter(p -> p.toString().endsWith(".yaml")).map(Path::toString).sorted().toList();
+      stages =
+          files.filter(p -> p.toString().endsWith(".yaml")).map(Path::toString).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list kwok stages in " + bin.kwokStages(), e);
     }
@@ -255,16 +270,25 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
     HttpClient insecure = TlsClients.trustingLoopback();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       client.nodes().resource(fakeNode()).create();
-      await(kcm, "kube-controller-manager /healthz", () -> ok(insecure, "https://127.0.0.1:" + kcmPort + "/healthz"));
-      await(scheduler, "kube-scheduler /healthz", () -> ok(insecure, "https://127.0.0.1:" + schedulerPort + "/healthz"));
+      await(
+          kcm,
+          "kube-controller-manager /healthz",
+          () -> ok(insecure, "https://127.0.0.1:" + kcmPort + "/healthz"));
+      await(
+          scheduler,
+          "kube-scheduler /healthz",
+          () -> ok(insecure, "https://127.0.0.1:" + schedulerPort + "/healthz"));
       await(kwok, "node " + NODE_NAME + " Ready", () -> nodeReady(client));
-      await(kcm, "the default ServiceAccount", () ->
-          client.serviceAccounts().inNamespace("default").withName("default").get() != null);
+      await(
+          kcm,
+          "the default ServiceAccount",
+          () -> client.serviceAccounts().inNamespace("default").withName("default").get() != null);
     }
   }
 
   private ComponentProcess launch(String name, Path binary, List<String> args) {
-    ComponentProcess process = ComponentProcess.start(name, binary, args, workDir.resolve(name + ".log"));
+    ComponentProcess process =
+        ComponentProcess.start(name, binary, args, workDir.resolve(name + ".log"));
     components.add(process);
     return process;
   }
@@ -276,8 +300,13 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
     while (true) {
       if (!component.isAlive()) {
         throw new IllegalStateException(
-            component.name() + " exited while waiting for " + what + "; last log lines ("
-                + component.log() + "):\n" + component.logTail(30));
+            component.name()
+                + " exited while waiting for "
+                + what
+                + "; last log lines ("
+                + component.log()
+                + "):\n"
+                + component.logTail(30));
       }
       boolean done;
       try {
@@ -290,12 +319,20 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            "timed out after " + COMPONENT_TIMEOUT.toSeconds() + " s waiting for " + what
-                + "; last log lines of " + component.name() + " (" + component.log() + "):\n"
+            "timed out after "
+                + COMPONENT_TIMEOUT.toSeconds()
+                + " s waiting for "
+                + what
+                + "; last log lines of "
+                + component.name()
+                + " ("
+                + component.log()
+                + "):\n"
                 + component.logTail(30));
       }
       try {
-        Thread.sleep(pause); // start-up polling on the launching thread, never on a reconcile worker
+        Thread.sleep(
+            pause); // start-up polling on the launching thread, never on a reconcile worker
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while waiting for " + what, e);
@@ -329,7 +366,13 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
 
   private static Node fakeNode() {
     Map<String, Quantity> resources =
-        Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"), "pods", new Quantity("2000"));
+        Map.of(
+            "cpu",
+            new Quantity("64"),
+            "memory",
+            new Quantity("512Gi"),
+            "pods",
+            new Quantity("2000"));
     return new NodeBuilder()
         .withNewMetadata()
         .withName(NODE_NAME)
@@ -367,7 +410,10 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
   @Override
   public synchronized void restartApiServer() {
     ComponentProcess restarted = restart("kube-apiserver");
-    await(restarted, "kube-apiserver /readyz after a restart", () -> ok(adminHttp, apiUrl + "/readyz"));
+    await(
+        restarted,
+        "kube-apiserver /readyz after a restart",
+        () -> ok(adminHttp, apiUrl + "/readyz"));
   }
 
   @Override
@@ -376,7 +422,10 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
     HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     await(restarted, "etcd /health after a restart", () -> ok(plain, etcdUrl + "/health"));
     ComponentProcess apiserver = component("kube-apiserver");
-    await(apiserver, "kube-apiserver /readyz after etcd restarted", () -> ok(adminHttp, apiUrl + "/readyz"));
+    await(
+        apiserver,
+        "kube-apiserver /readyz after etcd restarted",
+        () -> ok(adminHttp, apiUrl + "/readyz"));
   }
 
   @Override
@@ -390,7 +439,10 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
       throw new IllegalStateException("no revision in etcd's answer: " + range);
     }
     long revision = Long.parseLong(m.group(1));
-    post(plain, etcdUrl + "/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}");
+    post(
+        plain,
+        etcdUrl + "/v3/kv/compaction",
+        "{\"revision\":\"" + revision + "\",\"physical\":true}");
     log.info("etcd compacted to revision {}", revision);
     return revision;
   }
@@ -401,7 +453,9 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
   }
 
   private ComponentProcess component(String name) {
-    return components.stream().filter(c -> c.name().equals(name)).findFirst()
+    return components.stream()
+        .filter(c -> c.name().equals(name))
+        .findFirst()
         .orElseThrow(() -> new IllegalStateException("no component " + name + " in this cluster"));
   }
 
@@ -415,14 +469,17 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
 
   private static String post(HttpClient http, String url, String json) {
     try {
-      HttpResponse<String> response = http.send(
-          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url))
+                  .timeout(Duration.ofSeconds(10))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(json))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
-        throw new IllegalStateException("POST " + url + " answered " + response.statusCode() + ": "
-            + response.body());
+        throw new IllegalStateException(
+            "POST " + url + " answered " + response.statusCode() + ": " + response.body());
       }
       return response.body();
     } catch (IOException e) {

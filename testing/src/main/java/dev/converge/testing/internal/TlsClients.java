@@ -1,6 +1,7 @@
 package dev.converge.testing.internal;
 
 import java.io.ByteArrayInputStream;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -11,11 +12,10 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
-import javax.net.ssl.SSLEngine;
-import java.net.Socket;
 
 /** JDK HTTP clients for the start-up health checks of the local control plane. */
 final class TlsClients {
@@ -27,8 +27,13 @@ final class TlsClients {
       char[] password = "converge".toCharArray();
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(null, null);
-      keys.setKeyEntry("client", clientCert.privateKey(), password, new Certificate[] {clientCert.certificate()});
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keys.setKeyEntry(
+          "client",
+          clientCert.privateKey(),
+          password,
+          new Certificate[] {clientCert.certificate()});
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       kmf.init(keys, password);
 
       KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -36,15 +41,19 @@ final class TlsClients {
       X509Certificate ca =
           (X509Certificate)
               CertificateFactory.getInstance("X.509")
-                  .generateCertificate(new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII)));
+                  .generateCertificate(
+                      new ByteArrayInputStream(caPem.getBytes(StandardCharsets.US_ASCII)));
       trust.setCertificateEntry("ca", ca);
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);
 
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
       return HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1) // the components refuse HTTP/2 from unknown clients (GOAWAY)
+          .version(
+              HttpClient.Version
+                  .HTTP_1_1) // the components refuse HTTP/2 from unknown clients (GOAWAY)
           .sslContext(context)
           .connectTimeout(Duration.ofSeconds(2))
           .build();
@@ -74,10 +83,12 @@ final class TlsClients {
           public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
           @Override
-          public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+          public void checkClientTrusted(
+              X509Certificate[] chain, String authType, SSLEngine engine) {}
 
           @Override
-          public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+          public void checkServerTrusted(
+              X509Certificate[] chain, String authType, SSLEngine engine) {}
 
           @Override
           public X509Certificate[] getAcceptedIssuers() {
@@ -88,7 +99,9 @@ final class TlsClients {
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, new TrustManager[] {trustAll}, null);
       return HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1) // the components refuse HTTP/2 from unknown clients (GOAWAY)
+          .version(
+              HttpClient.Version
+                  .HTTP_1_1) // the components refuse HTTP/2 from unknown clients (GOAWAY)
           .sslContext(context)
           .connectTimeout(Duration.ofSeconds(2))
           .build();

@@ -29,8 +29,11 @@ public final class AdmissionEndpoint {
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionEndpoint.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final EnumSet<DiffFlags> PATCH_FLAGS = EnumSet.of(DiffFlags.OMIT_VALUE_ON_REMOVE,
-      DiffFlags.OMIT_MOVE_OPERATION, DiffFlags.OMIT_COPY_OPERATION);
+  private static final EnumSet<DiffFlags> PATCH_FLAGS =
+      EnumSet.of(
+          DiffFlags.OMIT_VALUE_ON_REMOVE,
+          DiffFlags.OMIT_MOVE_OPERATION,
+          DiffFlags.OMIT_COPY_OPERATION);
 
   private final AdmissionWebhook hook;
   private final KubernetesSerialization serialization;
@@ -38,8 +41,11 @@ public final class AdmissionEndpoint {
   private final WebhookMetrics metrics;
   private final Duration deadline;
 
-  public AdmissionEndpoint(AdmissionWebhook hook, KubernetesSerialization serialization,
-      HandlerCalls calls, WebhookMetrics metrics) {
+  public AdmissionEndpoint(
+      AdmissionWebhook hook,
+      KubernetesSerialization serialization,
+      HandlerCalls calls,
+      WebhookMetrics metrics) {
     this.hook = hook;
     this.serialization = serialization;
     this.calls = calls;
@@ -70,15 +76,33 @@ public final class AdmissionEndpoint {
       }
     } catch (HandlerCalls.HandlerFailure e) {
       outcome = "error";
-      LOG.warn("{} {}: the {} webhook {} failed: {}", describe, request.path("operation").asString(""),
-          webhook, hook.name(), e.getMessage(), e.getCause());
-      deny(response, 500, "InternalError", "",
-          describe + ": the " + (hook.mutating() ? "defaulting" : "validating") + " webhook failed: "
+      LOG.warn(
+          "{} {}: the {} webhook {} failed: {}",
+          describe,
+          request.path("operation").asString(""),
+          webhook,
+          hook.name(),
+          e.getMessage(),
+          e.getCause());
+      deny(
+          response,
+          500,
+          "InternalError",
+          "",
+          describe
+              + ": the "
+              + (hook.mutating() ? "defaulting" : "validating")
+              + " webhook failed: "
               + e.getMessage());
     } catch (RuntimeException e) {
       outcome = "error";
       LOG.warn("{}: cannot handle the admission request: {}", describe, e.toString(), e);
-      deny(response, 400, "BadRequest", "", describe + ": the webhook cannot read the request: " + e);
+      deny(
+          response,
+          400,
+          "BadRequest",
+          "",
+          describe + ": the webhook cannot read the request: " + e);
     }
     metrics.record(webhook, kind, outcome, Duration.ofNanos(System.nanoTime() - start));
     ObjectNode out = NODES.objectNode();
@@ -94,7 +118,8 @@ public final class AdmissionEndpoint {
     Validator<HasMetadata> validator = (Validator<HasMetadata>) hook.handler();
     Verdict verdict = calls.call(() -> validator.validate(admission), deadline);
     if (verdict == null) {
-      throw new HandlerCalls.HandlerFailure("the validator returned null instead of a Verdict", null);
+      throw new HandlerCalls.HandlerFailure(
+          "the validator returned null instead of a Verdict", null);
     }
     warnings(response, verdict.warnings());
     if (verdict.allowed()) {
@@ -102,27 +127,33 @@ public final class AdmissionEndpoint {
       LOG.debug("{} {} allowed by {}", describe, admission.operation(), hook.name());
       return "allowed";
     }
-    String message = describe + ": "
-        + (verdict.field().isEmpty() ? "" : verdict.field() + ": ") + verdict.reason();
+    String message =
+        describe
+            + ": "
+            + (verdict.field().isEmpty() ? "" : verdict.field() + ": ")
+            + verdict.reason();
     deny(response, 403, "Forbidden", verdict.field(), message);
     metrics.denied(hook.resource().kind(), verdict.field());
-    LOG.info("{} {} by {} denied: {}", describe, admission.operation(), admission.username(),
-        message);
+    LOG.info(
+        "{} {} by {} denied: {}", describe, admission.operation(), admission.username(), message);
     return "denied";
   }
 
-  private String mutate(Admission<HasMetadata> admission, JsonNode request, ObjectNode response,
-      String describe) throws HandlerCalls.HandlerFailure {
+  private String mutate(
+      Admission<HasMetadata> admission, JsonNode request, ObjectNode response, String describe)
+      throws HandlerCalls.HandlerFailure {
     @SuppressWarnings("unchecked")
     Defaulter<HasMetadata> defaulter = (Defaulter<HasMetadata>) hook.handler();
     HasMetadata object = admission.object();
     // The patch is the difference between the typed object before and after the defaulter, so
     // fields the Java type does not know are neither removed nor rewritten.
     JsonNode before = serialization.convertValue(object, JsonNode.class);
-    calls.call(() -> {
-      defaulter.setDefaults(object, admission);
-      return Boolean.TRUE;
-    }, deadline);
+    calls.call(
+        () -> {
+          defaulter.setDefaults(object, admission);
+          return Boolean.TRUE;
+        },
+        deadline);
     JsonNode after = serialization.convertValue(object, JsonNode.class);
     JsonNode patch = JsonDiff.asJson(before, after, PATCH_FLAGS);
     response.put("allowed", true);
@@ -136,8 +167,9 @@ public final class AdmissionEndpoint {
           "its change cannot be applied to the object as sent (" + e.getMessage() + ")", e);
     }
     response.put("patchType", "JSONPatch");
-    response.put("patch", Base64.getEncoder().encodeToString(
-        patch.toString().getBytes(StandardCharsets.UTF_8)));
+    response.put(
+        "patch",
+        Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
     LOG.info("{} {} defaulted by {}: {}", describe, admission.operation(), hook.name(), patch);
     return "patched";
   }
@@ -148,16 +180,24 @@ public final class AdmissionEndpoint {
     JsonNode oldNode = request.path("oldObject");
     @SuppressWarnings("unchecked")
     Class<HasMetadata> type = (Class<HasMetadata>) hook.resource().type();
-    HasMetadata object = objectNode.isObject()
-        ? serialization.convertValue(objectNode, type)
-        : serialization.convertValue(oldNode, type);
-    Optional<HasMetadata> old = oldNode.isObject()
-        ? Optional.of(serialization.convertValue(oldNode, type)) : Optional.empty();
+    HasMetadata object =
+        objectNode.isObject()
+            ? serialization.convertValue(objectNode, type)
+            : serialization.convertValue(oldNode, type);
+    Optional<HasMetadata> old =
+        oldNode.isObject()
+            ? Optional.of(serialization.convertValue(oldNode, type))
+            : Optional.empty();
     String name = request.path("name").asString("");
     if (name.isEmpty() && object.getMetadata() != null && object.getMetadata().getName() != null) {
       name = object.getMetadata().getName();
     }
-    return new Admission<>(operation, object, old, request.path("namespace").asString(""), name,
+    return new Admission<>(
+        operation,
+        object,
+        old,
+        request.path("namespace").asString(""),
+        name,
         request.path("userInfo").path("username").asString(""),
         request.path("dryRun").asBoolean(false));
   }
@@ -175,8 +215,8 @@ public final class AdmissionEndpoint {
     }
   }
 
-  private static void deny(ObjectNode response, int code, String reason, String field,
-      String message) {
+  private static void deny(
+      ObjectNode response, int code, String reason, String field, String message) {
     response.put("allowed", false);
     ObjectNode status = response.putObject("status");
     status.put("code", code);

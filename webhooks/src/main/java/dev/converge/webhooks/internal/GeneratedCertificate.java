@@ -52,48 +52,72 @@ public final class GeneratedCertificate implements ServingCertificate {
 
   public static GeneratedCertificate create(List<String> hosts, Duration validity) {
     if (hosts.isEmpty()) {
-      throw new IllegalArgumentException("a serving certificate needs at least one host name or IP");
+      throw new IllegalArgumentException(
+          "a serving certificate needs at least one host name or IP");
     }
     try {
       KeyPair caKeys = newKeyPair();
       Instant now = Instant.now();
       Date notBefore = Date.from(now.minus(Duration.ofMinutes(5)));
       Date notAfter = Date.from(now.plus(validity));
-      X500Name caName = new X500Name("CN=converge-webhooks-ca-" + Long.toHexString(RANDOM.nextLong()));
+      X500Name caName =
+          new X500Name("CN=converge-webhooks-ca-" + Long.toHexString(RANDOM.nextLong()));
       JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-      X509v3CertificateBuilder ca = new JcaX509v3CertificateBuilder(caName, serial(), notBefore,
-          notAfter, caName, caKeys.getPublic())
-          .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
-          .addExtension(Extension.keyUsage, true,
-              new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature))
-          .addExtension(Extension.subjectKeyIdentifier, false,
-              extensions.createSubjectKeyIdentifier(caKeys.getPublic()));
+      X509v3CertificateBuilder ca =
+          new JcaX509v3CertificateBuilder(
+                  caName, serial(), notBefore, notAfter, caName, caKeys.getPublic())
+              .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+              .addExtension(
+                  Extension.keyUsage,
+                  true,
+                  new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature))
+              .addExtension(
+                  Extension.subjectKeyIdentifier,
+                  false,
+                  extensions.createSubjectKeyIdentifier(caKeys.getPublic()));
       X509Certificate caCert = sign(ca, caKeys);
 
       KeyPair servingKeys = newKeyPair();
       List<GeneralName> names = new ArrayList<>();
       for (String host : hosts) {
-        names.add(IPV4.matcher(host).matches() || host.contains(":")
-            ? new GeneralName(GeneralName.iPAddress,
-                new DEROctetString(InetAddress.getByName(host).getAddress()))
-            : new GeneralName(GeneralName.dNSName, host));
+        names.add(
+            IPV4.matcher(host).matches() || host.contains(":")
+                ? new GeneralName(
+                    GeneralName.iPAddress,
+                    new DEROctetString(InetAddress.getByName(host).getAddress()))
+                : new GeneralName(GeneralName.dNSName, host));
       }
-      X509v3CertificateBuilder leaf = new JcaX509v3CertificateBuilder(caCert, serial(), notBefore,
-          notAfter, new X500Name("CN=" + hosts.get(0)), servingKeys.getPublic())
-          .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-          .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-          .addExtension(Extension.extendedKeyUsage, false,
-              new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
-          .addExtension(Extension.subjectAlternativeName, false,
-              new GeneralNames(names.toArray(new GeneralName[0])))
-          .addExtension(Extension.authorityKeyIdentifier, false,
-              extensions.createAuthorityKeyIdentifier(caCert));
+      X509v3CertificateBuilder leaf =
+          new JcaX509v3CertificateBuilder(
+                  caCert,
+                  serial(),
+                  notBefore,
+                  notAfter,
+                  new X500Name("CN=" + hosts.get(0)),
+                  servingKeys.getPublic())
+              .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+              .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+              .addExtension(
+                  Extension.extendedKeyUsage,
+                  false,
+                  new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
+              .addExtension(
+                  Extension.subjectAlternativeName,
+                  false,
+                  new GeneralNames(names.toArray(new GeneralName[0])))
+              .addExtension(
+                  Extension.authorityKeyIdentifier,
+                  false,
+                  extensions.createAuthorityKeyIdentifier(caCert));
       X509Certificate servingCert = sign(leaf, caKeys);
-      return new GeneratedCertificate(KeyMaterial.pem(caCert),
-          new KeyMaterial(List.of(servingCert), servingKeys.getPrivate()));
-    } catch (GeneralSecurityException | OperatorCreationException | UnknownHostException
+      return new GeneratedCertificate(
+          KeyMaterial.pem(caCert), new KeyMaterial(List.of(servingCert), servingKeys.getPrivate()));
+    } catch (GeneralSecurityException
+        | OperatorCreationException
+        | UnknownHostException
         | org.bouncycastle.cert.CertIOException e) {
-      throw new IllegalStateException("cannot generate the webhook certificates: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot generate the webhook certificates: " + e.getMessage(), e);
     }
   }
 
@@ -132,7 +156,9 @@ public final class GeneratedCertificate implements ServingCertificate {
 
   private static X509Certificate sign(X509v3CertificateBuilder builder, KeyPair issuer)
       throws OperatorCreationException, GeneralSecurityException {
-    return new JcaX509CertificateConverter().getCertificate(
-        builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(issuer.getPrivate())));
+    return new JcaX509CertificateConverter()
+        .getCertificate(
+            builder.build(
+                new JcaContentSignerBuilder("SHA256withECDSA").build(issuer.getPrivate())));
   }
 }

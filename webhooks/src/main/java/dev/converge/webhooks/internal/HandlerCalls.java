@@ -11,8 +11,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs user handlers with a deadline, so that a handler that hangs becomes an answer with a
- * message rather than a request the API server abandons.
+ * Runs user handlers with a deadline, so that a handler that hangs becomes an answer with a message
+ * rather than a request the API server abandons.
  */
 public final class HandlerCalls implements AutoCloseable {
 
@@ -29,11 +29,13 @@ public final class HandlerCalls implements AutoCloseable {
 
   public HandlerCalls() {
     AtomicInteger count = new AtomicInteger();
-    this.pool = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "converge-webhook-handler-" + count.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.pool =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "converge-webhook-handler-" + count.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   public <V> V call(Callable<V> handler, Duration deadline) throws HandlerFailure {
@@ -45,8 +47,10 @@ public final class HandlerCalls implements AutoCloseable {
       throw new HandlerFailure("did not answer within " + deadline.toMillis() + " ms", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      throw new HandlerFailure(cause.getClass().getSimpleName()
-          + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
+      throw new HandlerFailure(
+          cause.getClass().getSimpleName()
+              + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
+          cause);
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();

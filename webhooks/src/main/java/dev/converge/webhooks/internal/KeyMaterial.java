@@ -68,22 +68,25 @@ public record KeyMaterial(List<X509Certificate> chain, PrivateKey key) {
           "no PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY block in the key PEM");
     }
     if (!belongsTogether(chain.get(0), key)) {
-      throw new IllegalArgumentException("the private key does not belong to the certificate "
-          + chain.get(0).getSubjectX500Principal().getName()
-          + " (a renewal half written, or files of two different pairs)");
+      throw new IllegalArgumentException(
+          "the private key does not belong to the certificate "
+              + chain.get(0).getSubjectX500Principal().getName()
+              + " (a renewal half written, or files of two different pairs)");
     }
     return new KeyMaterial(chain, key);
   }
 
   /** Signs a few bytes with the key and checks them with the certificate's public key. */
   private static boolean belongsTogether(X509Certificate certificate, PrivateKey key) {
-    String algorithm = switch (key.getAlgorithm()) {
-      case "EC" -> "SHA256withECDSA";
-      case "RSA" -> "SHA256withRSA";
-      case "Ed25519", "EdDSA" -> "Ed25519";
-      default -> null;
-    };
-    if (algorithm == null || !certificate.getPublicKey().getAlgorithm().equals(key.getAlgorithm())) {
+    String algorithm =
+        switch (key.getAlgorithm()) {
+          case "EC" -> "SHA256withECDSA";
+          case "RSA" -> "SHA256withRSA";
+          case "Ed25519", "EdDSA" -> "Ed25519";
+          default -> null;
+        };
+    if (algorithm == null
+        || !certificate.getPublicKey().getAlgorithm().equals(key.getAlgorithm())) {
       return algorithm == null;
     }
     try {
@@ -116,7 +119,8 @@ public record KeyMaterial(List<X509Certificate> chain, PrivateKey key) {
           return x509;
         }
       }
-      throw new IllegalStateException("the JDK's PKIX key manager factory made no X509 key manager");
+      throw new IllegalStateException(
+          "the JDK's PKIX key manager factory made no X509 key manager");
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("cannot load the serving certificate into a key store", e);
     }

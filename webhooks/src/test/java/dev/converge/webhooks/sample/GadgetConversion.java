@@ -36,7 +36,8 @@ public final class GadgetConversion implements Converter<Gadget, GadgetV2> {
           ports.set(0, new GadgetV2Spec.NamedPort(ports.get(0).name(), spec.port()));
         }
       }
-      to.setSpec(new GadgetV2Spec(spec.color(), ports.isEmpty() ? null : ports, spec.configMapName()));
+      to.setSpec(
+          new GadgetV2Spec(spec.color(), ports.isEmpty() ? null : ports, spec.configMapName()));
     }
     return to;
   }
@@ -57,8 +58,9 @@ public final class GadgetConversion implements Converter<Gadget, GadgetV2> {
         annotations.put(PORTS_ANNOTATION, JSON.asJson(ports));
         to.getMetadata().setAnnotations(annotations);
       }
-      to.setSpec(new GadgetSpec(spec.color(), ports.isEmpty() ? null : ports.get(0).port(),
-          spec.configMapName()));
+      to.setSpec(
+          new GadgetSpec(
+              spec.color(), ports.isEmpty() ? null : ports.get(0).port(), spec.configMapName()));
     }
     return to;
   }

@@ -9,9 +9,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
 
 /**
- * The sample's webhooks: a validator that needs the cluster (the ConfigMap must exist) and has
- * two misbehaving inputs for the tests (a colour that throws, one that hangs), a defaulter (colour
- * and a label), and the v1/v2 converter.
+ * The sample's webhooks: a validator that needs the cluster (the ConfigMap must exist) and has two
+ * misbehaving inputs for the tests (a colour that throws, one that hangs), a defaulter (colour and
+ * a label), and the v1/v2 converter.
  */
 public final class GadgetWebhooks {
 
@@ -22,23 +22,31 @@ public final class GadgetWebhooks {
 
   /** Registered for objects in {@code namespace} only, so that other tests are not affected. */
   public static Webhooks create(KubernetesClient client, String namespace) {
-    WebhookOptions options = WebhookOptions.defaults().withTimeoutSeconds(3)
-        .withNamespaceSelector(new LabelSelectorBuilder()
-            .addToMatchLabels("kubernetes.io/metadata.name", namespace).build());
+    WebhookOptions options =
+        WebhookOptions.defaults()
+            .withTimeoutSeconds(3)
+            .withNamespaceSelector(
+                new LabelSelectorBuilder()
+                    .addToMatchLabels("kubernetes.io/metadata.name", namespace)
+                    .build());
     return Webhooks.builder()
         .validate(Gadget.class, admission -> validate(client, admission), options)
-        .setDefaults(Gadget.class, (gadget, admission) -> {
-          if (gadget.getSpec().color() == null) {
-            gadget.setSpec(new GadgetSpec("blue", gadget.getSpec().port(),
-                gadget.getSpec().configMapName()));
-          }
-          HashMap<String, String> labels = new HashMap<>();
-          if (gadget.getMetadata().getLabels() != null) {
-            labels.putAll(gadget.getMetadata().getLabels());
-          }
-          labels.put("samples.webhooks.converge.dev/defaulted", "true");
-          gadget.getMetadata().setLabels(labels);
-        }, options)
+        .setDefaults(
+            Gadget.class,
+            (gadget, admission) -> {
+              if (gadget.getSpec().color() == null) {
+                gadget.setSpec(
+                    new GadgetSpec(
+                        "blue", gadget.getSpec().port(), gadget.getSpec().configMapName()));
+              }
+              HashMap<String, String> labels = new HashMap<>();
+              if (gadget.getMetadata().getLabels() != null) {
+                labels.putAll(gadget.getMetadata().getLabels());
+              }
+              labels.put("samples.webhooks.converge.dev/defaulted", "true");
+              gadget.getMetadata().setLabels(labels);
+            },
+            options)
         .convert(Gadget.class, GadgetV2.class, new GadgetConversion())
         .build();
   }
@@ -56,14 +64,26 @@ public final class GadgetWebhooks {
       }
       return Verdict.allow();
     }
-    if (spec.configMapName() != null && client.configMaps().inNamespace(admission.namespace())
-        .withName(spec.configMapName()).get() == null) {
-      return Verdict.deny("spec.configMapName", "ConfigMap " + admission.namespace() + "/"
-          + spec.configMapName() + " does not exist; create it first");
+    if (spec.configMapName() != null
+        && client
+                .configMaps()
+                .inNamespace(admission.namespace())
+                .withName(spec.configMapName())
+                .get()
+            == null) {
+      return Verdict.deny(
+          "spec.configMapName",
+          "ConfigMap "
+              + admission.namespace()
+              + "/"
+              + spec.configMapName()
+              + " does not exist; create it first");
     }
     if (spec.port() != null && spec.port() < 1024) {
-      return Verdict.allowWithWarnings("spec.port " + spec.port()
-          + " is privileged; the container must run as root to listen on it");
+      return Verdict.allowWithWarnings(
+          "spec.port "
+              + spec.port()
+              + " is privileged; the container must run as root to listen on it");
     }
     return Verdict.allow();
   }

@@ -11,12 +11,29 @@ package dev.converge.testing.conformance.fuzz;
  * @param detail what the judge observed
  * @param minimalCase the smallest plan found that still fails the same way
  */
-public record FuzzFailure(String strategy, String kind, long seed, int step, FuzzCategory category, String detail,
+public record FuzzFailure(
+    String strategy,
+    String kind,
+    long seed,
+    int step,
+    FuzzCategory category,
+    String detail,
     String minimalCase) {
 
   /** The text printed for this failure. */
   public String describe() {
-    return strategy + ": " + category.label() + " on " + kind + ", seed " + seed + ", step " + step + ": " + detail
-        + "\n  minimal case:\n" + minimalCase;
+    return strategy
+        + ": "
+        + category.label()
+        + " on "
+        + kind
+        + ", seed "
+        + seed
+        + ", step "
+        + step
+        + ": "
+        + detail
+        + "\n  minimal case:\n"
+        + minimalCase;
   }
 }

@@ -14,8 +14,13 @@ import java.util.Map;
  * @param failures per category, sequences that failed that way
  * @param examples the failures found, shrunk (at most a few per kind and category)
  */
-public record FuzzReport(String strategy, int sequences, int applies, int skippedInvalid,
-    Map<FuzzCategory, Integer> failures, List<FuzzFailure> examples) {
+public record FuzzReport(
+    String strategy,
+    int sequences,
+    int applies,
+    int skippedInvalid,
+    Map<FuzzCategory, Integer> failures,
+    List<FuzzFailure> examples) {
 
   public FuzzReport {
     EnumMap<FuzzCategory, Integer> all = new EnumMap<>(FuzzCategory.class);
@@ -38,10 +43,15 @@ public record FuzzReport(String strategy, int sequences, int applies, int skippe
 
   /** One line of figures, as printed after a run. */
   public String summary() {
-    StringBuilder line = new StringBuilder(String.format("%-14s sequences %5d  applies %6d", strategy, sequences, applies));
+    StringBuilder line =
+        new StringBuilder(
+            String.format("%-14s sequences %5d  applies %6d", strategy, sequences, applies));
     for (FuzzCategory c : FuzzCategory.values()) {
       line.append("  ").append(c.label()).append(' ').append(count(c));
     }
-    return line.append("  (steps skipped as invalid: ").append(skippedInvalid).append(')').toString();
+    return line.append("  (steps skipped as invalid: ")
+        .append(skippedInvalid)
+        .append(')')
+        .toString();
   }
 }

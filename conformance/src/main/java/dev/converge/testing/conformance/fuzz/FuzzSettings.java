@@ -14,14 +14,20 @@ public record FuzzSettings(int sequences, long seed, int changes) {
 
   /** System property: sequences per strategy. */
   public static final String SEQUENCES = "converge.fuzz.sequences";
+
   /** System property: the base seed. */
   public static final String SEED = "converge.fuzz.seed";
+
   /** System property: changes per sequence. */
   public static final String CHANGES = "converge.fuzz.changes";
 
   public FuzzSettings {
     if (sequences < 0 || changes < 0) {
-      throw new IllegalArgumentException("fuzz settings: sequences and changes must be >= 0, got " + sequences + " and " + changes);
+      throw new IllegalArgumentException(
+          "fuzz settings: sequences and changes must be >= 0, got "
+              + sequences
+              + " and "
+              + changes);
     }
   }
 

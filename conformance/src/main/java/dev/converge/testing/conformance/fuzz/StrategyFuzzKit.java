@@ -57,7 +57,10 @@ public abstract class StrategyFuzzKit {
   /** The strategy under test. */
   protected abstract ResourceStrategy strategy();
 
-  /** Sequences per run inside the normal build; keep it small (a sequence costs about half a second). */
+  /**
+   * Sequences per run inside the normal build; keep it small (a sequence costs about half a
+   * second).
+   */
   protected int defaultSequences() {
     return 32;
   }
@@ -70,14 +73,27 @@ public abstract class StrategyFuzzKit {
   @BeforeAll
   void startFuzzer(LocalCluster cluster) {
     counter = new WriteCounter();
-    strategyClient = cluster.clientBuilder()
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("fuzz-write-counter", counter))
-        .build();
+    strategyClient =
+        cluster
+            .clientBuilder()
+            .withHttpClientBuilderConsumer(
+                b -> b.addOrReplaceInterceptor("fuzz-write-counter", counter))
+            .build();
     other = cluster.newClient();
-    namespace = ("fuzz-" + strategy().name() + "-" + UUID.randomUUID().toString().substring(0, 6))
-        .toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
-    other.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-        .addToLabels("converge.dev/test", "true").endMetadata().build()).create();
+    namespace =
+        ("fuzz-" + strategy().name() + "-" + UUID.randomUUID().toString().substring(0, 6))
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9-]", "-");
+    other
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(namespace)
+                .addToLabels("converge.dev/test", "true")
+                .endMetadata()
+                .build())
+        .create();
     widgets = WidgetCrd.create(other);
   }
 
@@ -105,23 +121,39 @@ public abstract class StrategyFuzzKit {
     ResourceStrategy strategy = strategy();
     FuzzSettings settings = FuzzSettings.fromSystemProperties(defaultSequences());
     Corpus corpus = new Corpus(widgets.apiVersion());
-    SequenceRunner runner = new SequenceRunner(strategy, strategyClient, fieldManager(), counter, other, namespace, corpus);
+    SequenceRunner runner =
+        new SequenceRunner(
+            strategy, strategyClient, fieldManager(), counter, other, namespace, corpus);
     long started = System.nanoTime();
     FuzzReport report = new FuzzRun(strategy.name(), runner, corpus.kinds(), settings).run();
     long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-    String text = "differential fuzz, base seed " + settings.seed() + ", " + settings.changes() + " changes per sequence, "
-        + corpus.kinds().size() + " kinds, " + seconds + " s\n" + report.summary() + "\n"
-        + report.examples().stream().map(FuzzFailure::describe).collect(Collectors.joining("\n"));
+    String text =
+        "differential fuzz, base seed "
+            + settings.seed()
+            + ", "
+            + settings.changes()
+            + " changes per sequence, "
+            + corpus.kinds().size()
+            + " kinds, "
+            + seconds
+            + " s\n"
+            + report.summary()
+            + "\n"
+            + report.examples().stream()
+                .map(FuzzFailure::describe)
+                .collect(Collectors.joining("\n"));
     System.out.println(text);
     write(strategy.name(), text);
     if (!report.clean()) {
-      throw new AssertionError("the differential fuzzer found failures of " + strategy.name() + ":\n" + text);
+      throw new AssertionError(
+          "the differential fuzzer found failures of " + strategy.name() + ":\n" + text);
     }
   }
 
   private static void write(String strategy, String text) {
-    Path file = Path.of(System.getProperty("converge.conformance.dir", "target/conformance"))
-        .resolve("fuzz-" + strategy.replaceAll("[^A-Za-z0-9._-]", "_") + ".txt");
+    Path file =
+        Path.of(System.getProperty("converge.conformance.dir", "target/conformance"))
+            .resolve("fuzz-" + strategy.replaceAll("[^A-Za-z0-9._-]", "_") + ".txt");
     try {
       Files.createDirectories(file.getParent());
       Files.writeString(file, text);

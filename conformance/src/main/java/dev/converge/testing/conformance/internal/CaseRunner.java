@@ -58,8 +58,13 @@ public final class CaseRunner {
   private final String namespace;
   private final Corpus corpus;
 
-  public CaseRunner(ConformanceTarget target, KubernetesClient strategyClient, WriteCounter counter,
-      KubernetesClient other, String namespace, Corpus corpus) {
+  public CaseRunner(
+      ConformanceTarget target,
+      KubernetesClient strategyClient,
+      WriteCounter counter,
+      KubernetesClient other,
+      String namespace,
+      Corpus corpus) {
     this.target = target;
     this.strategyClient = strategyClient;
     this.counter = counter;
@@ -73,171 +78,444 @@ public final class CaseRunner {
   public List<CaseRun> runs() {
     List<CaseRun> runs = new ArrayList<>();
     // number-like strings
-    runs.add(run(ConformanceCase.NUMBER_LIKE_STRINGS, "ConfigMap", name -> change(name, "ConfigMap", t -> {
-      FieldPath.of("data.version").set(t, "1.10");
-      FieldPath.of("data.code").set(t, "10");
-      FieldPath.of("metadata.labels.release").set(t, "1.10");
-    }, equal("data.version", "1.10"), equal("data.code", "10"), equal("metadata.labels.release", "1.10"))));
-    runs.add(run(ConformanceCase.NUMBER_LIKE_STRINGS, "Deployment", name -> change(name, "Deployment", t -> {
-      FieldPath.of("metadata.annotations[\"example.com/revision\"]").set(t, "10");
-      FieldPath.of(WEB + ".env[name=RELEASE].value").set(t, "1.10");
-    }, equal("metadata.annotations[\"example.com/revision\"]", "10"), equal(WEB + ".env[name=RELEASE].value", "1.10"))));
-    runs.add(run(ConformanceCase.NUMBER_LIKE_STRINGS, "Secret", name -> {
-      Map<String, Object> v1 = corpus.object(kind("Secret"), namespace, name);
-      v1.put("stringData", new LinkedHashMap<>(Map.of("ratio", "1.1")));
-      Map<String, Object> v2 = JsonValue.copy(v1);
-      FieldPath.of("stringData.ratio").set(v2, "1.10");
-      return steps(List.of(v1, v2), List.of(List.of(equal("data.ratio", base64("1.1"))),
-          List.of(equal("data.ratio", base64("1.10")))));
-    }));
-    runs.add(run(ConformanceCase.NUMBER_LIKE_STRINGS, "Custom resource", name -> change(name, "Custom resource", t -> {
-      FieldPath.of("spec.settings.ratio").set(t, "1.10");
-      FieldPath.of("spec.template.containers[name=main].env[name=ZONE].value").set(t, "10");
-    }, equal("spec.settings.ratio", "1.10"), equal("spec.template.containers[name=main].env[name=ZONE].value", "10"))));
+    runs.add(
+        run(
+            ConformanceCase.NUMBER_LIKE_STRINGS,
+            "ConfigMap",
+            name ->
+                change(
+                    name,
+                    "ConfigMap",
+                    t -> {
+                      FieldPath.of("data.version").set(t, "1.10");
+                      FieldPath.of("data.code").set(t, "10");
+                      FieldPath.of("metadata.labels.release").set(t, "1.10");
+                    },
+                    equal("data.version", "1.10"),
+                    equal("data.code", "10"),
+                    equal("metadata.labels.release", "1.10"))));
+    runs.add(
+        run(
+            ConformanceCase.NUMBER_LIKE_STRINGS,
+            "Deployment",
+            name ->
+                change(
+                    name,
+                    "Deployment",
+                    t -> {
+                      FieldPath.of("metadata.annotations[\"example.com/revision\"]").set(t, "10");
+                      FieldPath.of(WEB + ".env[name=RELEASE].value").set(t, "1.10");
+                    },
+                    equal("metadata.annotations[\"example.com/revision\"]", "10"),
+                    equal(WEB + ".env[name=RELEASE].value", "1.10"))));
+    runs.add(
+        run(
+            ConformanceCase.NUMBER_LIKE_STRINGS,
+            "Secret",
+            name -> {
+              Map<String, Object> v1 = corpus.object(kind("Secret"), namespace, name);
+              v1.put("stringData", new LinkedHashMap<>(Map.of("ratio", "1.1")));
+              Map<String, Object> v2 = JsonValue.copy(v1);
+              FieldPath.of("stringData.ratio").set(v2, "1.10");
+              return steps(
+                  List.of(v1, v2),
+                  List.of(
+                      List.of(equal("data.ratio", base64("1.1"))),
+                      List.of(equal("data.ratio", base64("1.10")))));
+            }));
+    runs.add(
+        run(
+            ConformanceCase.NUMBER_LIKE_STRINGS,
+            "Custom resource",
+            name ->
+                change(
+                    name,
+                    "Custom resource",
+                    t -> {
+                      FieldPath.of("spec.settings.ratio").set(t, "1.10");
+                      FieldPath.of("spec.template.containers[name=main].env[name=ZONE].value")
+                          .set(t, "10");
+                    },
+                    equal("spec.settings.ratio", "1.10"),
+                    equal("spec.template.containers[name=main].env[name=ZONE].value", "10"))));
     // empty values
-    runs.add(run(ConformanceCase.EMPTY_VALUES, "ConfigMap", name -> change(name, "ConfigMap", t -> {
-      FieldPath.of("metadata.labels.tier").set(t, "");
-      FieldPath.of("metadata.annotations[\"example.com/flag\"]").set(t, "");
-      FieldPath.of("data.blank").set(t, "");
-    }, equal("metadata.labels.tier", ""), equal("metadata.annotations[\"example.com/flag\"]", ""), equal("data.blank", ""))));
-    runs.add(run(ConformanceCase.EMPTY_VALUES, "Service (ClusterIP)", name -> change(name, "Service (ClusterIP)", t -> {
-      FieldPath.of("metadata.labels.canary").set(t, "");
-      FieldPath.of("metadata.annotations[\"example.com/flag\"]").set(t, "");
-    }, equal("metadata.labels.canary", ""), equal("metadata.annotations[\"example.com/flag\"]", ""))));
-    runs.add(run(ConformanceCase.EMPTY_VALUES, "Deployment", name -> change(name, "Deployment", t ->
-        FieldPath.of("spec.template.metadata.annotations[\"example.com/flag\"]").set(t, ""),
-        equal("spec.template.metadata.annotations[\"example.com/flag\"]", ""))));
+    runs.add(
+        run(
+            ConformanceCase.EMPTY_VALUES,
+            "ConfigMap",
+            name ->
+                change(
+                    name,
+                    "ConfigMap",
+                    t -> {
+                      FieldPath.of("metadata.labels.tier").set(t, "");
+                      FieldPath.of("metadata.annotations[\"example.com/flag\"]").set(t, "");
+                      FieldPath.of("data.blank").set(t, "");
+                    },
+                    equal("metadata.labels.tier", ""),
+                    equal("metadata.annotations[\"example.com/flag\"]", ""),
+                    equal("data.blank", ""))));
+    runs.add(
+        run(
+            ConformanceCase.EMPTY_VALUES,
+            "Service (ClusterIP)",
+            name ->
+                change(
+                    name,
+                    "Service (ClusterIP)",
+                    t -> {
+                      FieldPath.of("metadata.labels.canary").set(t, "");
+                      FieldPath.of("metadata.annotations[\"example.com/flag\"]").set(t, "");
+                    },
+                    equal("metadata.labels.canary", ""),
+                    equal("metadata.annotations[\"example.com/flag\"]", ""))));
+    runs.add(
+        run(
+            ConformanceCase.EMPTY_VALUES,
+            "Deployment",
+            name ->
+                change(
+                    name,
+                    "Deployment",
+                    t ->
+                        FieldPath.of("spec.template.metadata.annotations[\"example.com/flag\"]")
+                            .set(t, ""),
+                    equal("spec.template.metadata.annotations[\"example.com/flag\"]", ""))));
     // dropped probe and limits
     for (String kind : List.of("Deployment", "StatefulSet", "DaemonSet", "CronJob")) {
       String web = kind.equals("CronJob") ? JOB_WEB : WEB;
-      runs.add(run(ConformanceCase.DROPPED_PROBE_AND_LIMITS, kind, name -> change(name, kind, t -> {
-        FieldPath.of(web + ".livenessProbe").remove(t);
-        FieldPath.of(web + ".resources.limits").remove(t);
-      }, absent(web + ".livenessProbe"), absent(web + ".resources.limits"), equal(web + ".resources.requests.cpu", "100m"),
-          equal(web + ".readinessProbe.periodSeconds", 5))));
+      runs.add(
+          run(
+              ConformanceCase.DROPPED_PROBE_AND_LIMITS,
+              kind,
+              name ->
+                  change(
+                      name,
+                      kind,
+                      t -> {
+                        FieldPath.of(web + ".livenessProbe").remove(t);
+                        FieldPath.of(web + ".resources.limits").remove(t);
+                      },
+                      absent(web + ".livenessProbe"),
+                      absent(web + ".resources.limits"),
+                      equal(web + ".resources.requests.cpu", "100m"),
+                      equal(web + ".readinessProbe.periodSeconds", 5))));
     }
     // selector key removed
-    runs.add(run(ConformanceCase.SELECTOR_KEY_REMOVED, "Service (ClusterIP)", name -> change(name, "Service (ClusterIP)",
-        t -> FieldPath.of("spec.selector.version").remove(t), equal("spec.selector", Map.of("app", name)))));
-    runs.add(run(ConformanceCase.SELECTOR_KEY_REMOVED, "PodDisruptionBudget", name -> change(name, "PodDisruptionBudget",
-        t -> FieldPath.of("spec.selector.matchLabels.version").remove(t), equal("spec.selector", Map.of("matchLabels", Map.of("app", name))))));
-    runs.add(run(ConformanceCase.SELECTOR_KEY_REMOVED, "Custom resource", name -> change(name, "Custom resource",
-        t -> FieldPath.of("spec.limits.memory").remove(t), equal("spec.limits", Map.of("cpu", "2")))));
+    runs.add(
+        run(
+            ConformanceCase.SELECTOR_KEY_REMOVED,
+            "Service (ClusterIP)",
+            name ->
+                change(
+                    name,
+                    "Service (ClusterIP)",
+                    t -> FieldPath.of("spec.selector.version").remove(t),
+                    equal("spec.selector", Map.of("app", name)))));
+    runs.add(
+        run(
+            ConformanceCase.SELECTOR_KEY_REMOVED,
+            "PodDisruptionBudget",
+            name ->
+                change(
+                    name,
+                    "PodDisruptionBudget",
+                    t -> FieldPath.of("spec.selector.matchLabels.version").remove(t),
+                    equal("spec.selector", Map.of("matchLabels", Map.of("app", name))))));
+    runs.add(
+        run(
+            ConformanceCase.SELECTOR_KEY_REMOVED,
+            "Custom resource",
+            name ->
+                change(
+                    name,
+                    "Custom resource",
+                    t -> FieldPath.of("spec.limits.memory").remove(t),
+                    equal("spec.limits", Map.of("cpu", "2")))));
     // foreign finalizer
     for (String kind : List.of("ConfigMap", "Deployment", "Custom resource")) {
       runs.add(run(ConformanceCase.FOREIGN_FINALIZER, kind, name -> foreignFinalizer(name, kind)));
     }
     // explicit clusterIP ""
     for (String kind : List.of("Service (ClusterIP)", "Service (NodePort)")) {
-      runs.add(run(ConformanceCase.EXPLICIT_EMPTY_CLUSTER_IP, kind, name -> {
-        Map<String, Object> v1 = corpus.object(kind(kind), namespace, name);
-        FieldPath.of("spec.clusterIP").set(v1, "");
-        Map<String, Object> v2 = JsonValue.copy(v1);
-        FieldPath.of("spec.ports[name=http].port").set(v2, 8080);
-        List<Expectation> allocated = List.of(presentOtherThan("spec.clusterIP", ""));
-        return steps(List.of(v1, v2), List.of(allocated, allocated));
-      }));
+      runs.add(
+          run(
+              ConformanceCase.EXPLICIT_EMPTY_CLUSTER_IP,
+              kind,
+              name -> {
+                Map<String, Object> v1 = corpus.object(kind(kind), namespace, name);
+                FieldPath.of("spec.clusterIP").set(v1, "");
+                Map<String, Object> v2 = JsonValue.copy(v1);
+                FieldPath.of("spec.ports[name=http].port").set(v2, 8080);
+                List<Expectation> allocated = List.of(presentOtherThan("spec.clusterIP", ""));
+                return steps(List.of(v1, v2), List.of(allocated, allocated));
+              }));
     }
     // update strategy switches
-    runs.add(run(ConformanceCase.UPDATE_STRATEGY_SWITCH, "Deployment (defaulted parameters)", name -> {
-      Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
-      Map<String, Object> v2 = JsonValue.copy(v1);
-      FieldPath.of("spec.strategy").set(v2, new LinkedHashMap<>(Map.of("type", "Recreate")));
-      return steps(List.of(v1, v2, v1), List.of(List.of(equal("spec.strategy.rollingUpdate.maxSurge", "25%")),
-          List.of(equal("spec.strategy.type", "Recreate"), absent("spec.strategy.rollingUpdate")),
-          List.of(equal("spec.strategy.type", "RollingUpdate"), equal("spec.strategy.rollingUpdate.maxUnavailable", "25%"))));
-    }));
-    runs.add(run(ConformanceCase.UPDATE_STRATEGY_SWITCH, "Deployment (desired parameters)", name -> {
-      Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
-      FieldPath.of("spec.strategy").set(v1, JsonValue.copy(Map.of("type", "RollingUpdate",
-          "rollingUpdate", Map.of("maxSurge", 1, "maxUnavailable", 0))));
-      Map<String, Object> v2 = JsonValue.copy(v1);
-      FieldPath.of("spec.strategy").set(v2, new LinkedHashMap<>(Map.of("type", "Recreate")));
-      return steps(List.of(v1, v2), List.of(List.of(equal("spec.strategy.rollingUpdate.maxSurge", 1)),
-          List.of(equal("spec.strategy.type", "Recreate"), absent("spec.strategy.rollingUpdate"))));
-    }));
-    runs.add(run(ConformanceCase.UPDATE_STRATEGY_SWITCH, "DaemonSet", name -> change(name, "DaemonSet",
-        t -> FieldPath.of("spec.updateStrategy").set(t, new LinkedHashMap<>(Map.of("type", "OnDelete"))),
-        equal("spec.updateStrategy.type", "OnDelete"), absent("spec.updateStrategy.rollingUpdate"))));
-    runs.add(run(ConformanceCase.UPDATE_STRATEGY_SWITCH, "StatefulSet", name -> change(name, "StatefulSet",
-        t -> FieldPath.of("spec.updateStrategy").set(t, new LinkedHashMap<>(Map.of("type", "OnDelete"))),
-        equal("spec.updateStrategy.type", "OnDelete"), absent("spec.updateStrategy.rollingUpdate"))));
+    runs.add(
+        run(
+            ConformanceCase.UPDATE_STRATEGY_SWITCH,
+            "Deployment (defaulted parameters)",
+            name -> {
+              Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+              Map<String, Object> v2 = JsonValue.copy(v1);
+              FieldPath.of("spec.strategy")
+                  .set(v2, new LinkedHashMap<>(Map.of("type", "Recreate")));
+              return steps(
+                  List.of(v1, v2, v1),
+                  List.of(
+                      List.of(equal("spec.strategy.rollingUpdate.maxSurge", "25%")),
+                      List.of(
+                          equal("spec.strategy.type", "Recreate"),
+                          absent("spec.strategy.rollingUpdate")),
+                      List.of(
+                          equal("spec.strategy.type", "RollingUpdate"),
+                          equal("spec.strategy.rollingUpdate.maxUnavailable", "25%"))));
+            }));
+    runs.add(
+        run(
+            ConformanceCase.UPDATE_STRATEGY_SWITCH,
+            "Deployment (desired parameters)",
+            name -> {
+              Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+              FieldPath.of("spec.strategy")
+                  .set(
+                      v1,
+                      JsonValue.copy(
+                          Map.of(
+                              "type",
+                              "RollingUpdate",
+                              "rollingUpdate",
+                              Map.of("maxSurge", 1, "maxUnavailable", 0))));
+              Map<String, Object> v2 = JsonValue.copy(v1);
+              FieldPath.of("spec.strategy")
+                  .set(v2, new LinkedHashMap<>(Map.of("type", "Recreate")));
+              return steps(
+                  List.of(v1, v2),
+                  List.of(
+                      List.of(equal("spec.strategy.rollingUpdate.maxSurge", 1)),
+                      List.of(
+                          equal("spec.strategy.type", "Recreate"),
+                          absent("spec.strategy.rollingUpdate"))));
+            }));
+    runs.add(
+        run(
+            ConformanceCase.UPDATE_STRATEGY_SWITCH,
+            "DaemonSet",
+            name ->
+                change(
+                    name,
+                    "DaemonSet",
+                    t ->
+                        FieldPath.of("spec.updateStrategy")
+                            .set(t, new LinkedHashMap<>(Map.of("type", "OnDelete"))),
+                    equal("spec.updateStrategy.type", "OnDelete"),
+                    absent("spec.updateStrategy.rollingUpdate"))));
+    runs.add(
+        run(
+            ConformanceCase.UPDATE_STRATEGY_SWITCH,
+            "StatefulSet",
+            name ->
+                change(
+                    name,
+                    "StatefulSet",
+                    t ->
+                        FieldPath.of("spec.updateStrategy")
+                            .set(t, new LinkedHashMap<>(Map.of("type", "OnDelete"))),
+                    equal("spec.updateStrategy.type", "OnDelete"),
+                    absent("spec.updateStrategy.rollingUpdate"))));
     // env value -> valueFrom
     for (String kind : List.of("Deployment", "CronJob")) {
       String web = kind.equals("CronJob") ? JOB_WEB : WEB;
-      runs.add(run(ConformanceCase.ENV_VALUE_TO_VALUE_FROM, kind, name -> {
-        Map<String, Object> v1 = corpus.object(kind(kind), namespace, name);
-        Map<String, Object> v2 = JsonValue.copy(v1);
-        FieldPath.of(web + ".env[name=LEVEL]").set(v2, JsonValue.copy(Map.of("name", "LEVEL",
-            "valueFrom", Map.of("configMapKeyRef", Map.of("name", "app-config", "key", "level")))));
-        Map<String, Object> v3 = JsonValue.copy(v2);
-        FieldPath.of(web + ".env[name=LEVEL]").set(v3, JsonValue.copy(Map.of("name", "LEVEL", "value", "debug")));
-        return steps(List.of(v1, v2, v3), List.of(List.of(equal(web + ".env[name=LEVEL].value", "info")),
-            List.of(absent(web + ".env[name=LEVEL].value"), equal(web + ".env[name=LEVEL].valueFrom.configMapKeyRef.key", "level")),
-            List.of(equal(web + ".env[name=LEVEL].value", "debug"), absent(web + ".env[name=LEVEL].valueFrom"))));
-      }));
+      runs.add(
+          run(
+              ConformanceCase.ENV_VALUE_TO_VALUE_FROM,
+              kind,
+              name -> {
+                Map<String, Object> v1 = corpus.object(kind(kind), namespace, name);
+                Map<String, Object> v2 = JsonValue.copy(v1);
+                FieldPath.of(web + ".env[name=LEVEL]")
+                    .set(
+                        v2,
+                        JsonValue.copy(
+                            Map.of(
+                                "name",
+                                "LEVEL",
+                                "valueFrom",
+                                Map.of(
+                                    "configMapKeyRef",
+                                    Map.of("name", "app-config", "key", "level")))));
+                Map<String, Object> v3 = JsonValue.copy(v2);
+                FieldPath.of(web + ".env[name=LEVEL]")
+                    .set(v3, JsonValue.copy(Map.of("name", "LEVEL", "value", "debug")));
+                return steps(
+                    List.of(v1, v2, v3),
+                    List.of(
+                        List.of(equal(web + ".env[name=LEVEL].value", "info")),
+                        List.of(
+                            absent(web + ".env[name=LEVEL].value"),
+                            equal(web + ".env[name=LEVEL].valueFrom.configMapKeyRef.key", "level")),
+                        List.of(
+                            equal(web + ".env[name=LEVEL].value", "debug"),
+                            absent(web + ".env[name=LEVEL].valueFrom"))));
+              }));
     }
     // volume source switch
     for (String kind : List.of("Deployment", "StatefulSet")) {
-      runs.add(run(ConformanceCase.VOLUME_SOURCE_SWITCH, kind, name -> change(name, kind,
-          t -> FieldPath.of("spec.template.spec.volumes[name=config]").set(t, JsonValue.copy(Map.of("name", "config",
-              "secret", Map.of("secretName", "app-secret")))),
-          absent("spec.template.spec.volumes[name=config].configMap"),
-          equal("spec.template.spec.volumes[name=config].secret.secretName", "app-secret"))));
+      runs.add(
+          run(
+              ConformanceCase.VOLUME_SOURCE_SWITCH,
+              kind,
+              name ->
+                  change(
+                      name,
+                      kind,
+                      t ->
+                          FieldPath.of("spec.template.spec.volumes[name=config]")
+                              .set(
+                                  t,
+                                  JsonValue.copy(
+                                      Map.of(
+                                          "name",
+                                          "config",
+                                          "secret",
+                                          Map.of("secretName", "app-secret")))),
+                      absent("spec.template.spec.volumes[name=config].configMap"),
+                      equal(
+                          "spec.template.spec.volumes[name=config].secret.secretName",
+                          "app-secret"))));
     }
     // probe handler switch
-    runs.add(run(ConformanceCase.PROBE_HANDLER_SWITCH, "Deployment", name -> {
-      Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
-      Map<String, Object> v2 = JsonValue.copy(v1);
-      FieldPath.of(WEB + ".livenessProbe.tcpSocket").remove(v2);
-      FieldPath.of(WEB + ".livenessProbe.httpGet").set(v2, JsonValue.copy(Map.of("path", "/healthz", "port", 8080)));
-      Map<String, Object> v3 = JsonValue.copy(v2);
-      FieldPath.of(WEB + ".livenessProbe.httpGet").remove(v3);
-      FieldPath.of(WEB + ".livenessProbe.exec").set(v3, JsonValue.copy(Map.of("command", List.of("/bin/check"))));
-      return steps(List.of(v1, v2, v3), List.of(List.of(equal(WEB + ".livenessProbe.tcpSocket.port", 8080)),
-          List.of(absent(WEB + ".livenessProbe.tcpSocket"), equal(WEB + ".livenessProbe.httpGet.path", "/healthz")),
-          List.of(absent(WEB + ".livenessProbe.httpGet"), equal(WEB + ".livenessProbe.exec.command", List.of("/bin/check")))));
-    }));
+    runs.add(
+        run(
+            ConformanceCase.PROBE_HANDLER_SWITCH,
+            "Deployment",
+            name -> {
+              Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+              Map<String, Object> v2 = JsonValue.copy(v1);
+              FieldPath.of(WEB + ".livenessProbe.tcpSocket").remove(v2);
+              FieldPath.of(WEB + ".livenessProbe.httpGet")
+                  .set(v2, JsonValue.copy(Map.of("path", "/healthz", "port", 8080)));
+              Map<String, Object> v3 = JsonValue.copy(v2);
+              FieldPath.of(WEB + ".livenessProbe.httpGet").remove(v3);
+              FieldPath.of(WEB + ".livenessProbe.exec")
+                  .set(v3, JsonValue.copy(Map.of("command", List.of("/bin/check"))));
+              return steps(
+                  List.of(v1, v2, v3),
+                  List.of(
+                      List.of(equal(WEB + ".livenessProbe.tcpSocket.port", 8080)),
+                      List.of(
+                          absent(WEB + ".livenessProbe.tcpSocket"),
+                          equal(WEB + ".livenessProbe.httpGet.path", "/healthz")),
+                      List.of(
+                          absent(WEB + ".livenessProbe.httpGet"),
+                          equal(WEB + ".livenessProbe.exec.command", List.of("/bin/check")))));
+            }));
     // tolerations reordered
     for (String kind : List.of("Deployment", "DaemonSet")) {
-      runs.add(run(ConformanceCase.TOLERATIONS_REORDERED, kind, name -> {
-        Map<String, Object> noExecute = Map.of("key", "dedicated", "operator", "Equal", "value", "web", "effect", "NoExecute",
-            "tolerationSeconds", 60);
-        Map<String, Object> noSchedule = Map.of("key", "dedicated", "operator", "Equal", "value", "web", "effect", "NoSchedule");
-        return change(name, kind, t -> FieldPath.of("spec.template.spec.tolerations").set(t, JsonValue.copy(List.of(noExecute, noSchedule))),
-            equal("spec.template.spec.tolerations", List.of(noExecute, noSchedule)));
-      }));
+      runs.add(
+          run(
+              ConformanceCase.TOLERATIONS_REORDERED,
+              kind,
+              name -> {
+                Map<String, Object> noExecute =
+                    Map.of(
+                        "key",
+                        "dedicated",
+                        "operator",
+                        "Equal",
+                        "value",
+                        "web",
+                        "effect",
+                        "NoExecute",
+                        "tolerationSeconds",
+                        60);
+                Map<String, Object> noSchedule =
+                    Map.of(
+                        "key",
+                        "dedicated",
+                        "operator",
+                        "Equal",
+                        "value",
+                        "web",
+                        "effect",
+                        "NoSchedule");
+                return change(
+                    name,
+                    kind,
+                    t ->
+                        FieldPath.of("spec.template.spec.tolerations")
+                            .set(t, JsonValue.copy(List.of(noExecute, noSchedule))),
+                    equal("spec.template.spec.tolerations", List.of(noExecute, noSchedule)));
+              }));
     }
-    runs.add(run(ConformanceCase.TOLERATIONS_REORDERED, "Deployment (Exists and Equal)", name -> {
-      Map<String, Object> exists = Map.of("key", "dedicated", "operator", "Exists", "effect", "NoSchedule");
-      Map<String, Object> equal = Map.of("key", "dedicated", "operator", "Equal", "value", "web", "effect", "NoExecute",
-          "tolerationSeconds", 30);
-      Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
-      FieldPath.of("spec.template.spec.tolerations").set(v1, JsonValue.copy(List.of(equal, exists)));
-      Map<String, Object> v2 = JsonValue.copy(v1);
-      FieldPath.of("spec.template.spec.tolerations").set(v2, JsonValue.copy(List.of(exists, equal)));
-      return steps(List.of(v1, v2), List.of(List.of(),
-          List.of(equal("spec.template.spec.tolerations", List.of(exists, equal)))));
-    }));
+    runs.add(
+        run(
+            ConformanceCase.TOLERATIONS_REORDERED,
+            "Deployment (Exists and Equal)",
+            name -> {
+              Map<String, Object> exists =
+                  Map.of("key", "dedicated", "operator", "Exists", "effect", "NoSchedule");
+              Map<String, Object> equal =
+                  Map.of(
+                      "key",
+                      "dedicated",
+                      "operator",
+                      "Equal",
+                      "value",
+                      "web",
+                      "effect",
+                      "NoExecute",
+                      "tolerationSeconds",
+                      30);
+              Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+              FieldPath.of("spec.template.spec.tolerations")
+                  .set(v1, JsonValue.copy(List.of(equal, exists)));
+              Map<String, Object> v2 = JsonValue.copy(v1);
+              FieldPath.of("spec.template.spec.tolerations")
+                  .set(v2, JsonValue.copy(List.of(exists, equal)));
+              return steps(
+                  List.of(v1, v2),
+                  List.of(
+                      List.of(),
+                      List.of(equal("spec.template.spec.tolerations", List.of(exists, equal)))));
+            }));
     runs.add(run(ConformanceCase.LARGE_CONFIGMAP, "ConfigMap (6,000 keys)", this::largeConfigMap));
     runs.add(run(ConformanceCase.SERVICE_TYPE_CHANGES, "Service (all types)", this::serviceTypes));
-    runs.add(run(ConformanceCase.SERVICE_TYPE_CHANGES, "Service (headless)", name -> change(name, "Service (headless)",
-        t -> FieldPath.of("spec.ports[name=peer].port").set(t, 7001),
-        equal("spec.clusterIP", "None"), equal("spec.ports[name=peer].port", 7001))));
-    runs.add(run(ConformanceCase.CUSTOM_RESOURCE_LISTS, "Custom resource", this::customResourceLists));
+    runs.add(
+        run(
+            ConformanceCase.SERVICE_TYPE_CHANGES,
+            "Service (headless)",
+            name ->
+                change(
+                    name,
+                    "Service (headless)",
+                    t -> FieldPath.of("spec.ports[name=peer].port").set(t, 7001),
+                    equal("spec.clusterIP", "None"),
+                    equal("spec.ports[name=peer].port", 7001))));
+    runs.add(
+        run(ConformanceCase.CUSTOM_RESOURCE_LISTS, "Custom resource", this::customResourceLists));
     List<CorpusKind> kinds = corpus.kinds();
     for (int i = 0; i < kinds.size(); i++) {
       CorpusKind kind = kinds.get(i);
       long seed = 1000L + i;
-      runs.add(run(ConformanceCase.REALISTIC_ROUND_TRIP, kind.label(), name -> roundTrip(kind, seed, name)));
+      runs.add(
+          run(
+              ConformanceCase.REALISTIC_ROUND_TRIP,
+              kind.label(),
+              name -> roundTrip(kind, seed, name)));
     }
     return runs;
   }
 
   /** Runs one case; returns a note, or throws {@link ExpectationFailure}. */
   public String run(CaseRun run, int index) {
-    String name = run.check().caseName().replaceAll("[^a-z]", "").substring(0, 8) + "-" + index + "-"
-        + target.name().replaceAll("[^a-z0-9]", "");
+    String name =
+        run.check().caseName().replaceAll("[^a-z]", "").substring(0, 8)
+            + "-"
+            + index
+            + "-"
+            + target.name().replaceAll("[^a-z0-9]", "");
     return run.body().run(name);
   }
 
@@ -246,7 +524,8 @@ public final class CaseRunner {
   }
 
   /** The corpus object, then the same with {@code change}: both applied and judged. */
-  private String change(String name, String kind, Consumer<Map<String, Object>> change, Expectation... expected) {
+  private String change(
+      String name, String kind, Consumer<Map<String, Object>> change, Expectation... expected) {
     Map<String, Object> v1 = corpus.object(kind(kind), namespace, name);
     Map<String, Object> v2 = JsonValue.copy(v1);
     change.accept(v2);
@@ -265,12 +544,18 @@ public final class CaseRunner {
       HasMetadata object = SequenceRunner.toObject(desired.get(i));
       ApplyResult<HasMetadata> result = applyAccepted(f, object, "step " + i);
       if (i > 0) {
-        f.check("outcome", result.outcome() == ApplyOutcome.UPDATED,
+        f.check(
+            "outcome",
+            result.outcome() == ApplyOutcome.UPDATED,
             "step " + i + ": outcome " + result.outcome() + ", expected UPDATED");
       }
       expect(f, object, expected.get(i));
-      f.none("live-holds-desired", prefixed("step " + i, Judge.holdsDesired(desired.get(i), judge.require(object),
-          judge.freshCreate(object), List.of())));
+      f.none(
+          "live-holds-desired",
+          prefixed(
+              "step " + i,
+              Judge.holdsDesired(
+                  desired.get(i), judge.require(object), judge.freshCreate(object), List.of())));
       steady(f, object, "step " + i);
       notes.add(result.outcome() + " " + cut(result.request()));
     }
@@ -287,17 +572,32 @@ public final class CaseRunner {
     Findings f = new Findings();
     try {
       applyAccepted(f, first, "create");
-      otherPatch(first, PatchType.JSON_MERGE,
+      otherPatch(
+          first,
+          PatchType.JSON_MERGE,
           "{\"metadata\":{\"finalizers\":[\"example.com/ours\",\"other.example/guard\"]}}");
       counter.reset();
-      ApplyResult<HasMetadata> again = applyAccepted(f, SequenceRunner.toObject(v1), "same desired after the foreign finalizer");
-      f.check("no-write-for-foreign-finalizer", again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
-          "the same desired after another client added a finalizer: " + again.outcome() + ", writes " + counter.writes());
-      expect(f, first, List.of(contains("metadata.finalizers", "example.com/ours", "other.example/guard")));
+      ApplyResult<HasMetadata> again =
+          applyAccepted(f, SequenceRunner.toObject(v1), "same desired after the foreign finalizer");
+      f.check(
+          "no-write-for-foreign-finalizer",
+          again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
+          "the same desired after another client added a finalizer: "
+              + again.outcome()
+              + ", writes "
+              + counter.writes());
+      expect(
+          f,
+          first,
+          List.of(contains("metadata.finalizers", "example.com/ours", "other.example/guard")));
       HasMetadata second = SequenceRunner.toObject(v2);
       applyAccepted(f, second, "change");
-      expect(f, second, List.of(contains("metadata.finalizers", "example.com/ours", "other.example/guard"),
-          equal("metadata.labels.release", "2")));
+      expect(
+          f,
+          second,
+          List.of(
+              contains("metadata.finalizers", "example.com/ours", "other.example/guard"),
+              equal("metadata.labels.release", "2")));
       steady(f, second, "after the change");
       f.throwIfAny();
       return "both finalizers kept";
@@ -317,14 +617,22 @@ public final class CaseRunner {
     Map<String, Object> v1 = new LinkedHashMap<>();
     v1.put("apiVersion", "v1");
     v1.put("kind", "ConfigMap");
-    v1.put("metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", namespace, "labels", Map.of("app", name))));
+    v1.put(
+        "metadata",
+        new LinkedHashMap<>(
+            Map.of("name", name, "namespace", namespace, "labels", Map.of("app", name))));
     v1.put("data", data);
     Map<String, Object> v2 = JsonValue.copy(v1);
     String first = String.format("key-%036d", 0);
     FieldPath.of("data").key(first).set(v2, "changed");
-    return steps(List.of(v1, v2), List.of(
-        List.of(equal("data[\"" + String.format("key-%036d", 5999) + "\"]", String.format("value-%034d", 5999))),
-        List.of(equal("data[\"" + first + "\"]", "changed"))));
+    return steps(
+        List.of(v1, v2),
+        List.of(
+            List.of(
+                equal(
+                    "data[\"" + String.format("key-%036d", 5999) + "\"]",
+                    String.format("value-%034d", 5999))),
+            List.of(equal("data[\"" + first + "\"]", "changed"))));
   }
 
   private String serviceTypes(String name) {
@@ -338,16 +646,34 @@ public final class CaseRunner {
     FieldPath.of("spec.type").set(externalName, "ExternalName");
     FieldPath.of("spec.externalName").set(externalName, "db.example.com");
     FieldPath.of("spec.selector").remove(externalName);
-    List<Expectation> backToClusterIp = List.of(equal("spec.type", "ClusterIP"), absent("spec.ports[name=http].nodePort"),
-        absent("spec.healthCheckNodePort"), absent("spec.externalTrafficPolicy"), presentOtherThan("spec.clusterIP", "None"));
-    return steps(List.of(clusterIp, nodePort, loadBalancer, clusterIp, externalName, clusterIp), List.of(
-        List.of(presentOtherThan("spec.clusterIP", "None")),
-        List.of(equal("spec.type", "NodePort"), presentOtherThan("spec.ports[name=http].nodePort", 0)),
-        List.of(equal("spec.type", "LoadBalancer"), presentOtherThan("spec.healthCheckNodePort", 0)),
-        backToClusterIp,
-        List.of(equal("spec.type", "ExternalName"), equal("spec.externalName", "db.example.com"), absent("spec.clusterIP"),
-            absent("spec.clusterIPs"), absent("spec.selector")),
-        List.of(equal("spec.type", "ClusterIP"), absent("spec.externalName"), presentOtherThan("spec.clusterIP", "None"))));
+    List<Expectation> backToClusterIp =
+        List.of(
+            equal("spec.type", "ClusterIP"),
+            absent("spec.ports[name=http].nodePort"),
+            absent("spec.healthCheckNodePort"),
+            absent("spec.externalTrafficPolicy"),
+            presentOtherThan("spec.clusterIP", "None"));
+    return steps(
+        List.of(clusterIp, nodePort, loadBalancer, clusterIp, externalName, clusterIp),
+        List.of(
+            List.of(presentOtherThan("spec.clusterIP", "None")),
+            List.of(
+                equal("spec.type", "NodePort"),
+                presentOtherThan("spec.ports[name=http].nodePort", 0)),
+            List.of(
+                equal("spec.type", "LoadBalancer"),
+                presentOtherThan("spec.healthCheckNodePort", 0)),
+            backToClusterIp,
+            List.of(
+                equal("spec.type", "ExternalName"),
+                equal("spec.externalName", "db.example.com"),
+                absent("spec.clusterIP"),
+                absent("spec.clusterIPs"),
+                absent("spec.selector")),
+            List.of(
+                equal("spec.type", "ClusterIP"),
+                absent("spec.externalName"),
+                presentOtherThan("spec.clusterIP", "None"))));
   }
 
   private String customResourceLists(String name) {
@@ -359,10 +685,23 @@ public final class CaseRunner {
     GenericKubernetesResource theirs = new GenericKubernetesResource();
     theirs.setApiVersion(first.getApiVersion());
     theirs.setKind(first.getKind());
-    theirs.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    theirs.setAdditionalProperty("spec", Map.of("ports", List.of(Map.of("name", "foreign", "port", 7777)),
-        "tags", List.of("foreign-tag")));
-    other.resource(theirs).fieldManager(ScenarioRunner.OTHER_MANAGER).forceConflicts().serverSideApply();
+    theirs.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(namespace)
+            .build());
+    theirs.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "ports",
+            List.of(Map.of("name", "foreign", "port", 7777)),
+            "tags",
+            List.of("foreign-tag")));
+    other
+        .resource(theirs)
+        .fieldManager(ScenarioRunner.OTHER_MANAGER)
+        .forceConflicts()
+        .serverSideApply();
     Map<String, Object> v2 = JsonValue.copy(v1);
     FieldPath.of("spec.ports[name=metrics]").remove(v2);
     FieldPath.of("spec.ports[name=http].port").set(v2, 8080);
@@ -373,17 +712,33 @@ public final class CaseRunner {
     FieldPath.of("spec.template.containers[name=main].env[name=ZONE]").remove(v2);
     HasMetadata second = SequenceRunner.toObject(v2);
     ApplyResult<HasMetadata> result = applyAccepted(f, second, "change");
-    f.check("outcome", result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
-    expect(f, second, List.of(absent("spec.ports[name=metrics]"), equal("spec.ports[name=http].port", 8080),
-        equal("spec.ports[name=http].protocol", "TCP"), contains("spec.tags", "green"), lacks("spec.tags", "blue"),
-        equal("spec.steps", List.of(Map.of("name", "build", "timeout", "60s"))), absent("spec.settings.retries"),
-        equal("spec.settings.ratio", "1.1"), equal("spec.limits", Map.of("cpu", "2")),
-        absent("spec.template.containers[name=main].env[name=ZONE]"),
-        equal("spec.template.containers[name=main].env[name=LEVEL].value", "info")));
+    f.check(
+        "outcome",
+        result.outcome() == ApplyOutcome.UPDATED,
+        "outcome " + result.outcome() + ", expected UPDATED");
+    expect(
+        f,
+        second,
+        List.of(
+            absent("spec.ports[name=metrics]"),
+            equal("spec.ports[name=http].port", 8080),
+            equal("spec.ports[name=http].protocol", "TCP"),
+            contains("spec.tags", "green"),
+            lacks("spec.tags", "blue"),
+            equal("spec.steps", List.of(Map.of("name", "build", "timeout", "60s"))),
+            absent("spec.settings.retries"),
+            equal("spec.settings.ratio", "1.1"),
+            equal("spec.limits", Map.of("cpu", "2")),
+            absent("spec.template.containers[name=main].env[name=ZONE]"),
+            equal("spec.template.containers[name=main].env[name=LEVEL].value", "info")));
     Map<String, Object> live = judge.require(second);
-    f.check("foreign-list-element-kept", equal("spec.ports[name=foreign].port", 7777).check(live).isEmpty(),
+    f.check(
+        "foreign-list-element-kept",
+        equal("spec.ports[name=foreign].port", 7777).check(live).isEmpty(),
         equal("spec.ports[name=foreign].port", 7777).check(live).orElse(""));
-    f.check("foreign-set-element-kept", contains("spec.tags", "foreign-tag").check(live).isEmpty(),
+    f.check(
+        "foreign-set-element-kept",
+        contains("spec.tags", "foreign-tag").check(live).isEmpty(),
         contains("spec.tags", "foreign-tag").check(live).orElse(""));
     steady(f, second, "after the change");
     f.throwIfAny();
@@ -391,25 +746,49 @@ public final class CaseRunner {
   }
 
   private String roundTrip(CorpusKind kind, long seed, String name) {
-    SequenceRunner runner = new SequenceRunner(target.strategy(), strategyClient, ScenarioRunner.FIELD_MANAGER, counter,
-        other, namespace, corpus);
+    SequenceRunner runner =
+        new SequenceRunner(
+            target.strategy(),
+            strategyClient,
+            ScenarioRunner.FIELD_MANAGER,
+            counter,
+            other,
+            namespace,
+            corpus);
     Plan plan = runner.draw(kind, seed, 2);
     SequenceRunner.Outcome outcome = runner.execute(plan, name);
     if (outcome.invalid()) {
-      throw new IllegalStateException("the round-trip plan of " + kind.label() + " is not valid on this server:\n" + plan.describe());
+      throw new IllegalStateException(
+          "the round-trip plan of "
+              + kind.label()
+              + " is not valid on this server:\n"
+              + plan.describe());
     }
-    outcome.failure().ifPresent(failure -> {
-      throw ExpectationFailure.of(failure.expectation(), failure.category().label() + " at step " + failure.step() + ": " + failure.detail()
-          + "\n" + plan.describe());
-    });
+    outcome
+        .failure()
+        .ifPresent(
+            failure -> {
+              throw ExpectationFailure.of(
+                  failure.expectation(),
+                  failure.category().label()
+                      + " at step "
+                      + failure.step()
+                      + ": "
+                      + failure.detail()
+                      + "\n"
+                      + plan.describe());
+            });
     return "seed " + seed + ", " + plan.size() + " changes";
   }
 
   private ApplyResult<HasMetadata> applyAccepted(Findings f, HasMetadata desired, String step) {
     try {
-      return target.strategy().apply(desired, new DirectStrategyContext(strategyClient, ScenarioRunner.FIELD_MANAGER));
+      return target
+          .strategy()
+          .apply(desired, new DirectStrategyContext(strategyClient, ScenarioRunner.FIELD_MANAGER));
     } catch (RuntimeException e) {
-      f.require("accepted", false, step + ": a valid desired object was refused: " + e.getMessage());
+      f.require(
+          "accepted", false, step + ": a valid desired object was refused: " + e.getMessage());
       throw e;
     }
   }
@@ -424,8 +803,15 @@ public final class CaseRunner {
   private void steady(Findings f, HasMetadata desired, String when) {
     counter.reset();
     ApplyResult<HasMetadata> again = applyAccepted(f, desired, when + ", applied again");
-    f.check("steady", again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
-        when + ": the same desired again was " + again.outcome() + " with writes " + counter.writes() + " "
+    f.check(
+        "steady",
+        again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
+        when
+            + ": the same desired again was "
+            + again.outcome()
+            + " with writes "
+            + counter.writes()
+            + " "
             + cut(again.request()));
   }
 

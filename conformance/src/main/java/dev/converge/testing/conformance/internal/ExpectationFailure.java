@@ -14,10 +14,14 @@ public final class ExpectationFailure extends AssertionError {
 
   private final transient Map<String, String> failed;
 
-  /** @param failed expectation name to what was observed, in the order checked */
+  /**
+   * @param failed expectation name to what was observed, in the order checked
+   */
   public ExpectationFailure(Map<String, String> failed) {
-    super(failed.entrySet().stream().map(e -> "[" + e.getKey() + "] " + e.getValue())
-        .collect(Collectors.joining("; ")));
+    super(
+        failed.entrySet().stream()
+            .map(e -> "[" + e.getKey() + "] " + e.getValue())
+            .collect(Collectors.joining("; ")));
     this.failed = Map.copyOf(failed);
   }
 

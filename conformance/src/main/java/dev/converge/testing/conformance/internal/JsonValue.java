@@ -13,8 +13,8 @@ import java.util.Set;
 
 /**
  * Values of the JSON form of an object (maps, lists, strings, numbers, booleans), as the judge
- * compares them: numbers by value whatever their Java type, strings exactly (no quantity or
- * number parsing: {@code "1.1"} and {@code "1.10"} differ), maps by keys, lists by order.
+ * compares them: numbers by value whatever their Java type, strings exactly (no quantity or number
+ * parsing: {@code "1.1"} and {@code "1.10"} differ), maps by keys, lists by order.
  */
 public final class JsonValue {
 
@@ -28,7 +28,9 @@ public final class JsonValue {
     return JSON.convertValue(object, LinkedHashMap.class);
   }
 
-  /** Deep equality; keys in {@code presenceOnly} are compared only for being present on both sides. */
+  /**
+   * Deep equality; keys in {@code presenceOnly} are compared only for being present on both sides.
+   */
   public static boolean equal(Object a, Object b, Set<String> presenceOnly) {
     return equal(a, b, presenceOnly, List.of());
   }
@@ -37,15 +39,17 @@ public final class JsonValue {
    * Deep equality of the values at {@code keys} (the map keys leading to them, list positions left
    * out). Strings are compared exactly, except in the fields the Kubernetes API types as Quantity
    * (container requests and limits, quota {@code hard}, {@code sizeLimit}, an autoscaler target's
-   * {@code averageValue} and {@code value}), which the API server compares by amount: there
-   * {@code "200Mi"} and {@code "209715200"} are the same value.
+   * {@code averageValue} and {@code value}), which the API server compares by amount: there {@code
+   * "200Mi"} and {@code "209715200"} are the same value.
    */
   public static boolean equal(Object a, Object b, Set<String> presenceOnly, List<String> keys) {
     if (a == null || b == null) {
       return a == b;
     }
     if (a instanceof Number x && b instanceof Number y) {
-      return new java.math.BigDecimal(x.toString()).compareTo(new java.math.BigDecimal(y.toString())) == 0;
+      return new java.math.BigDecimal(x.toString())
+              .compareTo(new java.math.BigDecimal(y.toString()))
+          == 0;
     }
     if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
       if (!x.keySet().equals(y.keySet())) {
@@ -53,7 +57,8 @@ public final class JsonValue {
       }
       for (Map.Entry<?, ?> e : x.entrySet()) {
         String key = String.valueOf(e.getKey());
-        if (!presenceOnly.contains(key) && !equal(e.getValue(), y.get(e.getKey()), presenceOnly, plus(keys, key))) {
+        if (!presenceOnly.contains(key)
+            && !equal(e.getValue(), y.get(e.getKey()), presenceOnly, plus(keys, key))) {
           return false;
         }
       }
@@ -74,7 +79,8 @@ public final class JsonValue {
     }
     if (a instanceof String x && b instanceof String y && !x.equals(y) && quantityField(keys)) {
       try {
-        return new Quantity(x).getNumericalAmount().compareTo(new Quantity(y).getNumericalAmount()) == 0;
+        return new Quantity(x).getNumericalAmount().compareTo(new Quantity(y).getNumericalAmount())
+            == 0;
       } catch (IllegalArgumentException | ArithmeticException e) {
         return false; // not a quantity after all: compared as text, and they differ
       }
@@ -90,8 +96,10 @@ public final class JsonValue {
     String key = keys.get(n - 1);
     String parent = n > 1 ? keys.get(n - 2) : "";
     String grandparent = n > 2 ? keys.get(n - 3) : "";
-    return ((parent.equals("requests") || parent.equals("limits")) && grandparent.equals("resources"))
-        || parent.equals("hard") || key.equals("sizeLimit")
+    return ((parent.equals("requests") || parent.equals("limits"))
+            && grandparent.equals("resources"))
+        || parent.equals("hard")
+        || key.equals("sizeLimit")
         || (parent.equals("target") && (key.equals("averageValue") || key.equals("value")));
   }
 
@@ -102,8 +110,8 @@ public final class JsonValue {
   }
 
   /**
-   * Where {@code a} and {@code b} first differ, as a path suffix such as {@code [0].resources.limits}
-   * followed by both values; empty when they are equal or differ at the top.
+   * Where {@code a} and {@code b} first differ, as a path suffix such as {@code
+   * [0].resources.limits} followed by both values; empty when they are equal or differ at the top.
    */
   public static String firstDifference(Object a, Object b, Set<String> presenceOnly) {
     if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
@@ -115,7 +123,11 @@ public final class JsonValue {
         }
         if (!equal(x.get(k), y.get(k), presenceOnly, List.of())) {
           String deeper = firstDifference(x.get(k), y.get(k), presenceOnly);
-          return "." + k + (deeper.isEmpty() ? " (" + text(x.get(k), 120) + " vs " + text(y.get(k), 120) + ")" : deeper);
+          return "."
+              + k
+              + (deeper.isEmpty()
+                  ? " (" + text(x.get(k), 120) + " vs " + text(y.get(k), 120) + ")"
+                  : deeper);
         }
       }
       return "";
@@ -124,7 +136,12 @@ public final class JsonValue {
       for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
         if (!equal(x.get(i), y.get(i), presenceOnly)) {
           String deeper = firstDifference(x.get(i), y.get(i), presenceOnly);
-          return "[" + i + "]" + (deeper.isEmpty() ? " (" + text(x.get(i), 120) + " vs " + text(y.get(i), 120) + ")" : deeper);
+          return "["
+              + i
+              + "]"
+              + (deeper.isEmpty()
+                  ? " (" + text(x.get(i), 120) + " vs " + text(y.get(i), 120) + ")"
+                  : deeper);
         }
       }
       return x.size() == y.size() ? "" : " (" + x.size() + " vs " + y.size() + " elements)";

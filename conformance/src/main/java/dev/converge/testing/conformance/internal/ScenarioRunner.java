@@ -34,6 +34,7 @@ public final class ScenarioRunner {
 
   /** The field manager the strategy under test writes as. */
   public static final String FIELD_MANAGER = "converge-conformance";
+
   /** The field manager of the "other actor". */
   public static final String OTHER_MANAGER = "conformance-other-actor";
 
@@ -48,8 +49,14 @@ public final class ScenarioRunner {
   private final Judge judge;
   private final String namespace;
 
-  public ScenarioRunner(ConformanceTarget target, List<ConformanceTarget> peers, String noPeersReason,
-      KubernetesClient strategyClient, WriteCounter counter, KubernetesClient other, String namespace) {
+  public ScenarioRunner(
+      ConformanceTarget target,
+      List<ConformanceTarget> peers,
+      String noPeersReason,
+      KubernetesClient strategyClient,
+      WriteCounter counter,
+      KubernetesClient other,
+      String namespace) {
     this.target = target;
     this.peers = List.copyOf(peers);
     this.noPeersReason = noPeersReason;
@@ -60,7 +67,10 @@ public final class ScenarioRunner {
     this.namespace = namespace;
   }
 
-  /** Why {@code scenario} does not run for {@code subject} with this configuration; empty when it runs. */
+  /**
+   * Why {@code scenario} does not run for {@code subject} with this configuration; empty when it
+   * runs.
+   */
   public Optional<String> notRunReason(Scenario scenario, Subject subject) {
     if (scenario == Scenario.ALLOCATIONS && !subject.service()) {
       return Optional.of("only Services have allocated fields");
@@ -73,7 +83,12 @@ public final class ScenarioRunner {
 
   /** Runs the scenario; returns a short note of what was observed, or throws. */
   public String run(Scenario scenario, Subject subject) {
-    String name = subject.shortName() + "-" + scenario.number() + "-" + target.name().replaceAll("[^a-z0-9]", "");
+    String name =
+        subject.shortName()
+            + "-"
+            + scenario.number()
+            + "-"
+            + target.name().replaceAll("[^a-z0-9]", "");
     return switch (scenario) {
       case CREATE -> create(subject, name);
       case NO_OP -> noOp(subject, name);
@@ -93,7 +108,10 @@ public final class ScenarioRunner {
     counter.reset();
     ApplyResult<HasMetadata> result = apply(target.strategy(), desired);
     Findings f = new Findings();
-    f.check("outcome", result.outcome() == ApplyOutcome.CREATED, "outcome " + result.outcome() + ", expected CREATED");
+    f.check(
+        "outcome",
+        result.outcome() == ApplyOutcome.CREATED,
+        "outcome " + result.outcome() + ", expected CREATED");
     f.none("live-holds-desired", holds(desired, List.of()));
     f.throwIfAny();
     return "writes: " + counter.writes();
@@ -102,16 +120,21 @@ public final class ScenarioRunner {
   private String noOp(Subject subject, String name) {
     HasMetadata desired = subject.desired(namespace, name, Variant.BASE);
     apply(target.strategy(), desired);
-    // Let the controllers finish (status, revision annotations) so live differs from desired as much as it will.
+    // Let the controllers finish (status, revision annotations) so live differs from desired as
+    // much as it will.
     settle(desired);
     counter.reset();
-    ApplyResult<HasMetadata> result = apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
+    ApplyResult<HasMetadata> result =
+        apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
     Findings f = new Findings();
-    f.check("outcome", result.outcome() == ApplyOutcome.UNCHANGED,
+    f.check(
+        "outcome",
+        result.outcome() == ApplyOutcome.UNCHANGED,
         "outcome " + result.outcome() + " (" + result.request() + "), expected UNCHANGED");
     f.check("zero-writes", counter.writes().isEmpty(), "write requests sent: " + counter.writes());
     f.throwIfAny();
-    return "0 writes" + (counter.dryRuns().isEmpty() ? "" : ", dry runs: " + counter.dryRuns().size());
+    return "0 writes"
+        + (counter.dryRuns().isEmpty() ? "" : ", dry runs: " + counter.dryRuns().size());
   }
 
   private String change(Subject subject, String name) {
@@ -124,15 +147,25 @@ public final class ScenarioRunner {
     ApplyResult<HasMetadata> result = apply(target.strategy(), changed);
     List<String> writes = counter.writes();
     Findings f = new Findings();
-    f.check("outcome", result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
+    f.check(
+        "outcome",
+        result.outcome() == ApplyOutcome.UPDATED,
+        "outcome " + result.outcome() + ", expected UPDATED");
     f.check("one-write", writes.size() == 1, "expected one write, sent " + writes);
     Map<String, Object> after = judge.require(base);
     f.none("live-holds-desired", holds(changed, List.of()));
     FieldPath path = FieldPath.of(subject.changedPath());
     Map<String, Object> restBefore = comparable(before, path);
     Map<String, Object> restAfter = comparable(after, path);
-    f.check("nothing-else-changed", JsonValue.equal(restBefore, restAfter),
-        "more than " + path + " changed: before " + JsonValue.text(restBefore, 2000) + " after " + JsonValue.text(restAfter, 2000));
+    f.check(
+        "nothing-else-changed",
+        JsonValue.equal(restBefore, restAfter),
+        "more than "
+            + path
+            + " changed: before "
+            + JsonValue.text(restBefore, 2000)
+            + " after "
+            + JsonValue.text(restAfter, 2000));
     steady(f, subject.desired(namespace, name, Variant.CHANGED));
     f.throwIfAny();
     return "1 write: " + result.request();
@@ -143,9 +176,16 @@ public final class ScenarioRunner {
     apply(target.strategy(), base);
     otherPatch(base, subject.driftPatch());
     Findings f = new Findings();
-    f.require("drift-visible", !holds(base, List.of()).isEmpty(), "the drift patch changed nothing desired names");
-    ApplyResult<HasMetadata> result = apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
-    f.check("outcome", result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
+    f.require(
+        "drift-visible",
+        !holds(base, List.of()).isEmpty(),
+        "the drift patch changed nothing desired names");
+    ApplyResult<HasMetadata> result =
+        apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
+    f.check(
+        "outcome",
+        result.outcome() == ApplyOutcome.UPDATED,
+        "outcome " + result.outcome() + ", expected UPDATED");
     f.none("restored", holds(base, List.of()));
     f.throwIfAny();
     return "restored with " + result.request();
@@ -166,13 +206,23 @@ public final class ScenarioRunner {
     }
     HasMetadata changed = subject.desired(namespace, name, Variant.CHANGED);
     ApplyResult<HasMetadata> result = apply(target.strategy(), changed);
-    f.check("outcome", result.outcome() == ApplyOutcome.UPDATED, "outcome " + result.outcome() + ", expected UPDATED");
+    f.check(
+        "outcome",
+        result.outcome() == ApplyOutcome.UPDATED,
+        "outcome " + result.outcome() + ", expected UPDATED");
     Map<String, Object> after = judge.require(base);
-    expected.forEach((path, was) -> {
-      Object now = path.get(after).orElse(null);
-      String id = path.steps().get(0).equals(new FieldPath.Key("metadata")) ? "foreign-metadata-kept" : "foreign-field-kept";
-      f.check(id, JsonValue.equal(was, now), path + " was " + JsonValue.text(was) + ", now " + JsonValue.text(now));
-    });
+    expected.forEach(
+        (path, was) -> {
+          Object now = path.get(after).orElse(null);
+          String id =
+              path.steps().get(0).equals(new FieldPath.Key("metadata"))
+                  ? "foreign-metadata-kept"
+                  : "foreign-field-kept";
+          f.check(
+              id,
+              JsonValue.equal(was, now),
+              path + " was " + JsonValue.text(was) + ", now " + JsonValue.text(now));
+        });
     f.none("live-holds-desired", holds(changed, List.of()));
     f.throwIfAny();
     return "kept " + subject.foreignPaths();
@@ -187,8 +237,12 @@ public final class ScenarioRunner {
     Findings f = new Findings();
     for (String p : subject.removablePaths()) {
       String id = p.startsWith("metadata.") ? "label-annotation-removed" : "field-removed";
-      f.check(id, FieldPath.of(p).get(after).isEmpty(), p + " still present after removal from desired: "
-          + JsonValue.text(FieldPath.of(p).get(after).orElse(null)));
+      f.check(
+          id,
+          FieldPath.of(p).get(after).isEmpty(),
+          p
+              + " still present after removal from desired: "
+              + JsonValue.text(FieldPath.of(p).get(after).orElse(null)));
     }
     f.none("live-holds-desired", holds(without, List.of()));
     steady(f, subject.desired(namespace, name, Variant.WITHOUT_REMOVABLE));
@@ -201,12 +255,17 @@ public final class ScenarioRunner {
     apply(target.strategy(), base);
     String initial = allocationsOf(judge.require(base));
     Findings f = new Findings();
-    f.require("allocated", !initial.contains("clusterIP=absent"), "no clusterIP allocated: " + initial);
+    f.require(
+        "allocated", !initial.contains("clusterIP=absent"), "no clusterIP allocated: " + initial);
     List<String> steps = new ArrayList<>();
-    Runnable check = () -> {
-      String now = allocationsOf(judge.require(base));
-      f.require("allocations-stable", initial.equals(now), "allocations changed after " + steps + ": " + initial + " -> " + now);
-    };
+    Runnable check =
+        () -> {
+          String now = allocationsOf(judge.require(base));
+          f.require(
+              "allocations-stable",
+              initial.equals(now),
+              "allocations changed after " + steps + ": " + initial + " -> " + now);
+        };
     apply(target.strategy(), subject.desired(namespace, name, Variant.CHANGED));
     steps.add("change");
     check.run();
@@ -236,38 +295,62 @@ public final class ScenarioRunner {
     List<String> staleWrites = counter.writes();
     Findings f = new Findings();
     f.none("stale-read-converges", holds(changed, List.of()));
-    f.check("other-writer-kept", "1".equals(annotation(base, "other.example/concurrent")),
+    f.check(
+        "other-writer-kept",
+        "1".equals(annotation(base, "other.example/concurrent")),
         "the other writer's annotation was lost");
-    f.check("bounded-retries", staleWrites.size() <= 3, "too many writes for one stale read: " + staleWrites);
+    f.check(
+        "bounded-retries",
+        staleWrites.size() <= 3,
+        "too many writes for one stale read: " + staleWrites);
 
     // A writer that changes the object right before every write this strategy sends.
     AtomicInteger bumps = new AtomicInteger();
     String path = "/" + name;
     counter.reset();
-    counter.beforeEachWrite(request -> {
-      if (request.uri().getRawPath().endsWith(path)) {
-        otherPatch(base, "{\"metadata\":{\"annotations\":{\"other.example/counter\":\"" + bumps.incrementAndGet() + "\"}}}");
-      }
-    });
+    counter.beforeEachWrite(
+        request -> {
+          if (request.uri().getRawPath().endsWith(path)) {
+            otherPatch(
+                base,
+                "{\"metadata\":{\"annotations\":{\"other.example/counter\":\""
+                    + bumps.incrementAndGet()
+                    + "\"}}}");
+          }
+        });
     String ending;
     try {
-      ApplyResult<HasMetadata> result = apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
+      ApplyResult<HasMetadata> result =
+          apply(target.strategy(), subject.desired(namespace, name, Variant.BASE));
       ending = "converged (" + result.outcome() + ")";
       f.none("busy-writer-converges", holds(base, List.of()));
     } catch (RuntimeException e) {
       String message = String.valueOf(e.getMessage());
-      f.check("error-names-resource", message.contains(name), "error does not name the resource: " + message);
+      f.check(
+          "error-names-resource",
+          message.contains(name),
+          "error does not name the resource: " + message);
       ending = "gave up with: " + message.substring(0, Math.min(message.length(), 160));
     } finally {
       counter.beforeEachWrite(r -> {});
     }
     List<String> busyWrites = counter.writes();
-    f.check("bounded-retries", busyWrites.size() <= MAX_CONCURRENT_WRITES, "retried without end: " + busyWrites.size() + " writes");
+    f.check(
+        "bounded-retries",
+        busyWrites.size() <= MAX_CONCURRENT_WRITES,
+        "retried without end: " + busyWrites.size() + " writes");
     String last = annotation(base, "other.example/counter");
-    f.check("other-writer-kept", String.valueOf(bumps.get()).equals(last),
+    f.check(
+        "other-writer-kept",
+        String.valueOf(bumps.get()).equals(last),
         "the busy writer's last change (" + bumps.get() + ") was lost; live has " + last);
     f.throwIfAny();
-    return "stale read: " + staleWrites.size() + " write(s); busy writer: " + busyWrites.size() + " write(s), " + ending;
+    return "stale read: "
+        + staleWrites.size()
+        + " write(s); busy writer: "
+        + busyWrites.size()
+        + " write(s), "
+        + ending;
   }
 
   private String immutable(Subject subject, String name) {
@@ -283,41 +366,67 @@ public final class ScenarioRunner {
       apply(target.strategy(), changed);
     } catch (RuntimeException e) {
       String message = String.valueOf(e.getMessage());
-      f.check("error-names-field", message.contains(subject.immutableField()),
+      f.check(
+          "error-names-field",
+          message.contains(subject.immutableField()),
           "error does not name " + subject.immutableField() + ": " + message);
-      f.check("no-retry", counter.writes().size() <= 2, "retried a permanent error: " + counter.writes());
+      f.check(
+          "no-retry",
+          counter.writes().size() <= 2,
+          "retried a permanent error: " + counter.writes());
       f.throwIfAny();
       return "error: " + message.substring(0, Math.min(message.length(), 200));
     }
-    throw ExpectationFailure.of("refused", "a change of " + subject.immutableField() + " was accepted");
+    throw ExpectationFailure.of(
+        "refused", "a change of " + subject.immutableField() + " was accepted");
   }
 
   private String switches(Subject subject, String name) {
     List<String> notes = new ArrayList<>();
     for (ConformanceTarget peer : peers) {
-      notes.add(switchOnce(subject, name + "-from-" + peer.name().replaceAll("[^a-z0-9]", ""), peer, target));
-      notes.add(switchOnce(subject, name + "-to-" + peer.name().replaceAll("[^a-z0-9]", ""), target, peer));
+      notes.add(
+          switchOnce(
+              subject, name + "-from-" + peer.name().replaceAll("[^a-z0-9]", ""), peer, target));
+      notes.add(
+          switchOnce(
+              subject, name + "-to-" + peer.name().replaceAll("[^a-z0-9]", ""), target, peer));
     }
     return String.join("; ", notes);
   }
 
-  private String switchOnce(Subject subject, String name, ConformanceTarget from, ConformanceTarget to) {
+  private String switchOnce(
+      Subject subject, String name, ConformanceTarget from, ConformanceTarget to) {
     String label = from.name() + "→" + to.name();
     HasMetadata base = subject.desired(namespace, name, Variant.BASE);
     apply(from.strategy(), base);
     apply(from.strategy(), subject.desired(namespace, name, Variant.CHANGED));
     apply(to.strategy(), subject.desired(namespace, name, Variant.BASE));
     Findings f = new Findings();
-    f.none("converges-after-switch", holds(base, List.of()).stream().map(l -> label + ": " + l).toList());
+    f.none(
+        "converges-after-switch",
+        holds(base, List.of()).stream().map(l -> label + ": " + l).toList());
     counter.reset();
-    ApplyResult<HasMetadata> again = apply(to.strategy(), subject.desired(namespace, name, Variant.BASE));
-    f.check("steady-after-switch", again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
-        label + ": second apply after the switch was " + again.outcome() + " with writes " + counter.writes());
+    ApplyResult<HasMetadata> again =
+        apply(to.strategy(), subject.desired(namespace, name, Variant.BASE));
+    f.check(
+        "steady-after-switch",
+        again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
+        label
+            + ": second apply after the switch was "
+            + again.outcome()
+            + " with writes "
+            + counter.writes());
     HasMetadata without = subject.desired(namespace, name, Variant.WITHOUT_REMOVABLE);
     apply(to.strategy(), without);
     Map<String, Object> after = judge.require(base);
-    List<String> left = subject.removablePaths().stream().filter(p -> FieldPath.of(p).get(after).isPresent()).toList();
-    f.check("removal-after-switch", left.isEmpty(), label + ": still present after removal from desired: " + left);
+    List<String> left =
+        subject.removablePaths().stream()
+            .filter(p -> FieldPath.of(p).get(after).isPresent())
+            .toList();
+    f.check(
+        "removal-after-switch",
+        left.isEmpty(),
+        label + ": still present after removal from desired: " + left);
     f.throwIfAny();
     return label + " ok";
   }
@@ -326,14 +435,20 @@ public final class ScenarioRunner {
   private void steady(Findings f, HasMetadata desired) {
     counter.reset();
     ApplyResult<HasMetadata> again = apply(target.strategy(), desired);
-    f.check("steady", again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
-        "applying the same desired again was " + again.outcome() + " with writes " + counter.writes());
+    f.check(
+        "steady",
+        again.outcome() == ApplyOutcome.UNCHANGED && counter.writes().isEmpty(),
+        "applying the same desired again was "
+            + again.outcome()
+            + " with writes "
+            + counter.writes());
   }
 
   /** Where live differs from a fresh create of desired, for the fields desired names. */
   private List<String> holds(HasMetadata desired, List<?> foreignElements) {
     Map<String, Object> fresh = judge.freshCreate(desired);
-    return Judge.holdsDesired(JsonValue.tree(desired), judge.require(desired), fresh, foreignElements);
+    return Judge.holdsDesired(
+        JsonValue.tree(desired), judge.require(desired), fresh, foreignElements);
   }
 
   /**
@@ -347,14 +462,15 @@ public final class ScenarioRunner {
     Awaitility.await(Judge.describe(desired) + " settles")
         .atMost(Duration.ofSeconds(20))
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> {
-          String rv = other.resource(desired).get().getMetadata().getResourceVersion();
-          if (rv.equals(last.getAndSet(rv))) {
-            return stable.incrementAndGet() >= 4;
-          }
-          stable.set(0);
-          return false;
-        });
+        .until(
+            () -> {
+              String rv = other.resource(desired).get().getMetadata().getResourceVersion();
+              if (rv.equals(last.getAndSet(rv))) {
+                return stable.incrementAndGet() >= 4;
+              }
+              stable.set(0);
+              return false;
+            });
   }
 
   private ApplyResult<HasMetadata> apply(ResourceStrategy strategy, HasMetadata desired) {
@@ -362,7 +478,10 @@ public final class ScenarioRunner {
   }
 
   private String annotation(HasMetadata ref, String key) {
-    return FieldPath.of("metadata.annotations[\"" + key + "\"]").get(judge.require(ref)).map(String::valueOf).orElse(null);
+    return FieldPath.of("metadata.annotations[\"" + key + "\"]")
+        .get(judge.require(ref))
+        .map(String::valueOf)
+        .orElse(null);
   }
 
   private void otherPatch(HasMetadata desired, String json) {
@@ -381,11 +500,13 @@ public final class ScenarioRunner {
     Map<String, Object> metadata = (Map<String, Object>) copy.get("metadata");
     if (metadata.get("annotations") instanceof Map<?, ?> annotations) {
       Map<String, Object> filtered = new LinkedHashMap<>();
-      annotations.forEach((k, v) -> {
-        if (!String.valueOf(k).contains("kubernetes.io/") && !String.valueOf(k).startsWith("converge.dev/")) {
-          filtered.put((String) k, v);
-        }
-      });
+      annotations.forEach(
+          (k, v) -> {
+            if (!String.valueOf(k).contains("kubernetes.io/")
+                && !String.valueOf(k).startsWith("converge.dev/")) {
+              filtered.put((String) k, v);
+            }
+          });
       metadata.put("annotations", filtered);
     }
     without.remove(copy);
@@ -399,8 +520,14 @@ public final class ScenarioRunner {
         nodePorts.add(p instanceof Map<?, ?> m ? m.get("nodePort") : null);
       }
     }
-    return "clusterIP=" + text(service, "spec.clusterIP") + " clusterIPs=" + text(service, "spec.clusterIPs")
-        + " nodePorts=" + nodePorts + " healthCheckNodePort=" + text(service, "spec.healthCheckNodePort");
+    return "clusterIP="
+        + text(service, "spec.clusterIP")
+        + " clusterIPs="
+        + text(service, "spec.clusterIPs")
+        + " nodePorts="
+        + nodePorts
+        + " healthCheckNodePort="
+        + text(service, "spec.healthCheckNodePort");
   }
 
   private static String text(Map<String, Object> tree, String path) {

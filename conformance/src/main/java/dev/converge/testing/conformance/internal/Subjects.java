@@ -12,13 +12,16 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.fabric8.kubernetes.client.utils.Serialization;
 
-/** The kinds the kit covers: Deployment, Service (ClusterIP, NodePort), ConfigMap, Secret, StatefulSet, a custom resource. */
+/**
+ * The kinds the kit covers: Deployment, Service (ClusterIP, NodePort), ConfigMap, Secret,
+ * StatefulSet, a custom resource.
+ */
 public final class Subjects {
 
   static final String REMOVABLE_LABEL = "metadata.labels.removable";
@@ -26,20 +29,33 @@ public final class Subjects {
   private static final String FOREIGN_META =
       "\"metadata\":{\"labels\":{\"other.example/team\":\"blue\"},\"annotations\":{\"other.example/note\":\"keep\"}}";
   private static final List<String> FOREIGN_META_PATHS =
-      List.of("metadata.labels[\"other.example/team\"]", "metadata.annotations[\"other.example/note\"]");
+      List.of(
+          "metadata.labels[\"other.example/team\"]",
+          "metadata.annotations[\"other.example/note\"]");
 
   private Subjects() {}
 
   /** Every subject; the custom resource uses the given Widget CRD. */
   public static List<Subject> all(WidgetCrd widgets) {
-    return List.of(deployment(), service(false), service(true), configMap(), secret(), statefulSet(), widget(widgets));
+    return List.of(
+        deployment(),
+        service(false),
+        service(true),
+        configMap(),
+        secret(),
+        statefulSet(),
+        widget(widgets));
   }
 
   static Subject deployment() {
-    return new Subject("Deployment", "deploy",
+    return new Subject(
+        "Deployment",
+        "deploy",
         (ns, name, v) -> {
-          Map<String, String> selector = v == Variant.IMMUTABLE_CHANGED
-              ? Map.of("app", name, "track", "canary") : Map.of("app", name);
+          Map<String, String> selector =
+              v == Variant.IMMUTABLE_CHANGED
+                  ? Map.of("app", name, "track", "canary")
+                  : Map.of("app", name);
           List<EnvVar> env = new ArrayList<>(List.of(new EnvVar("MODE", "a", null)));
           if (v != Variant.WITHOUT_REMOVABLE) {
             env.add(new EnvVar("REMOVABLE", "yes", null));
@@ -48,7 +64,9 @@ public final class Subjects {
               .withMetadata(meta(ns, name, v))
               .withNewSpec()
               .withReplicas(v == Variant.CHANGED ? 2 : 1)
-              .withNewSelector().withMatchLabels(selector).endSelector()
+              .withNewSelector()
+              .withMatchLabels(selector)
+              .endSelector()
               .withTemplate(template(selector, env))
               .endSpec()
               .build();
@@ -57,22 +75,31 @@ public final class Subjects {
         "{\"spec\":{\"replicas\":3},\"metadata\":{\"labels\":{\"app\":\"hijacked\"}}}",
         "{" + FOREIGN_META + ",\"spec\":{\"minReadySeconds\":7}}",
         plus(FOREIGN_META_PATHS, "spec.minReadySeconds"),
-        List.of(REMOVABLE_LABEL, REMOVABLE_ANNOTATION, "spec.template.spec.containers[name=app].env[name=REMOVABLE]"),
+        List.of(
+            REMOVABLE_LABEL,
+            REMOVABLE_ANNOTATION,
+            "spec.template.spec.containers[name=app].env[name=REMOVABLE]"),
         "spec.selector",
         false);
   }
 
   static Subject statefulSet() {
-    return new Subject("StatefulSet", "sts",
+    return new Subject(
+        "StatefulSet",
+        "sts",
         (ns, name, v) -> {
-          Map<String, String> selector = v == Variant.IMMUTABLE_CHANGED
-              ? Map.of("app", name, "track", "canary") : Map.of("app", name);
+          Map<String, String> selector =
+              v == Variant.IMMUTABLE_CHANGED
+                  ? Map.of("app", name, "track", "canary")
+                  : Map.of("app", name);
           return new StatefulSetBuilder()
               .withMetadata(meta(ns, name, v))
               .withNewSpec()
               .withServiceName(name)
               .withReplicas(v == Variant.CHANGED ? 2 : 1)
-              .withNewSelector().withMatchLabels(selector).endSelector()
+              .withNewSelector()
+              .withMatchLabels(selector)
+              .endSelector()
               .withTemplate(template(selector, List.of(new EnvVar("MODE", "a", null))))
               .endSpec()
               .build();
@@ -87,19 +114,24 @@ public final class Subjects {
   }
 
   static Subject service(boolean nodePort) {
-    return new Subject(nodePort ? "Service (NodePort)" : "Service (ClusterIP)", nodePort ? "svc-np" : "svc",
-        (ns, name, v) -> new ServiceBuilder()
-            .withMetadata(meta(ns, name, v))
-            .withNewSpec()
-            .withType(nodePort ? "NodePort" : "ClusterIP")
-            .withSelector(Map.of("app", name))
-            .withClusterIP(v == Variant.IMMUTABLE_CHANGED ? "10.0.0.250" : null)
-            .withPorts(new ServicePortBuilder()
-                .withName("http").withPort(80)
-                .withTargetPort(new IntOrString(v == Variant.CHANGED ? 8081 : 8080))
-                .build())
-            .endSpec()
-            .build(),
+    return new Subject(
+        nodePort ? "Service (NodePort)" : "Service (ClusterIP)",
+        nodePort ? "svc-np" : "svc",
+        (ns, name, v) ->
+            new ServiceBuilder()
+                .withMetadata(meta(ns, name, v))
+                .withNewSpec()
+                .withType(nodePort ? "NodePort" : "ClusterIP")
+                .withSelector(Map.of("app", name))
+                .withClusterIP(v == Variant.IMMUTABLE_CHANGED ? "10.0.0.250" : null)
+                .withPorts(
+                    new ServicePortBuilder()
+                        .withName("http")
+                        .withPort(80)
+                        .withTargetPort(new IntOrString(v == Variant.CHANGED ? 8081 : 8080))
+                        .build())
+                .endSpec()
+                .build(),
         "spec.ports",
         "{\"spec\":{\"selector\":{\"app\":\"hijacked\"}}}",
         "{" + FOREIGN_META + ",\"spec\":{\"sessionAffinity\":\"ClientIP\"}}",
@@ -110,10 +142,13 @@ public final class Subjects {
   }
 
   static Subject configMap() {
-    return new Subject("ConfigMap", "cm",
+    return new Subject(
+        "ConfigMap",
+        "cm",
         (ns, name, v) -> {
           Map<String, String> data = new LinkedHashMap<>();
-          data.put("color", v == Variant.CHANGED || v == Variant.IMMUTABLE_CHANGED ? "blue" : "red");
+          data.put(
+              "color", v == Variant.CHANGED || v == Variant.IMMUTABLE_CHANGED ? "blue" : "red");
           data.put("size", "m");
           if (v != Variant.WITHOUT_REMOVABLE) {
             data.put("removable", "yes");
@@ -121,7 +156,10 @@ public final class Subjects {
           return new ConfigMapBuilder()
               .withMetadata(meta(ns, name, v))
               .withData(data)
-              .withImmutable((v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED) ? Boolean.TRUE : null)
+              .withImmutable(
+                  (v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED)
+                      ? Boolean.TRUE
+                      : null)
               .build();
         },
         "data.color",
@@ -134,17 +172,24 @@ public final class Subjects {
   }
 
   static Subject secret() {
-    return new Subject("Secret", "secret",
+    return new Subject(
+        "Secret",
+        "secret",
         (ns, name, v) -> {
           Map<String, String> data = new LinkedHashMap<>();
-          data.put("password", v == Variant.CHANGED || v == Variant.IMMUTABLE_CHANGED ? "s3cret-2" : "s3cret");
+          data.put(
+              "password",
+              v == Variant.CHANGED || v == Variant.IMMUTABLE_CHANGED ? "s3cret-2" : "s3cret");
           if (v != Variant.WITHOUT_REMOVABLE) {
             data.put("removable", "yes");
           }
           return new SecretBuilder()
               .withMetadata(meta(ns, name, v))
               .withStringData(data)
-              .withImmutable((v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED) ? Boolean.TRUE : null)
+              .withImmutable(
+                  (v == Variant.IMMUTABLE_BASE || v == Variant.IMMUTABLE_CHANGED)
+                      ? Boolean.TRUE
+                      : null)
               .build();
         },
         "data.password",
@@ -157,7 +202,9 @@ public final class Subjects {
   }
 
   static Subject widget(WidgetCrd crd) {
-    return new Subject("Custom resource", "widget",
+    return new Subject(
+        "Custom resource",
+        "widget",
         (ns, name, v) -> {
           Map<String, Object> spec = new LinkedHashMap<>();
           spec.put("size", v == Variant.CHANGED ? 2 : 1);
@@ -183,7 +230,8 @@ public final class Subjects {
   }
 
   private static ObjectMeta meta(String ns, String name, Variant v) {
-    ObjectMetaBuilder meta = new ObjectMetaBuilder().withNamespace(ns).withName(name).addToLabels("app", name);
+    ObjectMetaBuilder meta =
+        new ObjectMetaBuilder().withNamespace(ns).withName(name).addToLabels("app", name);
     if (v != Variant.WITHOUT_REMOVABLE) {
       meta.addToLabels("removable", "yes").addToAnnotations("example.com/removable", "yes");
     }
@@ -195,7 +243,9 @@ public final class Subjects {
    * config volume, env from a value and from a field.
    */
   private static PodTemplateSpec template(Map<String, String> labels, List<EnvVar> env) {
-    PodTemplateSpec template = Serialization.unmarshal("""
+    PodTemplateSpec template =
+        Serialization.unmarshal(
+            """
         metadata: {}
         spec:
           terminationGracePeriodSeconds: 20
@@ -232,7 +282,8 @@ public final class Subjects {
               initialDelaySeconds: 10
             volumeMounts:
             - {name: config, mountPath: /etc/app, readOnly: true}
-        """, PodTemplateSpec.class);
+        """,
+            PodTemplateSpec.class);
     template.getMetadata().setLabels(labels);
     template.getSpec().getContainers().get(0).getEnv().addAll(env);
     return template;

@@ -10,8 +10,9 @@ import java.util.function.Consumer;
 
 /**
  * Records every write request (POST, PUT, PATCH, DELETE) a client sends, retries included; dry runs
- * ({@code dryRun=All}) persist nothing and are recorded separately. Optionally runs a hook before each
- * write, which the concurrent-writer scenario uses to change the object under the strategy's feet.
+ * ({@code dryRun=All}) persist nothing and are recorded separately. Optionally runs a hook before
+ * each write, which the concurrent-writer scenario uses to change the object under the strategy's
+ * feet.
  */
 public final class WriteCounter implements Interceptor {
 

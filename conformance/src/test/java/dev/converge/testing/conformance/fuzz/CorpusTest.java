@@ -27,15 +27,23 @@ class CorpusTest {
       assertThat(FieldPath.of("metadata.name").get(tree)).as(kind.label()).contains("web");
       assertThat(SequenceRunner.toObject(tree).getMetadata().getNamespace()).isEqualTo("ns");
     }
-    assertThat(SequenceRunner.toObject(corpus.object(corpus.kind("Deployment"), "ns", "web"))).isInstanceOf(Deployment.class);
+    assertThat(SequenceRunner.toObject(corpus.object(corpus.kind("Deployment"), "ns", "web")))
+        .isInstanceOf(Deployment.class);
     assertThat(SequenceRunner.toObject(corpus.object(corpus.kind("Custom resource"), "ns", "w")))
         .isInstanceOf(GenericKubernetesResource.class);
     Map<String, Object> cronJob = corpus.object(corpus.kind("CronJob"), "ns", "c");
-    assertThat(FieldPath.of("spec.jobTemplate.spec.template.spec.containers[name=web].livenessProbe.tcpSocket.port")
-        .get(cronJob)).contains(8080);
-    assertThat(FieldPath.of("data.code").get(corpus.object(corpus.kind("ConfigMap"), "ns", "c"))).contains("010");
-    assertThat(FieldPath.of("spec.template.spec.containers[name=web].env[name=POD_NAME].valueFrom.fieldRef.fieldPath")
-        .get(corpus.object(corpus.kind("Deployment"), "ns", "web"))).contains("metadata.name");
+    assertThat(
+            FieldPath.of(
+                    "spec.jobTemplate.spec.template.spec.containers[name=web].livenessProbe.tcpSocket.port")
+                .get(cronJob))
+        .contains(8080);
+    assertThat(FieldPath.of("data.code").get(corpus.object(corpus.kind("ConfigMap"), "ns", "c")))
+        .contains("010");
+    assertThat(
+            FieldPath.of(
+                    "spec.template.spec.containers[name=web].env[name=POD_NAME].valueFrom.fieldRef.fieldPath")
+                .get(corpus.object(corpus.kind("Deployment"), "ns", "web")))
+        .contains("metadata.name");
   }
 
   @Test
@@ -48,7 +56,8 @@ class CorpusTest {
       List<Mutation> second = new Mutator(deployment, new Random(seed)).draw(b, 3);
       assertThat(first.toString()).isEqualTo(second.toString());
       assertThat(JsonValue.equal(a, b)).isTrue();
-      assertThat(FieldPath.of("spec.selector").get(a)).contains(Map.of("matchLabels", Map.of("app", "web")));
+      assertThat(FieldPath.of("spec.selector").get(a))
+          .contains(Map.of("matchLabels", Map.of("app", "web")));
       assertThat(FieldPath.of("kind").get(a)).contains("Deployment");
     }
   }

@@ -11,19 +11,19 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The values a structural schema declares it refuses, one {@link HostileCase} per constraint: a wrong JSON
- * type, a bound, a length, a pattern, a format, an enum, an item count, a missing required property, a
- * duplicate in a set or list-map, two of an exactly-one-of. CEL rules are listed, not broken: what
- * violates an arbitrary expression cannot be derived from it.
+ * The values a structural schema declares it refuses, one {@link HostileCase} per constraint: a
+ * wrong JSON type, a bound, a length, a pattern, a format, an enum, an item count, a missing
+ * required property, a duplicate in a set or list-map, two of an exactly-one-of. CEL rules are
+ * listed, not broken: what violates an arbitrary expression cannot be derived from it.
  *
- * <p>Constraints inside maps ({@code additionalProperties}) are not broken either; their values are drawn
- * like everything else.
+ * <p>Constraints inside maps ({@code additionalProperties}) are not broken either; their values are
+ * drawn like everything else.
  */
 public final class HostileCases {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final List<String> NON_MATCHING = List.of("", "!", "NOT VALID", "~~~", "0", "a", "-", "A_1 x",
-      "lots", "1h30m");
+  private static final List<String> NON_MATCHING =
+      List.of("", "!", "NOT VALID", "~~~", "0", "a", "-", "A_1 x", "lots", "1h30m");
 
   private final RandomValues values;
   private final List<HostileCase> cases = new ArrayList<>();
@@ -33,7 +33,10 @@ public final class HostileCases {
     this.values = values;
   }
 
-  /** The cases for a schema whose value sits at {@code root} (e.g. {@code spec}), and the rules left unbroken. */
+  /**
+   * The cases for a schema whose value sits at {@code root} (e.g. {@code spec}), and the rules left
+   * unbroken.
+   */
   public static Found of(JsonNode schema, String root, RandomValues values) {
     HostileCases walk = new HostileCases(values);
     walk.walk(schema, root, true);
@@ -46,8 +49,7 @@ public final class HostileCases {
    * @param cases the constraints to break
    * @param unbrokenRules CEL rules by path, as {@code spec.image: self.startsWith('img-')}
    */
-  public record Found(List<HostileCase> cases, List<String> unbrokenRules) {
-  }
+  public record Found(List<HostileCase> cases, List<String> unbrokenRules) {}
 
   private void walk(JsonNode schema, String path, boolean root) {
     for (JsonNode rule : schema.path("x-kubernetes-validations")) {
@@ -72,12 +74,13 @@ public final class HostileCases {
     boolean intOrString = schema.path("x-kubernetes-int-or-string").asBoolean(false);
     String type = schema.path("type").asString("");
     if (!type.isEmpty() && !intOrString) {
-      JsonNode wrong = switch (type) {
-        case "string" -> NODES.numberNode(12345);
-        case "integer", "number" -> NODES.stringNode("not-a-number");
-        case "boolean" -> NODES.stringNode("yes");
-        default -> NODES.stringNode("not-an-" + type);
-      };
+      JsonNode wrong =
+          switch (type) {
+            case "string" -> NODES.numberNode(12345);
+            case "integer", "number" -> NODES.stringNode("not-a-number");
+            case "boolean" -> NODES.stringNode("yes");
+            default -> NODES.stringNode("not-an-" + type);
+          };
       add(path, "type " + type, current -> wrong);
     }
     if (schema.has("enum") && schema.get("enum").valueStream().allMatch(JsonNode::isString)) {
@@ -88,13 +91,19 @@ public final class HostileCases {
       double min = schema.get("minimum").asDouble();
       boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
       double bad = exclusive ? min : integer ? min - 1 : min - 0.5;
-      add(path, (exclusive ? "exclusiveMinimum " : "minimum ") + number(min), current -> number(bad, integer));
+      add(
+          path,
+          (exclusive ? "exclusiveMinimum " : "minimum ") + number(min),
+          current -> number(bad, integer));
     }
     if (schema.has("maximum")) {
       double max = schema.get("maximum").asDouble();
       boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
       double bad = exclusive ? max : integer ? max + 1 : max + 0.5;
-      add(path, (exclusive ? "exclusiveMaximum " : "maximum ") + number(max), current -> number(bad, integer));
+      add(
+          path,
+          (exclusive ? "exclusiveMaximum " : "maximum ") + number(max),
+          current -> number(bad, integer));
     }
     if (schema.path("minLength").asInt(0) > 0) {
       int min = schema.get("minLength").asInt();
@@ -106,17 +115,21 @@ public final class HostileCases {
     }
     if (schema.has("pattern")) {
       Pattern pattern = Pattern.compile(schema.get("pattern").asString());
-      NON_MATCHING.stream().filter(candidate -> !pattern.matcher(candidate).find()).findFirst()
-          .ifPresent(bad -> add(path, "pattern " + pattern.pattern(), current -> NODES.stringNode(bad)));
+      NON_MATCHING.stream()
+          .filter(candidate -> !pattern.matcher(candidate).find())
+          .findFirst()
+          .ifPresent(
+              bad -> add(path, "pattern " + pattern.pattern(), current -> NODES.stringNode(bad)));
     }
     String format = schema.path("format").asString("");
-    String badFormat = switch (format) {
-      case "date-time", "date" -> "not a " + format;
-      case "duration" -> "soon";
-      case "byte" -> "!!not base64!!";
-      case "uuid" -> "not-a-uuid";
-      default -> null;
-    };
+    String badFormat =
+        switch (format) {
+          case "date-time", "date" -> "not a " + format;
+          case "duration" -> "soon";
+          case "byte" -> "!!not base64!!";
+          case "uuid" -> "not-a-uuid";
+          default -> null;
+        };
     if (badFormat != null && type.equals("string") && !schema.has("pattern")) {
       add(path, "format " + format, current -> NODES.stringNode(badFormat));
     }
@@ -134,49 +147,65 @@ public final class HostileCases {
       alternative.path("required").forEach(name -> alternatives.add(name.asString()));
     }
     if (alternatives.size() > 1) {
-      add(path, "exactly one of " + alternatives, current -> {
-        ObjectNode both = current instanceof ObjectNode object ? object.deepCopy() : NODES.objectNode();
-        for (String name : alternatives) {
-          if (!both.has(name)) {
-            both.set(name, values.value(schema.get("properties").get(name), path + "." + name, Set.of()));
-          }
-        }
-        return both;
-      });
+      add(
+          path,
+          "exactly one of " + alternatives,
+          current -> {
+            ObjectNode both =
+                current instanceof ObjectNode object ? object.deepCopy() : NODES.objectNode();
+            for (String name : alternatives) {
+              if (!both.has(name)) {
+                both.set(
+                    name,
+                    values.value(schema.get("properties").get(name), path + "." + name, Set.of()));
+              }
+            }
+            return both;
+          });
     }
   }
 
   private void arrayCases(JsonNode schema, String path) {
     if (schema.path("minItems").asInt(0) > 0) {
       int min = schema.get("minItems").asInt();
-      add(path, "minItems " + min, current -> {
-        ArrayNode fewer = NODES.arrayNode();
-        for (int i = 0; i < min - 1 && current != null && i < current.size(); i++) {
-          fewer.add(current.get(i).deepCopy());
-        }
-        return fewer;
-      });
+      add(
+          path,
+          "minItems " + min,
+          current -> {
+            ArrayNode fewer = NODES.arrayNode();
+            for (int i = 0; i < min - 1 && current != null && i < current.size(); i++) {
+              fewer.add(current.get(i).deepCopy());
+            }
+            return fewer;
+          });
     }
     if (schema.has("maxItems")) {
       int max = schema.get("maxItems").asInt();
-      add(path, "maxItems " + max, current -> {
-        ArrayNode more = NODES.arrayNode();
-        for (int i = 0; i <= max; i++) {
-          more.add(values.value(schema.get("items"), path + "[" + i + "]", Set.of()));
-        }
-        return more;
-      });
+      add(
+          path,
+          "maxItems " + max,
+          current -> {
+            ArrayNode more = NODES.arrayNode();
+            for (int i = 0; i <= max; i++) {
+              more.add(values.value(schema.get("items"), path + "[" + i + "]", Set.of()));
+            }
+            return more;
+          });
     }
     String listType = schema.path("x-kubernetes-list-type").asString("");
     if (listType.equals("set") || listType.equals("map")) {
-      add(path, "list-type " + listType + " (a duplicate)", current -> {
-        ArrayNode twice = current instanceof ArrayNode array ? array.deepCopy() : NODES.arrayNode();
-        if (twice.isEmpty()) {
-          twice.add(values.value(schema.get("items"), path + "[0]", Set.of()));
-        }
-        twice.add(twice.get(0).deepCopy());
-        return twice;
-      });
+      add(
+          path,
+          "list-type " + listType + " (a duplicate)",
+          current -> {
+            ArrayNode twice =
+                current instanceof ArrayNode array ? array.deepCopy() : NODES.arrayNode();
+            if (twice.isEmpty()) {
+              twice.add(values.value(schema.get("items"), path + "[0]", Set.of()));
+            }
+            twice.add(twice.get(0).deepCopy());
+            return twice;
+          });
     }
   }
 
@@ -193,8 +222,8 @@ public final class HostileCases {
   }
 
   /**
-   * A copy of {@code base} (the value at {@code root}) with the case's bad value at its path; every parent on
-   * the path must exist in {@code base}.
+   * A copy of {@code base} (the value at {@code root}) with the case's bad value at its path; every
+   * parent on the path must exist in {@code base}.
    */
   public static JsonNode apply(JsonNode base, String root, HostileCase hostile) {
     JsonNode copy = base.deepCopy();

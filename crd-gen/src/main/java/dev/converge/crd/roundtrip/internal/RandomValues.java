@@ -19,9 +19,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Random JSON values that a structural schema accepts: every bound, length, pattern, format, enum, item
- * count, required property, exactly-one-of, set and list-map key it declares is honoured. CEL rules cannot
- * be honoured in general; the caller learns from the API server which draws they refuse.
+ * Random JSON values that a structural schema accepts: every bound, length, pattern, format, enum,
+ * item count, required property, exactly-one-of, set and list-map key it declares is honoured. CEL
+ * rules cannot be honoured in general; the caller learns from the API server which draws they
+ * refuse.
  *
  * <p>Paths are written as the API server writes them: {@code spec.ports[0].name}.
  */
@@ -37,11 +38,13 @@ public final class RandomValues {
   }
 
   /**
-   * A value for {@code schema} at {@code path}; every path in {@code forced} (and each of its parents) is
-   * present, with at least one item in lists along it.
+   * A value for {@code schema} at {@code path}; every path in {@code forced} (and each of its
+   * parents) is present, with at least one item in lists along it.
    */
   public JsonNode value(JsonNode schema, String path, Set<String> forced) {
-    if (schema.path("nullable").asBoolean(false) && !forcedHere(path, forced) && random.nextInt(10) == 0) {
+    if (schema.path("nullable").asBoolean(false)
+        && !forcedHere(path, forced)
+        && random.nextInt(10) == 0) {
       return NODES.nullNode();
     }
     if (schema.has("enum")) {
@@ -50,7 +53,9 @@ public final class RandomValues {
     }
     if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
       if (schema.has("pattern") || random.nextBoolean()) {
-        return schema.has("pattern") ? NODES.stringNode(string(schema, path)) : NODES.stringNode(random.nextInt(101) + "%");
+        return schema.has("pattern")
+            ? NODES.stringNode(string(schema, path))
+            : NODES.stringNode(random.nextInt(101) + "%");
       }
       return NODES.numberNode(random.nextInt(1000));
     }
@@ -67,7 +72,8 @@ public final class RandomValues {
   }
 
   private static boolean forcedHere(String path, Set<String> forced) {
-    return forced.stream().anyMatch(f -> f.equals(path) || f.startsWith(path + ".") || f.startsWith(path + "["));
+    return forced.stream()
+        .anyMatch(f -> f.equals(path) || f.startsWith(path + ".") || f.startsWith(path + "["));
   }
 
   private JsonNode object(JsonNode schema, String path, Set<String> forced) {
@@ -85,7 +91,8 @@ public final class RandomValues {
       if (additional != null && additional.isObject()) {
         int min = schema.path("minProperties").asInt(0);
         int max = schema.path("maxProperties").asInt(min + 3);
-        int count = forcedHere(path, forced) ? Math.max(min, 1) : between(min, Math.min(max, min + 3));
+        int count =
+            forcedHere(path, forced) ? Math.max(min, 1) : between(min, Math.min(max, min + 3));
         for (int i = 0; i < count; i++) {
           String key = "key" + i;
           object.set(key, value(additional, path + "." + key, forced));
@@ -109,9 +116,15 @@ public final class RandomValues {
     if (!chosen.isEmpty()) {
       List<JsonNode> alternatives = new ArrayList<>();
       schema.get("oneOf").forEach(alternatives::add);
-      JsonNode pick = alternatives.stream()
-          .filter(a -> a.path("required").valueStream().anyMatch(n -> forcedHere(path + "." + n.asString(), forced)))
-          .findFirst().orElse(alternatives.get(random.nextInt(alternatives.size())));
+      JsonNode pick =
+          alternatives.stream()
+              .filter(
+                  a ->
+                      a.path("required")
+                          .valueStream()
+                          .anyMatch(n -> forcedHere(path + "." + n.asString(), forced)))
+              .findFirst()
+              .orElse(alternatives.get(random.nextInt(alternatives.size())));
       excluded.addAll(chosen);
       pick.path("required").forEach(name -> excluded.remove(name.asString()));
       chosen.clear();
@@ -136,7 +149,9 @@ public final class RandomValues {
     JsonNode items = schema.get("items");
     int min = schema.path("minItems").asInt(0);
     int max = schema.has("maxItems") ? schema.get("maxItems").asInt() : min + 3;
-    int count = between(Math.max(min, forcedHere(path, forced) ? 1 : 0), Math.max(min, Math.min(max, min + 3)));
+    int count =
+        between(
+            Math.max(min, forcedHere(path, forced) ? 1 : 0), Math.max(min, Math.min(max, min + 3)));
     String listType = schema.path("x-kubernetes-list-type").asString("atomic");
     List<String> keys = new ArrayList<>();
     schema.path("x-kubernetes-list-map-keys").forEach(key -> keys.add(key.asString()));
@@ -148,16 +163,22 @@ public final class RandomValues {
         if (array.size() >= min) {
           break; // the items allow only so many distinct values (an enum of two)
         }
-        throw new IllegalStateException(path + ": cannot draw " + min + " distinct items (list type " + listType
-            + "); the item schema allows too few values");
+        throw new IllegalStateException(
+            path
+                + ": cannot draw "
+                + min
+                + " distinct items (list type "
+                + listType
+                + "); the item schema allows too few values");
       }
       String itemPath = path + "[" + array.size() + "]";
       JsonNode item = value(items, itemPath, forced);
-      String identity = switch (listType) {
-        case "set" -> item.toString();
-        case "map" -> identity(item, items, keys);
-        default -> String.valueOf(attempts);
-      };
+      String identity =
+          switch (listType) {
+            case "set" -> item.toString();
+            case "map" -> identity(item, items, keys);
+            default -> String.valueOf(attempts);
+          };
       if (identities.add(identity)) {
         array.add(item);
       }
@@ -165,11 +186,15 @@ public final class RandomValues {
     return array;
   }
 
-  /** The list-map key of an item, with absent keys at their defaults, as the API server compares them. */
+  /**
+   * The list-map key of an item, with absent keys at their defaults, as the API server compares
+   * them.
+   */
   static String identity(JsonNode item, JsonNode itemSchema, List<String> keys) {
     StringBuilder identity = new StringBuilder();
     for (String key : keys) {
-      JsonNode value = item.has(key) ? item.get(key) : itemSchema.path("properties").path(key).path("default");
+      JsonNode value =
+          item.has(key) ? item.get(key) : itemSchema.path("properties").path(key).path("default");
       identity.append(value).append('\u0000');
     }
     return identity.toString();
@@ -182,29 +207,50 @@ public final class RandomValues {
     String pattern = schema.path("pattern").asString(null);
     Pattern compiled = pattern == null ? null : Pattern.compile(pattern);
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      String candidate = pattern != null ? RegexSampler.sample(pattern, random) : formatted(format, minLength, maxLength);
-      if (candidate.length() >= minLength && candidate.length() <= maxLength
+      String candidate =
+          pattern != null
+              ? RegexSampler.sample(pattern, random)
+              : formatted(format, minLength, maxLength);
+      if (candidate.length() >= minLength
+          && candidate.length() <= maxLength
           && (compiled == null || compiled.matcher(candidate).find())) {
         return candidate;
       }
     }
-    throw new IllegalStateException(path + ": cannot draw a string of length " + minLength + ".." + maxLength
-        + (pattern == null ? "" : " matching '" + pattern + "'") + (format.isEmpty() ? "" : " in format " + format));
+    throw new IllegalStateException(
+        path
+            + ": cannot draw a string of length "
+            + minLength
+            + ".."
+            + maxLength
+            + (pattern == null ? "" : " matching '" + pattern + "'")
+            + (format.isEmpty() ? "" : " in format " + format));
   }
 
   private String formatted(String format, int minLength, int maxLength) {
     return switch (format) {
-      case "date-time" -> Instant.ofEpochSecond(1_600_000_000L + random.nextInt(200_000_000)).toString();
+      case "date-time" ->
+          Instant.ofEpochSecond(1_600_000_000L + random.nextInt(200_000_000)).toString();
       case "date" -> LocalDate.ofEpochDay(18_000 + random.nextInt(5_000)).toString();
-      case "duration" -> (1 + random.nextInt(23)) + "h" + random.nextInt(60) + "m" + random.nextInt(60) + "s";
+      case "duration" ->
+          (1 + random.nextInt(23)) + "h" + random.nextInt(60) + "m" + random.nextInt(60) + "s";
       case "byte" -> Base64.getEncoder().encodeToString(randomBytes());
       case "uuid" -> new UUID(random.nextLong(), random.nextLong()).toString();
       case "hostname" -> "host-" + random.nextInt(1000) + ".example.com";
       case "email" -> "user" + random.nextInt(1000) + "@example.com";
-      case "ipv4" -> random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256) + "."
-          + random.nextInt(256);
-      case "", "password" -> letters(between(minLength, (int) Math.min(maxLength, minLength + 12L)));
-      default -> throw new IllegalStateException("no random values for the string format '" + format + "'");
+      case "ipv4" ->
+          random.nextInt(256)
+              + "."
+              + random.nextInt(256)
+              + "."
+              + random.nextInt(256)
+              + "."
+              + random.nextInt(256);
+      case "", "password" ->
+          letters(between(minLength, (int) Math.min(maxLength, minLength + 12L)));
+      default ->
+          throw new IllegalStateException(
+              "no random values for the string format '" + format + "'");
     };
   }
 
@@ -218,7 +264,8 @@ public final class RandomValues {
     String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789-";
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < length; i++) {
-      text.append(alphabet.charAt(random.nextInt(i == 0 || i == length - 1 ? 36 : alphabet.length())));
+      text.append(
+          alphabet.charAt(random.nextInt(i == 0 || i == length - 1 ? 36 : alphabet.length())));
     }
     return text.toString();
   }
@@ -232,7 +279,9 @@ public final class RandomValues {
     if (schema.path("exclusiveMaximum").asBoolean(false)) {
       max--;
     }
-    if ("int64".equals(schema.path("format").asString("")) && !schema.has("minimum") && !schema.has("maximum")
+    if ("int64".equals(schema.path("format").asString(""))
+        && !schema.has("minimum")
+        && !schema.has("maximum")
         && random.nextInt(4) == 0) {
       return random.nextLong() >> 12;
     }
@@ -246,7 +295,9 @@ public final class RandomValues {
     double min = schema.has("minimum") ? schema.get("minimum").asDouble() : -1000;
     double max = schema.has("maximum") ? schema.get("maximum").asDouble() : 1000;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      BigDecimal value = BigDecimal.valueOf(min + random.nextDouble() * (max - min)).setScale(3, RoundingMode.HALF_UP);
+      BigDecimal value =
+          BigDecimal.valueOf(min + random.nextDouble() * (max - min))
+              .setScale(3, RoundingMode.HALF_UP);
       double v = value.doubleValue();
       boolean aboveMin = schema.path("exclusiveMinimum").asBoolean(false) ? v > min : v >= min;
       boolean belowMax = schema.path("exclusiveMaximum").asBoolean(false) ? v < max : v <= max;

@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Draws random strings that a regular expression matches, for the subset of syntax that CRD patterns use
- * (both Java's and Go's RE2 read it the same way): literals and escapes, {@code .}, classes
- * ({@code [a-z0-9-]}, negated, {@code \d \w \s}), groups ({@code (...)}, {@code (?:...)}), alternation,
- * quantifiers ({@code ? * + {n} {n,} {n,m}}, lazy or not) and the anchors {@code ^ $}. Unbounded
- * repetition stops at a few repeats. The caller checks every draw with {@link java.util.regex.Pattern};
- * syntax outside the subset is an {@link IllegalArgumentException} naming it.
+ * Draws random strings that a regular expression matches, for the subset of syntax that CRD
+ * patterns use (both Java's and Go's RE2 read it the same way): literals and escapes, {@code .},
+ * classes ({@code [a-z0-9-]}, negated, {@code \d \w \s}), groups ({@code (...)}, {@code (?:...)}),
+ * alternation, quantifiers ({@code ? * + {n} {n,} {n,m}}, lazy or not) and the anchors {@code ^ $}.
+ * Unbounded repetition stops at a few repeats. The caller checks every draw with {@link
+ * java.util.regex.Pattern}; syntax outside the subset is an {@link IllegalArgumentException} naming
+ * it.
  */
 public final class RegexSampler {
 
@@ -124,7 +125,8 @@ public final class RegexSampler {
       case '\\' -> {
         return escape();
       }
-      case '*', '+', '?', '{' -> throw unsupported("a quantifier '" + c + "' with nothing before it");
+      case '*', '+', '?', '{' ->
+          throw unsupported("a quantifier '" + c + "' with nothing before it");
       default -> {
         return new Literal(String.valueOf(c));
       }
@@ -158,8 +160,12 @@ public final class RegexSampler {
         String[] bounds = pattern.substring(position + 1, close).split(",", -1);
         try {
           int min = Integer.parseInt(bounds[0].trim());
-          int max = bounds.length == 1 ? min
-              : bounds[1].isBlank() ? min + UNBOUNDED_EXTRA : Integer.parseInt(bounds[1].trim());
+          int max =
+              bounds.length == 1
+                  ? min
+                  : bounds[1].isBlank()
+                      ? min + UNBOUNDED_EXTRA
+                      : Integer.parseInt(bounds[1].trim());
           position = close + 1;
           result = new Repeat(atom, min, max);
         } catch (NumberFormatException e) {
@@ -198,7 +204,10 @@ public final class RegexSampler {
       } else {
         item = List.of(c);
       }
-      if (item.size() == 1 && peek('-') && position + 1 < pattern.length() && pattern.charAt(position + 1) != ']') {
+      if (item.size() == 1
+          && peek('-')
+          && position + 1 < pattern.length()
+          && pattern.charAt(position + 1) != ']') {
         position++;
         char end = pattern.charAt(position++);
         if (end == '\\') {
@@ -232,7 +241,8 @@ public final class RegexSampler {
     char c = pattern.charAt(position++);
     return switch (c) {
       case 'd' -> new CharClass(chars("0123456789"));
-      case 'w' -> new CharClass(chars("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"));
+      case 'w' ->
+          new CharClass(chars("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"));
       case 's' -> new CharClass(chars(" \t"));
       case 'n' -> new Literal("\n");
       case 't' -> new Literal("\t");
@@ -259,8 +269,14 @@ public final class RegexSampler {
   }
 
   private IllegalArgumentException unsupported(String what) {
-    return new IllegalArgumentException("cannot draw strings for the pattern '" + pattern + "': " + what
-        + " (at character " + position + ") is outside the syntax the sampler knows");
+    return new IllegalArgumentException(
+        "cannot draw strings for the pattern '"
+            + pattern
+            + "': "
+            + what
+            + " (at character "
+            + position
+            + ") is outside the syntax the sampler knows");
   }
 
   private static List<Character> chars(String text) {

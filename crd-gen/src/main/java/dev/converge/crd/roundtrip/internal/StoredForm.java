@@ -9,17 +9,16 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What the API server stores for a value it accepts under a structural schema: unknown fields pruned
- * (unless preserved), nulls of non-nullable fields dropped, defaults filled into absent fields (and into
- * the defaults themselves). And JSON equality as the server means it: numbers by value ({@code 3} and
- * {@code 3.0} are one number once stored).
+ * What the API server stores for a value it accepts under a structural schema: unknown fields
+ * pruned (unless preserved), nulls of non-nullable fields dropped, defaults filled into absent
+ * fields (and into the defaults themselves). And JSON equality as the server means it: numbers by
+ * value ({@code 3} and {@code 3.0} are one number once stored).
  */
 public final class StoredForm {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private StoredForm() {
-  }
+  private StoredForm() {}
 
   /** The value as the API server stores it. */
   public static JsonNode of(JsonNode value, JsonNode schema) {
@@ -43,8 +42,10 @@ public final class StoredForm {
     }
     ObjectNode stored = NODES.objectNode();
     for (Map.Entry<String, JsonNode> field : value.properties()) {
-      JsonNode fieldSchema = properties != null && properties.has(field.getKey()) ? properties.get(field.getKey())
-          : additional != null && additional.isObject() ? additional : null;
+      JsonNode fieldSchema =
+          properties != null && properties.has(field.getKey())
+              ? properties.get(field.getKey())
+              : additional != null && additional.isObject() ? additional : null;
       if (fieldSchema == null) {
         if (preserve) {
           stored.set(field.getKey(), field.getValue().deepCopy());
@@ -59,25 +60,32 @@ public final class StoredForm {
     if (properties != null) {
       for (Map.Entry<String, JsonNode> property : properties.properties()) {
         if (!stored.has(property.getKey()) && property.getValue().has("default")) {
-          stored.set(property.getKey(), of(property.getValue().get("default"), property.getValue()));
+          stored.set(
+              property.getKey(), of(property.getValue().get("default"), property.getValue()));
         }
       }
     }
     return stored;
   }
 
-  /** The first place where two JSON values differ (numbers compared by value), or empty when they agree. */
+  /**
+   * The first place where two JSON values differ (numbers compared by value), or empty when they
+   * agree.
+   */
   public static Optional<String> difference(JsonNode expected, JsonNode actual, String path) {
     if (expected.isNumber() && actual.isNumber()) {
-      return expected.decimalValue().compareTo(actual.decimalValue()) == 0 ? Optional.empty()
+      return expected.decimalValue().compareTo(actual.decimalValue()) == 0
+          ? Optional.empty()
           : Optional.of(path + ": expected " + expected + ", was " + actual);
     }
     if (expected.isObject() && actual.isObject()) {
       for (String name : expected.propertyNames()) {
         if (!actual.has(name)) {
-          return Optional.of(path + "." + name + ": expected " + expected.get(name) + ", was absent");
+          return Optional.of(
+              path + "." + name + ": expected " + expected.get(name) + ", was absent");
         }
-        Optional<String> inner = difference(expected.get(name), actual.get(name), path + "." + name);
+        Optional<String> inner =
+            difference(expected.get(name), actual.get(name), path + "." + name);
         if (inner.isPresent()) {
           return inner;
         }
@@ -91,8 +99,16 @@ public final class StoredForm {
     }
     if (expected.isArray() && actual.isArray()) {
       if (expected.size() != actual.size()) {
-        return Optional.of(path + ": expected " + expected.size() + " items " + expected + ", was " + actual.size()
-            + " " + actual);
+        return Optional.of(
+            path
+                + ": expected "
+                + expected.size()
+                + " items "
+                + expected
+                + ", was "
+                + actual.size()
+                + " "
+                + actual);
       }
       Iterator<JsonNode> left = expected.iterator();
       Iterator<JsonNode> right = actual.iterator();
@@ -104,6 +120,8 @@ public final class StoredForm {
       }
       return Optional.empty();
     }
-    return expected.equals(actual) ? Optional.empty() : Optional.of(path + ": expected " + expected + ", was " + actual);
+    return expected.equals(actual)
+        ? Optional.empty()
+        : Optional.of(path + ": expected " + expected + ", was " + actual);
   }
 }

@@ -1,2 +1,4 @@
-/** Random values, hostile values and the server's stored form behind the round-trip check; not API. */
+/**
+ * Random values, hostile values and the server's stored form behind the round-trip check; not API.
+ */
 package dev.converge.crd.roundtrip.internal;

@@ -8,26 +8,27 @@ import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Every string the sampler draws matches its pattern, and the draws vary. */
 class RegexSamplerTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "^[a-z][a-z0-9-]*$",
-      "^v[0-9]+$",
-      "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$",
-      "^(img|image)-\\d{2,4}$",
-      "^[^/]+/[\\w.-]+(:[a-z0-9]{1,8})?$",
-      "^(?:a|bc|d{3})+?x?$",
-      "[A-F0-9]{8}",
-      KubernetesSchemaModule.QUANTITY_PATTERN,
-      KubernetesSchemaModule.BASE64_PATTERN,
-      KubernetesSchemaModule.LOCAL_TIME_PATTERN,
-  })
+  @ValueSource(
+      strings = {
+        "^[a-z][a-z0-9-]*$",
+        "^v[0-9]+$",
+        "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$",
+        "^(img|image)-\\d{2,4}$",
+        "^[^/]+/[\\w.-]+(:[a-z0-9]{1,8})?$",
+        "^(?:a|bc|d{3})+?x?$",
+        "[A-F0-9]{8}",
+        KubernetesSchemaModule.QUANTITY_PATTERN,
+        KubernetesSchemaModule.BASE64_PATTERN,
+        KubernetesSchemaModule.LOCAL_TIME_PATTERN,
+      })
   void drawsMatchThePattern(String pattern) {
     Random random = new Random(42);
     Pattern compiled = Pattern.compile(pattern);
@@ -52,8 +53,10 @@ class RegexSamplerTest {
   @Test
   void syntaxOutsideTheSubsetIsNamed() {
     assertThatThrownBy(() -> RegexSampler.sample("^(?=a)b$", new Random(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("look-around");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("look-around");
     assertThatThrownBy(() -> RegexSampler.sample("\\p{Alpha}", new Random(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'\\p'");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'\\p'");
   }
 }

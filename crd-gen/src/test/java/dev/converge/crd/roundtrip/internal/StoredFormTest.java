@@ -11,7 +11,9 @@ class StoredFormTest {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  private static final JsonNode SCHEMA = JSON.readTree("""
+  private static final JsonNode SCHEMA =
+      JSON.readTree(
+          """
       {"type": "object", "properties": {
         "size": {"type": "integer", "default": 10},
         "name": {"type": "string"},
@@ -24,12 +26,17 @@ class StoredFormTest {
 
   @Test
   void unknownFieldsArePrunedNullsDroppedAndDefaultsFilledIn() {
-    JsonNode sent = JSON.readTree("""
+    JsonNode sent =
+        JSON.readTree(
+            """
         {"name": null, "note": null, "bogus": 1, "ports": [{"port": 80}],
          "open": {"anything": [1]}, "labels": {"a": "b"}}
         """);
     JsonNode stored = StoredForm.of(sent, SCHEMA);
-    assertThat(stored).isEqualTo(JSON.readTree("""
+    assertThat(stored)
+        .isEqualTo(
+            JSON.readTree(
+                """
         {"note": null, "ports": [{"port": 80, "protocol": "TCP"}], "open": {"anything": [1]},
          "labels": {"a": "b"}, "size": 10}
         """));
@@ -37,8 +44,13 @@ class StoredFormTest {
 
   @Test
   void numbersCompareByValueAndTheFirstDifferenceIsNamed() {
-    assertThat(StoredForm.difference(JSON.readTree("{\"a\": 3.0}"), JSON.readTree("{\"a\": 3}"), "spec")).isEmpty();
-    assertThat(StoredForm.difference(JSON.readTree("{\"a\": [1, 2]}"), JSON.readTree("{\"a\": [1, 3]}"), "spec"))
+    assertThat(
+            StoredForm.difference(
+                JSON.readTree("{\"a\": 3.0}"), JSON.readTree("{\"a\": 3}"), "spec"))
+        .isEmpty();
+    assertThat(
+            StoredForm.difference(
+                JSON.readTree("{\"a\": [1, 2]}"), JSON.readTree("{\"a\": [1, 3]}"), "spec"))
         .hasValue("spec.a[1]: expected 2, was 3");
     assertThat(StoredForm.difference(JSON.readTree("{\"a\": 1}"), JSON.readTree("{}"), "spec"))
         .hasValue("spec.a: expected 1, was absent");

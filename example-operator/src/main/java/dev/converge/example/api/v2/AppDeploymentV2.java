@@ -13,8 +13,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * Version v2 of AppDeployment: named ports instead of one port. v1 stays the storage version and
- * what the operator reads; the conversion webhook maps between them. Not served unless the
- * webhook is configured (the generated CRD under {@code target/webhooks/} serves it).
+ * what the operator reads; the conversion webhook maps between them. Not served unless the webhook
+ * is configured (the generated CRD under {@code target/webhooks/} serves it).
  */
 @Group(AppDeployment.GROUP)
 @Version(value = "v2", storage = false, served = false)

@@ -10,8 +10,8 @@ import dev.converge.crd.annotation.Required;
 import java.util.List;
 
 /**
- * v2's spec: as v1's, with {@code ports} (the first is the container's and the Service's main
- * port) instead of v1's single port.
+ * v2's spec: as v1's, with {@code ports} (the first is the container's and the Service's main port)
+ * instead of v1's single port.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AppDeploymentV2Spec(

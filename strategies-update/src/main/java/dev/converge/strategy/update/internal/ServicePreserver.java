@@ -30,7 +30,8 @@ public final class ServicePreserver implements ServerFieldPreserver {
       return;
     }
     Map<String, Object> spec = ResourceTree.mapAtOrCreate(outgoing, "spec");
-    String type = String.valueOf(spec.getOrDefault("type", liveSpec.getOrDefault("type", "ClusterIP")));
+    String type =
+        String.valueOf(spec.getOrDefault("type", liveSpec.getOrDefault("type", "ClusterIP")));
     if (!"ExternalName".equals(type)) {
       for (String field : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
         ServerFieldPreserver.keepIfUnset(live, outgoing, "spec", field);
@@ -40,12 +41,16 @@ public final class ServicePreserver implements ServerFieldPreserver {
     if ("LoadBalancer".equals(type)) {
       ServerFieldPreserver.keepIfUnset(live, outgoing, "spec", "healthCheckNodePort");
     }
-    if (nodePorts && spec.get("ports") instanceof List<?> ports && liveSpec.get("ports") instanceof List<?> livePorts) {
+    if (nodePorts
+        && spec.get("ports") instanceof List<?> ports
+        && liveSpec.get("ports") instanceof List<?> livePorts) {
       for (Object port : ports) {
         if (port instanceof Map<?, ?> p && ServerFieldPreserver.isUnset(p.get("nodePort"))) {
-          Object match = livePorts.stream()
-              .filter(lp -> lp instanceof Map<?, ?> m && samePort(m, p))
-              .findFirst().orElse(null);
+          Object match =
+              livePorts.stream()
+                  .filter(lp -> lp instanceof Map<?, ?> m && samePort(m, p))
+                  .findFirst()
+                  .orElse(null);
           if (match instanceof Map<?, ?> m && !ServerFieldPreserver.isUnset(m.get("nodePort"))) {
             ((Map<String, Object>) p).put("nodePort", m.get("nodePort"));
           }

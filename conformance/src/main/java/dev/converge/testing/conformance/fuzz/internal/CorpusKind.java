@@ -16,8 +16,13 @@ import java.util.Map;
  * @param unions curated one-of switches (a volume's source, a Deployment's strategy, ...)
  * @param foreignFields JSON pointer to value of fields another actor may set
  */
-public record CorpusKind(String label, String shortName, String file, List<FieldPath> frozen,
-    List<Mutation> unions, Map<String, Object> foreignFields) {
+public record CorpusKind(
+    String label,
+    String shortName,
+    String file,
+    List<FieldPath> frozen,
+    List<Mutation> unions,
+    Map<String, Object> foreignFields) {
 
   public CorpusKind {
     frozen = List.copyOf(frozen);

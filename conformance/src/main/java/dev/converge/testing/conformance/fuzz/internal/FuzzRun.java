@@ -29,7 +29,8 @@ public final class FuzzRun {
   private final FuzzSettings settings;
   private int names;
 
-  public FuzzRun(String strategyName, SequenceRunner runner, List<CorpusKind> kinds, FuzzSettings settings) {
+  public FuzzRun(
+      String strategyName, SequenceRunner runner, List<CorpusKind> kinds, FuzzSettings settings) {
     this.strategyName = strategyName;
     this.runner = runner;
     this.kinds = List.copyOf(kinds);
@@ -56,8 +57,15 @@ public final class FuzzRun {
       String key = kind.label() + "/" + failure.category();
       if (examplesSeen.merge(key, 1, Integer::sum) <= EXAMPLES_PER_KIND_AND_CATEGORY) {
         Plan minimal = shrink(plan, failure.category());
-        FuzzFailure found = new FuzzFailure(strategyName, kind.label(), seed, failure.step(), failure.category(),
-            failure.detail(), minimal.describe());
+        FuzzFailure found =
+            new FuzzFailure(
+                strategyName,
+                kind.label(),
+                seed,
+                failure.step(),
+                failure.category(),
+                failure.detail(),
+                minimal.describe());
         log.warn("fuzz failure\n{}", found.describe());
         examples.add(found);
       }
@@ -65,10 +73,14 @@ public final class FuzzRun {
         log.info("{}: {} sequences run", strategyName, i + 1);
       }
     }
-    return new FuzzReport(strategyName, sequences, runner.applies(), runner.skippedInvalid(), counts, examples);
+    return new FuzzReport(
+        strategyName, sequences, runner.applies(), runner.skippedInvalid(), counts, examples);
   }
 
-  /** Removes one mutation or foreign change at a time while the plan still fails in {@code category}. */
+  /**
+   * Removes one mutation or foreign change at a time while the plan still fails in {@code
+   * category}.
+   */
   private Plan shrink(Plan plan, FuzzCategory category) {
     Plan current = plan;
     int runs = 0;
@@ -94,14 +106,23 @@ public final class FuzzRun {
   private static List<Plan> smaller(Plan plan) {
     List<Plan> out = new ArrayList<>();
     if (!plan.steps().isEmpty()) {
-      out.add(new Plan(plan.kind(), plan.seed(), plan.start(), plan.foreign(),
-          plan.steps().subList(0, plan.steps().size() - 1)));
+      out.add(
+          new Plan(
+              plan.kind(),
+              plan.seed(),
+              plan.start(),
+              plan.foreign(),
+              plan.steps().subList(0, plan.steps().size() - 1)));
     }
     for (int i = 0; i < plan.foreign().size(); i++) {
-      out.add(new Plan(plan.kind(), plan.seed(), plan.start(), without(plan.foreign(), i), plan.steps()));
+      out.add(
+          new Plan(
+              plan.kind(), plan.seed(), plan.start(), without(plan.foreign(), i), plan.steps()));
     }
     for (int i = 0; i < plan.start().size(); i++) {
-      out.add(new Plan(plan.kind(), plan.seed(), without(plan.start(), i), plan.foreign(), plan.steps()));
+      out.add(
+          new Plan(
+              plan.kind(), plan.seed(), without(plan.start(), i), plan.foreign(), plan.steps()));
     }
     for (int s = 0; s < plan.steps().size(); s++) {
       for (int i = 0; i < plan.steps().get(s).size(); i++) {

@@ -9,8 +9,8 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Draws random changes to a desired object from everything its tree offers: map keys added,
- * removed and changed (with number-like strings and {@code ""} among the values), scalars changed,
+ * Draws random changes to a desired object from everything its tree offers: map keys added, removed
+ * and changed (with number-like strings and {@code ""} among the values), scalars changed,
  * quantities respelled, list elements removed, swapped and added, fields dropped, and the kind's
  * curated union switches. Frozen (immutable) paths are never touched; changes that make an object
  * invalid are possible and are weeded out by the caller with a dry-run create.
@@ -18,16 +18,32 @@ import java.util.Set;
 public final class Mutator {
 
   /** Values that look like numbers but are strings, and the empty string. */
-  static final List<String> TRICKY = List.of("1.10", "1.1", "010", "10", "", "1e3", "0x10", "true", "v2");
+  static final List<String> TRICKY =
+      List.of("1.10", "1.1", "010", "10", "", "1e3", "0x10", "true", "v2");
 
-  private static final Set<String> QUANTITY_KEYS = Set.of("cpu", "memory", "sizeLimit", "averageValue", "storage");
-  private static final Map<String, List<String>> RESPELL = Map.of(
-      "cpu", List.of("100m", "0.1", "250m", "1", "1000m", "0.5", "500m", "2", "2000m"),
-      "memory", List.of("64Mi", "67108864", "128Mi", "134217728", "0.5Gi", "512Mi", "1Gi", "1024Mi"),
-      "quantity", List.of("256Mi", "0.25Gi", "200Mi", "209715200", "100", "0.1k", "500m", "0.5", "10", "10000m"));
-  private static final Set<String> FREE_FORM_KEYS = Set.of("labels", "annotations", "data", "selector", "matchLabels",
-      "nodeSelector");
-  private static final Set<String> FREE_TEXT_KEYS = Set.of("image", "value", "mountPath", "path", "externalName", "host", "timeout");
+  private static final Set<String> QUANTITY_KEYS =
+      Set.of("cpu", "memory", "sizeLimit", "averageValue", "storage");
+  private static final Map<String, List<String>> RESPELL =
+      Map.of(
+          "cpu", List.of("100m", "0.1", "250m", "1", "1000m", "0.5", "500m", "2", "2000m"),
+          "memory",
+              List.of("64Mi", "67108864", "128Mi", "134217728", "0.5Gi", "512Mi", "1Gi", "1024Mi"),
+          "quantity",
+              List.of(
+                  "256Mi",
+                  "0.25Gi",
+                  "200Mi",
+                  "209715200",
+                  "100",
+                  "0.1k",
+                  "500m",
+                  "0.5",
+                  "10",
+                  "10000m"));
+  private static final Set<String> FREE_FORM_KEYS =
+      Set.of("labels", "annotations", "data", "selector", "matchLabels", "nodeSelector");
+  private static final Set<String> FREE_TEXT_KEYS =
+      Set.of("image", "value", "mountPath", "path", "externalName", "host", "timeout");
 
   private final CorpusKind kind;
   private final Random random;
@@ -45,9 +61,10 @@ public final class Mutator {
       if (candidates.isEmpty()) {
         break;
       }
-      Mutation m = random.nextInt(4) == 0 && !kind.unions().isEmpty()
-          ? kind.unions().get(random.nextInt(kind.unions().size()))
-          : candidates.get(random.nextInt(candidates.size()));
+      Mutation m =
+          random.nextInt(4) == 0 && !kind.unions().isEmpty()
+              ? kind.unions().get(random.nextInt(kind.unions().size()))
+              : candidates.get(random.nextInt(candidates.size()));
       m.apply(tree);
       drawn.add(m);
     }
@@ -57,15 +74,20 @@ public final class Mutator {
   private List<Mutation> candidates(Map<String, Object> tree) {
     List<Mutation> out = new ArrayList<>();
     walk(tree, FieldPath.of("metadata"), tree.get("metadata"), out, true);
-    tree.forEach((k, v) -> {
-      if (!k.equals("metadata") && !k.equals("apiVersion") && !k.equals("kind") && !k.equals("status")) {
-        walk(tree, FieldPath.of(List.of(new FieldPath.Key(k))), v, out, false);
-      }
-    });
+    tree.forEach(
+        (k, v) -> {
+          if (!k.equals("metadata")
+              && !k.equals("apiVersion")
+              && !k.equals("kind")
+              && !k.equals("status")) {
+            walk(tree, FieldPath.of(List.of(new FieldPath.Key(k))), v, out, false);
+          }
+        });
     return out;
   }
 
-  private void walk(Map<String, Object> root, FieldPath at, Object node, List<Mutation> out, boolean metadata) {
+  private void walk(
+      Map<String, Object> root, FieldPath at, Object node, List<Mutation> out, boolean metadata) {
     if (kind.isFrozen(at)) {
       return;
     }
@@ -85,7 +107,10 @@ public final class Mutator {
       }
       boolean strings = !map.isEmpty() && map.values().stream().allMatch(v -> v instanceof String);
       if (strings && freeForm(at)) {
-        String newKey = (at.toString().startsWith("metadata.") ? "example.com/" : "") + "k" + random.nextInt(100);
+        String newKey =
+            (at.toString().startsWith("metadata.") ? "example.com/" : "")
+                + "k"
+                + random.nextInt(100);
         out.add(put(at.key(newKey), pick(TRICKY)));
         for (Object k : map.keySet()) {
           FieldPath child = at.key(String.valueOf(k));
@@ -98,30 +123,43 @@ public final class Mutator {
         }
         return;
       }
-      boolean listElement = !at.steps().isEmpty() && at.steps().get(at.steps().size() - 1) instanceof FieldPath.Index;
-      map.forEach((k, v) -> {
-        FieldPath child = at.key(String.valueOf(k));
-        // a list element keeps its name: it is the key that identifies it (no user writes an
-        // element without it, and the server could not tell which element it is)
-        boolean elementName = listElement && "name".equals(k);
-        if (!kind.isFrozen(child) && !elementName && random.nextInt(3) == 0) {
-          out.add(remove(child));
-        }
-        walk(root, child, v, out, metadata);
-      });
+      boolean listElement =
+          !at.steps().isEmpty() && at.steps().get(at.steps().size() - 1) instanceof FieldPath.Index;
+      map.forEach(
+          (k, v) -> {
+            FieldPath child = at.key(String.valueOf(k));
+            // a list element keeps its name: it is the key that identifies it (no user writes an
+            // element without it, and the server could not tell which element it is)
+            boolean elementName = listElement && "name".equals(k);
+            if (!kind.isFrozen(child) && !elementName && random.nextInt(3) == 0) {
+              out.add(remove(child));
+            }
+            walk(root, child, v, out, metadata);
+          });
     } else if (node instanceof List<?> list) {
       if (list.size() > 1) {
         int i = random.nextInt(list.size());
-        out.add(new Mutation("remove " + at + "[" + i + "]", t -> at.get(t)
-            .filter(l -> l instanceof List<?> ll && ll.size() > i)
-            .ifPresent(l -> ((List<?>) l).remove(i))));
-        out.add(new Mutation("swap " + at + "[0] and [1]", t -> at.get(t).filter(l -> l instanceof List<?> ll && ll.size() > 1)
-            .ifPresent(l -> java.util.Collections.swap((List<?>) l, 0, 1))));
+        out.add(
+            new Mutation(
+                "remove " + at + "[" + i + "]",
+                t ->
+                    at.get(t)
+                        .filter(l -> l instanceof List<?> ll && ll.size() > i)
+                        .ifPresent(l -> ((List<?>) l).remove(i))));
+        out.add(
+            new Mutation(
+                "swap " + at + "[0] and [1]",
+                t ->
+                    at.get(t)
+                        .filter(l -> l instanceof List<?> ll && ll.size() > 1)
+                        .ifPresent(l -> java.util.Collections.swap((List<?>) l, 0, 1))));
       }
       if (!list.isEmpty() && list.get(0) instanceof String s) {
         String added = s.isEmpty() ? "extra" : s + "x";
-        out.add(new Mutation("append \"" + added + "\" to " + at, t -> at.get(t).filter(l -> l instanceof List<?>)
-            .ifPresent(l -> addTo(l, added))));
+        out.add(
+            new Mutation(
+                "append \"" + added + "\" to " + at,
+                t -> at.get(t).filter(l -> l instanceof List<?>).ifPresent(l -> addTo(l, added))));
       }
       for (int i = 0; i < list.size(); i++) {
         walk(root, FieldPath.of(concat(at, new FieldPath.Index(i))), list.get(i), out, metadata);
@@ -155,7 +193,8 @@ public final class Mutator {
       return true;
     }
     // the custom resource's own maps: spec.settings (granular) and spec.limits (atomic)
-    return at.steps().size() == 2 && at.steps().get(0).equals(new FieldPath.Key("spec"))
+    return at.steps().size() == 2
+        && at.steps().get(0).equals(new FieldPath.Key("spec"))
         && (key.equals("settings") || key.equals("limits"));
   }
 
@@ -180,14 +219,17 @@ public final class Mutator {
   }
 
   private static Mutation put(FieldPath path, Object value) {
-    return new Mutation("set " + path + " = " + JsonValue.text(value, 60), t -> {
-      if (path.parent().flatMap(p -> p.get(t)).isPresent() || path.steps().size() == 1) {
-        path.set(t, value);
-      } else if (path.parent().isPresent() && path.steps().get(path.steps().size() - 1) instanceof FieldPath.Key
-          && path.steps().stream().allMatch(s -> s instanceof FieldPath.Key)) {
-        path.set(t, value);
-      }
-    });
+    return new Mutation(
+        "set " + path + " = " + JsonValue.text(value, 60),
+        t -> {
+          if (path.parent().flatMap(p -> p.get(t)).isPresent() || path.steps().size() == 1) {
+            path.set(t, value);
+          } else if (path.parent().isPresent()
+              && path.steps().get(path.steps().size() - 1) instanceof FieldPath.Key
+              && path.steps().stream().allMatch(s -> s instanceof FieldPath.Key)) {
+            path.set(t, value);
+          }
+        });
   }
 
   private static Mutation remove(FieldPath path) {

@@ -13,7 +13,11 @@ import java.util.List;
  * @param foreign what another actor changes after the first apply
  * @param steps the mutations of each later desired object
  */
-public record Plan(CorpusKind kind, long seed, List<Mutation> start, List<ForeignChange> foreign,
+public record Plan(
+    CorpusKind kind,
+    long seed,
+    List<Mutation> start,
+    List<ForeignChange> foreign,
     List<List<Mutation>> steps) {
 
   public Plan {
@@ -31,10 +35,18 @@ public record Plan(CorpusKind kind, long seed, List<Mutation> start, List<Foreig
   public String describe() {
     StringBuilder text = new StringBuilder();
     text.append("    kind ").append(kind.label()).append(", seed ").append(seed).append('\n');
-    text.append("    desired 0 = corpus object").append(start.isEmpty() ? "" : " with " + start).append('\n');
+    text.append("    desired 0 = corpus object")
+        .append(start.isEmpty() ? "" : " with " + start)
+        .append('\n');
     foreign.forEach(f -> text.append("    then ").append(f).append('\n'));
     for (int i = 0; i < steps.size(); i++) {
-      text.append("    desired ").append(i + 1).append(" = desired ").append(i).append(" with ").append(steps.get(i)).append('\n');
+      text.append("    desired ")
+          .append(i + 1)
+          .append(" = desired ")
+          .append(i)
+          .append(" with ")
+          .append(steps.get(i))
+          .append('\n');
     }
     return text.toString();
   }

@@ -25,8 +25,8 @@ import java.util.Random;
 
 /**
  * Draws fuzz plans and runs them against the real API server, judging every apply with {@link
- * Judge}: the live object must hold what a fresh create (a server-side dry run) of desired holds for
- * every field desired names; fields dropped from desired must be gone unless another actor set
+ * Judge}: the live object must hold what a fresh create (a server-side dry run) of desired holds
+ * for every field desired names; fields dropped from desired must be gone unless another actor set
  * them; labels, annotations, finalizers and fields another actor set must survive; and a second
  * apply of the same desired must send no write.
  */
@@ -38,9 +38,24 @@ public final class SequenceRunner {
   public static final String OTHER_MANAGER = "fuzz-other-actor";
 
   private static final int ATTEMPTS = 6;
-  private static final java.util.Set<String> IDENTITIES = java.util.Set.of("name", "port", "containerPort", "protocol",
-      "mountPath", "key", "type", "path", "operator", "effect", "topologyKey", "apiGroups", "resources", "verbs");
-  private static final Failure INVALID = new Failure(-1, FuzzCategory.REFUSED_VALID_CHANGE, "valid", "desired is invalid");
+  private static final java.util.Set<String> IDENTITIES =
+      java.util.Set.of(
+          "name",
+          "port",
+          "containerPort",
+          "protocol",
+          "mountPath",
+          "key",
+          "type",
+          "path",
+          "operator",
+          "effect",
+          "topologyKey",
+          "apiGroups",
+          "resources",
+          "verbs");
+  private static final Failure INVALID =
+      new Failure(-1, FuzzCategory.REFUSED_VALID_CHANGE, "valid", "desired is invalid");
 
   private final ResourceStrategy strategy;
   private final KubernetesClient strategyClient;
@@ -53,8 +68,14 @@ public final class SequenceRunner {
   private int applies;
   private int skippedInvalid;
 
-  public SequenceRunner(ResourceStrategy strategy, KubernetesClient strategyClient, String fieldManager,
-      WriteCounter counter, KubernetesClient other, String namespace, Corpus corpus) {
+  public SequenceRunner(
+      ResourceStrategy strategy,
+      KubernetesClient strategyClient,
+      String fieldManager,
+      WriteCounter counter,
+      KubernetesClient other,
+      String namespace,
+      Corpus corpus) {
     this.strategy = strategy;
     this.strategyClient = strategyClient;
     this.fieldManager = fieldManager;
@@ -67,7 +88,8 @@ public final class SequenceRunner {
 
   /**
    * What a run of a plan found: its first failure, if any; {@code invalid} when the server refused
-   * a fresh create of one of its desired objects (possible for a shrunk plan), so nothing was judged.
+   * a fresh create of one of its desired objects (possible for a shrunk plan), so nothing was
+   * judged.
    */
   public record Outcome(Optional<Failure> failure, boolean invalid) {}
 
@@ -77,8 +99,9 @@ public final class SequenceRunner {
    * @param step 0 for the create, n for the n-th change
    * @param category the figure it counts in
    * @param expectation the name of the expectation that failed (what a declared limit can name):
-   *     {@code desired-value-lost}, {@code dropped-field-stayed}, {@code dropped-label-or-annotation-stayed},
-   *     {@code foreign-data-kept}, {@code accepted} or {@code steady}
+   *     {@code desired-value-lost}, {@code dropped-field-stayed}, {@code
+   *     dropped-label-or-annotation-stayed}, {@code foreign-data-kept}, {@code accepted} or {@code
+   *     steady}
    * @param detail what was observed
    */
   public record Failure(int step, FuzzCategory category, String expectation, String detail) {}
@@ -93,7 +116,10 @@ public final class SequenceRunner {
     return skippedInvalid;
   }
 
-  /** Draws a plan of {@code changes} steps for {@code kind} from {@code seed}, keeping only desired objects the server accepts. */
+  /**
+   * Draws a plan of {@code changes} steps for {@code kind} from {@code seed}, keeping only desired
+   * objects the server accepts.
+   */
   public Plan draw(CorpusKind kind, long seed, int changes) {
     Random random = new Random(seed);
     Mutator mutator = new Mutator(kind, random);
@@ -138,18 +164,38 @@ public final class SequenceRunner {
     int n = 1 + random.nextInt(3);
     for (int i = 0; i < n; i++) {
       switch (random.nextInt(5)) {
-        case 0 -> out.add(new ForeignChange(ForeignChange.Type.METADATA,
-            FieldPath.of("metadata.labels[\"other.example/team" + i + "\"]"), null, "blue"));
-        case 1 -> out.add(new ForeignChange(ForeignChange.Type.METADATA,
-            FieldPath.of("metadata.annotations[\"other.example/note" + i + "\"]"), null, "keep " + random.nextInt(100)));
-        case 2 -> out.add(new ForeignChange(ForeignChange.Type.FINALIZER, FieldPath.of("metadata.finalizers"), null,
-            "other.example/guard-" + i));
+        case 0 ->
+            out.add(
+                new ForeignChange(
+                    ForeignChange.Type.METADATA,
+                    FieldPath.of("metadata.labels[\"other.example/team" + i + "\"]"),
+                    null,
+                    "blue"));
+        case 1 ->
+            out.add(
+                new ForeignChange(
+                    ForeignChange.Type.METADATA,
+                    FieldPath.of("metadata.annotations[\"other.example/note" + i + "\"]"),
+                    null,
+                    "keep " + random.nextInt(100)));
+        case 2 ->
+            out.add(
+                new ForeignChange(
+                    ForeignChange.Type.FINALIZER,
+                    FieldPath.of("metadata.finalizers"),
+                    null,
+                    "other.example/guard-" + i));
         case 3 -> {
           if (!kind.foreignFields().isEmpty()) {
             List<String> pointers = new ArrayList<>(kind.foreignFields().keySet());
             pointers.sort(null);
             String pointer = pointers.get(random.nextInt(pointers.size()));
-            out.add(new ForeignChange(ForeignChange.Type.FIELD, pathOf(pointer), pointer, kind.foreignFields().get(pointer)));
+            out.add(
+                new ForeignChange(
+                    ForeignChange.Type.FIELD,
+                    pathOf(pointer),
+                    pointer,
+                    kind.foreignFields().get(pointer)));
           }
         }
         default -> drift(kind, d0, random).ifPresent(out::add);
@@ -160,15 +206,19 @@ public final class SequenceRunner {
 
   private Optional<ForeignChange> drift(CorpusKind kind, Map<String, Object> d0, Random random) {
     List<FieldPath> leaves = new ArrayList<>();
-    d0.forEach((k, v) -> {
-      if (k.equals("spec") || k.equals("data") || k.equals("rules")) {
-        leaves(FieldPath.of(List.of(new FieldPath.Key(k))), v, leaves);
-      }
-    });
+    d0.forEach(
+        (k, v) -> {
+          if (k.equals("spec") || k.equals("data") || k.equals("rules")) {
+            leaves(FieldPath.of(List.of(new FieldPath.Key(k))), v, leaves);
+          }
+        });
     leaves.removeIf(kind::isFrozen);
     // Keys of list elements (a port's number, a container's name) and union discriminators name
     // which element or member a value belongs to; changing them is not drift of a value.
-    leaves.removeIf(p -> p.steps().get(p.steps().size() - 1) instanceof FieldPath.Key k && IDENTITIES.contains(k.name()));
+    leaves.removeIf(
+        p ->
+            p.steps().get(p.steps().size() - 1) instanceof FieldPath.Key k
+                && IDENTITIES.contains(k.name()));
     // An element of a list of scalars (args, a set's member) is its own identity: changing it
     // removes one element and adds another, which is not drift of a value either.
     leaves.removeIf(p -> p.steps().get(p.steps().size() - 1) instanceof FieldPath.Index);
@@ -177,9 +227,12 @@ public final class SequenceRunner {
     }
     FieldPath path = leaves.get(random.nextInt(leaves.size()));
     Object value = path.get(d0).orElseThrow();
-    Object drifted = value instanceof Number n ? (Object) (n.longValue() + 3)
-        : value instanceof Boolean b ? (Object) !b
-        : kind.label().equals("Secret") ? "ZHJpZnQ=" : value + "-drift";
+    Object drifted =
+        value instanceof Number n
+            ? (Object) (n.longValue() + 3)
+            : value instanceof Boolean b
+                ? (Object) !b
+                : kind.label().equals("Secret") ? "ZHJpZnQ=" : value + "-drift";
     return Optional.of(new ForeignChange(ForeignChange.Type.DRIFT, path, pointerOf(path), drifted));
   }
 
@@ -215,7 +268,10 @@ public final class SequenceRunner {
     }
   }
 
-  /** Runs {@code plan} on an object named {@code name}; stops at the first failure. Deletes the object after. */
+  /**
+   * Runs {@code plan} on an object named {@code name}; stops at the first failure. Deletes the
+   * object after.
+   */
   public Outcome execute(Plan plan, String name) {
     List<Map<String, Object>> desired = new ArrayList<>();
     Map<String, Object> tree = corpus.object(plan.kind(), namespace, name);
@@ -231,7 +287,9 @@ public final class SequenceRunner {
       for (int i = 0; i < desired.size(); i++) {
         Optional<Failure> failure = step(i, desired, applied);
         if (failure.isPresent()) {
-          return failure.get().equals(INVALID) ? new Outcome(Optional.empty(), true) : new Outcome(failure, false);
+          return failure.get().equals(INVALID)
+              ? new Outcome(Optional.empty(), true)
+              : new Outcome(failure, false);
         }
         if (i == 0) {
           for (ForeignChange f : plan.foreign()) {
@@ -247,7 +305,8 @@ public final class SequenceRunner {
     }
   }
 
-  private Optional<Failure> step(int i, List<Map<String, Object>> desired, List<ForeignChange> foreign) {
+  private Optional<Failure> step(
+      int i, List<Map<String, Object>> desired, List<ForeignChange> foreign) {
     Map<String, Object> tree = desired.get(i);
     HasMetadata object = toObject(tree);
     Map<String, Object> fresh;
@@ -262,62 +321,101 @@ public final class SequenceRunner {
     try {
       apply(object);
     } catch (RuntimeException e) {
-      return Optional.of(new Failure(i, FuzzCategory.REFUSED_VALID_CHANGE, "accepted",
-          "a fresh create of the same desired object is accepted, the strategy failed: " + e.getMessage()));
+      return Optional.of(
+          new Failure(
+              i,
+              FuzzCategory.REFUSED_VALID_CHANGE,
+              "accepted",
+              "a fresh create of the same desired object is accepted, the strategy failed: "
+                  + e.getMessage()));
     }
     Map<String, Object> live = judge.require(object);
-    List<Object> finalizers = foreign.stream().filter(f -> f.type() == ForeignChange.Type.FINALIZER)
-        .map(ForeignChange::value).toList();
+    List<Object> finalizers =
+        foreign.stream()
+            .filter(f -> f.type() == ForeignChange.Type.FINALIZER)
+            .map(ForeignChange::value)
+            .toList();
     // A field another actor changed and desired no longer names belongs to that actor now.
-    List<FieldPath> handedOver = foreign.stream()
-        .filter(f -> f.type() == ForeignChange.Type.DRIFT && f.path().get(tree).isEmpty())
-        .map(ForeignChange::path).toList();
+    List<FieldPath> handedOver =
+        foreign.stream()
+            .filter(f -> f.type() == ForeignChange.Type.DRIFT && f.path().get(tree).isEmpty())
+            .map(ForeignChange::path)
+            .toList();
     List<String> lost = Judge.holdsDesired(tree, live, fresh, finalizers, handedOver);
     if (!lost.isEmpty()) {
-      return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, "desired-value-lost", String.join("; ", lost)));
+      return Optional.of(
+          new Failure(i, FuzzCategory.LOST_CHANGE, "desired-value-lost", String.join("; ", lost)));
     }
     if (i > 0) {
       List<FieldPath> foreignPaths = foreign.stream().map(ForeignChange::path).toList();
       List<String> left = Judge.removedGone(desired.get(i - 1), tree, live, fresh, foreignPaths);
       List<String> fields = left.stream().filter(l -> !l.startsWith("metadata.")).toList();
       if (!fields.isEmpty()) {
-        return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, "dropped-field-stayed", String.join("; ", fields)));
+        return Optional.of(
+            new Failure(
+                i, FuzzCategory.LOST_CHANGE, "dropped-field-stayed", String.join("; ", fields)));
       }
       if (!left.isEmpty()) {
-        return Optional.of(new Failure(i, FuzzCategory.LOST_CHANGE, "dropped-label-or-annotation-stayed",
-            String.join("; ", left)));
+        return Optional.of(
+            new Failure(
+                i,
+                FuzzCategory.LOST_CHANGE,
+                "dropped-label-or-annotation-stayed",
+                String.join("; ", left)));
       }
     }
     List<String> foreignLost = new ArrayList<>();
     for (ForeignChange f : foreign) {
       switch (f.type()) {
         case METADATA, FIELD -> {
-          if (f.path().get(tree).isEmpty() && !JsonValue.equal(f.path().get(live).orElse(null), f.value())) {
+          if (f.path().get(tree).isEmpty()
+              && !JsonValue.equal(f.path().get(live).orElse(null), f.value())) {
             foreignLost.add(f + ", live holds " + JsonValue.text(f.path().get(live).orElse(null)));
           }
         }
         case FINALIZER -> {
-          if (!(f.path().get(live).orElse(null) instanceof List<?> list && list.contains(f.value()))) {
-            foreignLost.add(f + ", live finalizers " + JsonValue.text(f.path().get(live).orElse(null)));
+          if (!(f.path().get(live).orElse(null) instanceof List<?> list
+              && list.contains(f.value()))) {
+            foreignLost.add(
+                f + ", live finalizers " + JsonValue.text(f.path().get(live).orElse(null)));
           }
         }
-        case DRIFT -> { }
+        case DRIFT -> {}
       }
     }
     if (!foreignLost.isEmpty()) {
-      return Optional.of(new Failure(i, FuzzCategory.FOREIGN_DATA_LOST, "foreign-data-kept", String.join("; ", foreignLost)));
+      return Optional.of(
+          new Failure(
+              i,
+              FuzzCategory.FOREIGN_DATA_LOST,
+              "foreign-data-kept",
+              String.join("; ", foreignLost)));
     }
     counter.reset();
     ApplyResult<HasMetadata> again;
     try {
       again = apply(toObject(tree));
     } catch (RuntimeException e) {
-      return Optional.of(new Failure(i, FuzzCategory.REFUSED_VALID_CHANGE, "accepted", "the repeated apply failed: " + e.getMessage()));
+      return Optional.of(
+          new Failure(
+              i,
+              FuzzCategory.REFUSED_VALID_CHANGE,
+              "accepted",
+              "the repeated apply failed: " + e.getMessage()));
     }
     List<String> writes = counter.writes();
     if (again.outcome() != ApplyOutcome.UNCHANGED || !writes.isEmpty()) {
-      return Optional.of(new Failure(i, FuzzCategory.ENDLESS_WRITES, "steady", "the same desired applied again: "
-          + again.outcome() + ", writes " + writes + ", request " + cut(again.request())));
+      return Optional.of(
+          new Failure(
+              i,
+              FuzzCategory.ENDLESS_WRITES,
+              "steady",
+              "the same desired applied again: "
+                  + again.outcome()
+                  + ", writes "
+                  + writes
+                  + ", request "
+                  + cut(again.request())));
     }
     return Optional.empty();
   }
@@ -337,19 +435,30 @@ public final class SequenceRunner {
         }
         case FINALIZER -> {
           List<Object> finalizers = new ArrayList<>();
-          if (FieldPath.of("metadata.finalizers").get(judge.require(ref)).orElse(null) instanceof List<?> list) {
+          if (FieldPath.of("metadata.finalizers").get(judge.require(ref)).orElse(null)
+              instanceof List<?> list) {
             finalizers.addAll(list);
           }
           finalizers.add(change.value());
-          patch(ref, PatchType.JSON_MERGE, Serialization.asJson(Map.of("metadata", Map.of("finalizers", finalizers))));
+          patch(
+              ref,
+              PatchType.JSON_MERGE,
+              Serialization.asJson(Map.of("metadata", Map.of("finalizers", finalizers))));
         }
-        case DRIFT -> patch(ref, PatchType.JSON, Serialization.asJson(List.of(
-            Map.of("op", "replace", "path", change.pointer(), "value", change.value()))));
+        case DRIFT ->
+            patch(
+                ref,
+                PatchType.JSON,
+                Serialization.asJson(
+                    List.of(
+                        Map.of(
+                            "op", "replace", "path", change.pointer(), "value", change.value()))));
       }
       return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 422 || e.getCode() == 400) {
-        return false; // the server refuses this change by another actor; the sequence goes on without it
+        return false; // the server refuses this change by another actor; the sequence goes on
+        // without it
       }
       throw e;
     }
@@ -372,7 +481,10 @@ public final class SequenceRunner {
     other.resource(ref).delete();
   }
 
-  /** The typed object of a tree (a generic resource for custom kinds), as an operator would hand it to a strategy. */
+  /**
+   * The typed object of a tree (a generic resource for custom kinds), as an operator would hand it
+   * to a strategy.
+   */
   public static HasMetadata toObject(Map<String, Object> tree) {
     return JSON.unmarshal(JSON.asJson(tree));
   }
