@@ -20,9 +20,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The build step, run after compilation like crd-gen's {@code GenerateCrds}: writes the
- * {@code ValidatingWebhookConfiguration}, the {@code MutatingWebhookConfiguration} and, for each CRD
- * with a converter, the CRD with its conversion stanza, all pointing at a Service.
+ * The build step, run after compilation like crd-gen's {@code GenerateCrds}: writes the {@code
+ * ValidatingWebhookConfiguration}, the {@code MutatingWebhookConfiguration} and, for each CRD with
+ * a converter, the CRD with its conversion stanza, all pointing at a Service.
  *
  * <pre>
  * --webhooks CLASS      a class with a public no-argument constructor implementing
@@ -75,31 +75,42 @@ public final class GenerateWebhookManifests {
     List<Path> written = new ArrayList<>();
     try {
       Files.createDirectories(output);
-      Optional<? extends HasMetadata> validating = WebhookManifests.validating(webhooks, name, target);
+      Optional<? extends HasMetadata> validating =
+          WebhookManifests.validating(webhooks, name, target);
       Optional<? extends HasMetadata> mutating = WebhookManifests.mutating(webhooks, name, target);
       for (Optional<? extends HasMetadata> config : List.of(validating, mutating)) {
         if (config.isPresent()) {
           HasMetadata object = config.get();
           injectCa.ifPresent(ca -> annotate(object, ca));
-          Path file = output.resolve(name + "." + object.getKind().toLowerCase() + ".yaml");
+          Path file =
+              output.resolve(
+                  name + "." + object.getKind().toLowerCase(java.util.Locale.ROOT) + ".yaml");
           Files.writeString(file, yaml.asYaml(object));
           written.add(file);
         }
       }
       if (!webhooks.conversion().isEmpty()) {
         if (!options.containsKey("--crds")) {
-          throw new IllegalArgumentException("converters are registered, so --crds must name the"
-              + " folder of the generated CRDs; usage: " + usage());
+          throw new IllegalArgumentException(
+              "converters are registered, so --crds must name the"
+                  + " folder of the generated CRDs; usage: "
+                  + usage());
         }
-        for (String crdName : webhooks.conversion().stream().map(h -> h.crdName()).distinct().toList()) {
+        for (String crdName :
+            webhooks.conversion().stream().map(h -> h.crdName()).distinct().toList()) {
           Path source = Path.of(options.get("--crds")).resolve(crdName + ".yaml");
           if (!Files.isRegularFile(source)) {
-            throw new IllegalArgumentException("a converter is registered for " + crdName + ", but "
-                + source.toAbsolutePath() + " does not exist; run crd-gen's GenerateCrds first");
+            throw new IllegalArgumentException(
+                "a converter is registered for "
+                    + crdName
+                    + ", but "
+                    + source.toAbsolutePath()
+                    + " does not exist; run crd-gen's GenerateCrds first");
           }
-          CustomResourceDefinition crd = yaml.unmarshal(Files.readString(source),
-              CustomResourceDefinition.class);
-          CustomResourceDefinition converted = WebhookManifests.withConversion(crd, webhooks, target);
+          CustomResourceDefinition crd =
+              yaml.unmarshal(Files.readString(source), CustomResourceDefinition.class);
+          CustomResourceDefinition converted =
+              WebhookManifests.withConversion(crd, webhooks, target);
           injectCa.ifPresent(ca -> annotate(converted, ca));
           Path file = output.resolve(crdName + ".yaml");
           Files.writeString(file, yaml.asYaml(converted));
@@ -127,18 +138,18 @@ public final class GenerateWebhookManifests {
     try {
       instance = Class.forName(className, true, loader).getDeclaredConstructor().newInstance();
     } catch (ClassNotFoundException e) {
-      throw new IllegalArgumentException("--webhooks " + className + ": no such class on the"
-          + " class path", e);
+      throw new IllegalArgumentException(
+          "--webhooks " + className + ": no such class on the" + " class path", e);
     } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
-      throw new IllegalArgumentException("--webhooks " + className
-          + ": needs a public constructor without arguments", e);
+      throw new IllegalArgumentException(
+          "--webhooks " + className + ": needs a public constructor without arguments", e);
     } catch (InvocationTargetException e) {
-      throw new IllegalArgumentException("--webhooks " + className + ": its constructor failed: "
-          + e.getCause(), e.getCause());
+      throw new IllegalArgumentException(
+          "--webhooks " + className + ": its constructor failed: " + e.getCause(), e.getCause());
     }
     if (!(instance instanceof Supplier<?> supplier) || !(supplier.get() instanceof Webhooks)) {
-      throw new IllegalArgumentException("--webhooks " + className
-          + " must implement Supplier<Webhooks>");
+      throw new IllegalArgumentException(
+          "--webhooks " + className + " must implement Supplier<Webhooks>");
     }
     return ((Supplier<Webhooks>) instance).get();
   }
@@ -164,5 +175,4 @@ public final class GenerateWebhookManifests {
     return "--webhooks CLASS --service NS/NAME[:PORT] [--name NAME] [--crds DIR] --output DIR"
         + " [--inject-ca-from NS/CERTIFICATE]";
   }
-
 }

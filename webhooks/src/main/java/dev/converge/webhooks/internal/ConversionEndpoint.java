@@ -19,6 +19,7 @@ public final class ConversionEndpoint {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConversionEndpoint.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
   /** The API server waits 30 s for a conversion webhook; answer well before. */
   private static final Duration DEADLINE = Duration.ofSeconds(20);
 
@@ -27,8 +28,11 @@ public final class ConversionEndpoint {
   private final HandlerCalls calls;
   private final WebhookMetrics metrics;
 
-  public ConversionEndpoint(List<ConversionWebhook> hooks, KubernetesSerialization serialization,
-      HandlerCalls calls, WebhookMetrics metrics) {
+  public ConversionEndpoint(
+      List<ConversionWebhook> hooks,
+      KubernetesSerialization serialization,
+      HandlerCalls calls,
+      WebhookMetrics metrics) {
     this.hooks = List.copyOf(hooks);
     this.serialization = serialization;
     this.calls = calls;
@@ -67,49 +71,62 @@ public final class ConversionEndpoint {
 
   private JsonNode convert(JsonNode object, String desired) throws ConversionFailure {
     String from = object.path("apiVersion").asString("");
-    String describe = object.path("kind").asString("object") + " "
-        + object.path("metadata").path("namespace").asString("") + "/"
-        + object.path("metadata").path("name").asString("");
+    String describe =
+        object.path("kind").asString("object")
+            + " "
+            + object.path("metadata").path("namespace").asString("")
+            + "/"
+            + object.path("metadata").path("name").asString("");
     if (from.equals(desired)) {
       return object;
     }
     for (ConversionWebhook hook : hooks) {
-      boolean forward = hook.first().apiVersion().equals(from)
-          && hook.second().apiVersion().equals(desired);
-      boolean backward = hook.second().apiVersion().equals(from)
-          && hook.first().apiVersion().equals(desired);
+      boolean forward =
+          hook.first().apiVersion().equals(from) && hook.second().apiVersion().equals(desired);
+      boolean backward =
+          hook.second().apiVersion().equals(from) && hook.first().apiVersion().equals(desired);
       if (forward || backward) {
         return convert(object, hook, forward, describe);
       }
     }
-    throw new ConversionFailure(describe + ": no converter from " + from + " to " + desired
-        + " is registered", null);
+    throw new ConversionFailure(
+        describe + ": no converter from " + from + " to " + desired + " is registered", null);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private JsonNode convert(JsonNode object, ConversionWebhook hook, boolean forward,
-      String describe) throws ConversionFailure {
+  private JsonNode convert(
+      JsonNode object, ConversionWebhook hook, boolean forward, String describe)
+      throws ConversionFailure {
     ResourceType source = forward ? hook.first() : hook.second();
     ResourceType target = forward ? hook.second() : hook.first();
     HasMetadata typed;
     try {
       typed = serialization.convertValue(object, source.type());
     } catch (RuntimeException e) {
-      throw new ConversionFailure(describe + ": cannot read it as " + source.type().getSimpleName()
-          + ": " + e.getMessage(), e);
+      throw new ConversionFailure(
+          describe + ": cannot read it as " + source.type().getSimpleName() + ": " + e.getMessage(),
+          e);
     }
     Converter converter = hook.converter();
     HasMetadata result;
     try {
-      result = calls.call(() -> (HasMetadata) (forward ? converter.convert(typed)
-          : converter.convertBack(typed)), DEADLINE);
+      result =
+          calls.call(
+              () -> forward ? converter.convert(typed) : converter.convertBack(typed), DEADLINE);
     } catch (HandlerCalls.HandlerFailure e) {
-      throw new ConversionFailure(describe + ": converting " + source.apiVersion() + " to "
-          + target.apiVersion() + " failed: " + e.getMessage(), e.getCause());
+      throw new ConversionFailure(
+          describe
+              + ": converting "
+              + source.apiVersion()
+              + " to "
+              + target.apiVersion()
+              + " failed: "
+              + e.getMessage(),
+          e.getCause());
     }
     if (result == null) {
-      throw new ConversionFailure(describe + ": the converter to " + target.apiVersion()
-          + " returned null", null);
+      throw new ConversionFailure(
+          describe + ": the converter to " + target.apiVersion() + " returned null", null);
     }
     ObjectNode out = (ObjectNode) serialization.convertValue(result, JsonNode.class);
     out.put("apiVersion", target.apiVersion());

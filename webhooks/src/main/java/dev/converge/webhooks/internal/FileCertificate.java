@@ -30,20 +30,29 @@ public final class FileCertificate implements ServingCertificate {
   private volatile String keyText;
   private String refusedContent = "";
 
-  private FileCertificate(Path certificateFile, Path keyFile, KeyMaterial initial,
-      String certificateText, String keyText, Duration checkEvery) {
+  private FileCertificate(
+      Path certificateFile,
+      Path keyFile,
+      KeyMaterial initial,
+      String certificateText,
+      String keyText,
+      Duration checkEvery) {
     this.certificateFile = certificateFile;
     this.keyFile = keyFile;
     this.keyManager = new SwappableKeyManager(initial.keyManager());
     this.certificateText = certificateText;
     this.keyText = keyText;
-    this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "converge-webhook-certificate-check");
-      t.setDaemon(true);
-      return t;
-    });
+    this.checker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "converge-webhook-certificate-check");
+              t.setDaemon(true);
+              return t;
+            });
     long millis = Math.max(10, checkEvery.toMillis());
-    checker.scheduleWithFixedDelay(this::check, millis, millis, TimeUnit.MILLISECONDS);
+    // check() handles its own failures, so the periodic task never ends exceptionally
+    java.util.concurrent.ScheduledFuture<?> unused =
+        checker.scheduleWithFixedDelay(this::check, millis, millis, TimeUnit.MILLISECONDS);
   }
 
   public static FileCertificate open(Path certificate, Path key, Duration checkEvery) {
@@ -53,10 +62,18 @@ public final class FileCertificate implements ServingCertificate {
     try {
       material = KeyMaterial.parse(certificateText, keyText);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("cannot use the serving certificate " + certificate
-          + " with the key " + key + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot use the serving certificate "
+              + certificate
+              + " with the key "
+              + key
+              + ": "
+              + e.getMessage(),
+          e);
     }
-    LOG.info("Serving certificate {} (subject {}, valid until {})", certificate,
+    LOG.info(
+        "Serving certificate {} (subject {}, valid until {})",
+        certificate,
         material.chain().get(0).getSubjectX500Principal().getName(),
         material.chain().get(0).getNotAfter().toInstant());
     return new FileCertificate(certificate, key, material, certificateText, keyText, checkEvery);
@@ -93,11 +110,14 @@ public final class FileCertificate implements ServingCertificate {
       certificate = Files.readString(certificateFile);
       key = Files.readString(keyFile);
     } catch (IOException e) {
-      LOG.warn("Cannot read the serving certificate {} or key {}; serving the previous one: {}",
-          certificateFile, keyFile, e.toString());
+      LOG.warn(
+          "Cannot read the serving certificate {} or key {}; serving the previous one: {}",
+          certificateFile,
+          keyFile,
+          e.toString());
       return;
     }
-    if (certificate.equals(certificateText) && key.equals(keyText)
+    if ((certificate.equals(certificateText) && key.equals(keyText))
         || (certificate + key).equals(refusedContent)) {
       return;
     }
@@ -106,13 +126,19 @@ public final class FileCertificate implements ServingCertificate {
       keyManager.swap(material.keyManager());
       certificateText = certificate;
       keyText = key;
-      LOG.info("Serving certificate {} reloaded (subject {}, valid until {})", certificateFile,
+      LOG.info(
+          "Serving certificate {} reloaded (subject {}, valid until {})",
+          certificateFile,
           material.chain().get(0).getSubjectX500Principal().getName(),
           material.chain().get(0).getNotAfter().toInstant());
     } catch (RuntimeException e) {
       refusedContent = certificate + key;
-      LOG.warn("The serving certificate {} or key {} changed but cannot be used yet ({});"
-          + " serving the previous one and checking again", certificateFile, keyFile, e.getMessage());
+      LOG.warn(
+          "The serving certificate {} or key {} changed but cannot be used yet ({});"
+              + " serving the previous one and checking again",
+          certificateFile,
+          keyFile,
+          e.getMessage());
     }
   }
 
