@@ -50,8 +50,13 @@ class CertificateReloadTest {
 
       // Half-written: the certificate changed, the key not yet. The old pair is still served.
       Files.writeString(crt, second.certificatePem());
-      Thread.sleep(300);
-      assertThat(served(server.port(), trustsBoth)).isEqualTo(certificate(first.certificatePem()));
+      Awaitility.await()
+          .during(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () ->
+                  assertThat(served(server.port(), trustsBoth))
+                      .isEqualTo(certificate(first.certificatePem())));
 
       Files.writeString(key, second.serving().privateKeyPem());
       Awaitility.await()

@@ -34,8 +34,9 @@ import java.util.Optional;
  * <p>{@code --factory} names an {@link OperatorFactory} (public, no-argument constructor) that
  * builds the operator as the program does; it gets a client that is never connected. The files are
  * {@code 20-clusterrole.yaml} and, with leader election, {@code 30-role-leader-election.yaml}
- * (change with {@code --cluster-role-file} and {@code --leader-election-file}). Errors exit with
- * status 1 and a message; this is a build tool's {@code main}, never called by the library.
+ * (change with {@code --cluster-role-file} and {@code --leader-election-file}). An error ends
+ * {@code main} with an exception whose message says what is wrong (the build step fails with it;
+ * the JVM is never ended from here, since exec:java runs this inside Maven's).
  */
 public final class GenerateRbac {
 
@@ -54,8 +55,7 @@ public final class GenerateRbac {
         | IllegalStateException
         | IOException
         | ReflectiveOperationException e) {
-      System.err.println("GenerateRbac: " + e.getMessage());
-      System.exit(1);
+      throw new IllegalStateException("GenerateRbac: " + e.getMessage(), e);
     }
   }
 
