@@ -379,7 +379,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
             liveTree,
             wanted,
             applied,
-            ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)));
+            // An apply removes only what its own Apply entry holds: a field this manager's Update
+            // entries also hold (its patches; an autoscaler's spec.metrics, which the server
+            // credits to every update) stays unless cleared here, like another writer's.
+            ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context))
+                .union(ownUpdates(ManagedFields.entries(liveTree), context, null)));
     Set<String> removedPointers = new LinkedHashSet<>();
     for (String path : merged.contested()) {
       removedPointers.add(merged.pointer(path));
@@ -556,7 +560,10 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return !leaves.isEmpty();
   }
 
-  /** The desired fields this manager's own {@code Update} entries hold (its patches' fields). */
+  /**
+   * The fields this manager's own {@code Update} entries hold (its patches' fields), those of
+   * {@code wanted} only unless it is null.
+   */
   private FieldSet ownUpdates(
       List<Map<String, Object>> entries, StrategyContext context, FieldSet wanted) {
     FieldSet out = FieldSet.empty();
@@ -564,7 +571,8 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       if ("Update".equals(entry.get("operation"))
           && isMainResource(entry)
           && context.fieldManager().equals(entry.get("manager"))) {
-        out = out.union(ManagedFields.fieldsOf(entry).intersectExact(wanted));
+        FieldSet fields = ManagedFields.fieldsOf(entry);
+        out = out.union(wanted == null ? fields : fields.intersectExact(wanted));
       }
     }
     return out;
