@@ -165,8 +165,16 @@ public final class BenchCommand implements Callable<Integer> {
           "Added to the machine line of the results, e.g. whether the machine was otherwise idle.")
   String note;
 
+  /**
+   * Runs the benchmark. A failure ends {@code main} with an exception (the JVM then exits with
+   * status 1); the process is never ended from here, so the command can also run inside another
+   * program.
+   */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new BenchCommand()).execute(args));
+    int code = new CommandLine(new BenchCommand()).execute(args);
+    if (code != 0) {
+      throw new IllegalStateException("bench: failed with exit code " + code + " (see above)");
+    }
   }
 
   @Override
