@@ -1,5 +1,6 @@
 package dev.converge.cli;
 
+import dev.converge.operator.CommonPool;
 import dev.converge.strategy.StrategyConfigurationException;
 import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
@@ -15,7 +16,10 @@ import java.util.concurrent.CountDownLatch;
  * }
  * }</pre>
  *
- * <p>It returns the exit code rather than exiting, so the caller's {@code main} decides.
+ * <p>It returns the exit code rather than exiting, so the caller's {@code main} decides. On a JVM
+ * that sees one or two processors it first keeps the JDK's asynchronous stages on pooled threads
+ * ({@link CommonPool#ensureAsyncPool()}), so that the JDK HTTP client does not start a thread for
+ * every API response.
  */
 public final class OperatorProcess {
 
@@ -42,6 +46,7 @@ public final class OperatorProcess {
    * @throws Exception any other failure of {@code starter}
    */
   public static int run(String name, Starter starter, PrintStream errors) throws Exception {
+    CommonPool.ensureAsyncPool(); // before the client's first request
     AutoCloseable started;
     try {
       started = starter.start();

@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -210,6 +211,16 @@ public final class Operator implements AutoCloseable {
               + " was already started (state "
               + state.get()
               + "); an operator runs once");
+    }
+    if (!CommonPool.sharesThreads()
+        && client.getHttpClient().getClass().getName().contains(".jdk.")) {
+      log.warn(
+          "operator {}: the JDK HTTP client starts a thread for every API response on this JVM"
+              + " (the common ForkJoinPool has parallelism {}); start it with -D{}=2, or run it"
+              + " through OperatorProcess.run, which sets it",
+          name,
+          ForkJoinPool.getCommonPoolParallelism(),
+          CommonPool.PARALLELISM);
     }
     access.start();
     synced = informers.start();

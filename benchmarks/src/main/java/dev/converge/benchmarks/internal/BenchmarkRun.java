@@ -85,6 +85,7 @@ public final class BenchmarkRun {
 
           MetricsSnapshot before = metrics.snapshot();
           double cpuBefore = operator.cpuSeconds();
+          Map<String, Double> threadsBefore = operator.cpuSecondsByThread();
           OptionalLong reconcilesBefore = operator.reconciles();
           running.start();
           Workload.inParallel(
@@ -97,6 +98,8 @@ public final class BenchmarkRun {
                       .create());
           double converge = running.awaitAll(convergeTimeout(), "Running");
           double cpuConverge = operator.cpuSeconds() - cpuBefore;
+          Map<String, Double> cpuByThread =
+              OperatorProcess.difference(threadsBefore, operator.cpuSecondsByThread());
           OptionalLong reconcilesAfter = operator.reconciles();
           // No reconcile yet is no sample of the counter yet: zero.
           Double reconciles =
@@ -185,7 +188,8 @@ public final class BenchmarkRun {
               restart.toAllReconciled(),
               restart.writes(),
               restart.reads(),
-              reconciles);
+              reconciles,
+              cpuByThread);
         } finally {
           operator.close(); // stopped already unless something failed on the way
         }
@@ -302,7 +306,8 @@ public final class BenchmarkRun {
             null,
             null,
             null,
-            null);
+            null,
+            Map.of());
       } finally {
         deployments.close();
       }

@@ -11,10 +11,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The operator under test as a child process (any language: a command line), with what the
@@ -121,15 +124,61 @@ public final class OperatorProcess implements AutoCloseable {
   public double cpuSeconds() {
     long ticks = 0;
     for (long pid : tree()) {
-      String stat = read(Path.of("/proc", Long.toString(pid), "stat"));
-      if (stat.isEmpty()) {
-        continue;
-      }
-      // fields after the command name, which is in parentheses and may hold spaces
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
-      ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+      ticks += ticksOf(read(Path.of("/proc", Long.toString(pid), "stat")));
     }
     return ticks / (double) CLOCK_TICKS;
+  }
+
+  /**
+   * CPU seconds used so far by each group of threads of the process tree, threads named alike
+   * (digits ignored, {@code /proc/<pid>/task/<tid>/comm}, which Linux cuts at 15 characters) in one
+   * group; threads that have ended are the group {@code (ended threads)}: the process's total less
+   * its live threads. For a JVM the groups show the share of the JIT compiler ({@code CN}), the
+   * garbage collector ({@code GC}, {@code GN}) and the application's own threads.
+   */
+  public Map<String, Double> cpuSecondsByThread() {
+    Map<String, Long> ticks = new TreeMap<>();
+    for (long pid : tree()) {
+      long total = ticksOf(read(Path.of("/proc", Long.toString(pid), "stat")));
+      long live = 0;
+      try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+        for (Path task : tasks.toList()) {
+          long t = ticksOf(read(task.resolve("stat")));
+          String name = read(task.resolve("comm")).trim().replaceAll("\\d+", "N");
+          ticks.merge(name.isEmpty() ? "?" : name, t, Long::sum);
+          live += t;
+        }
+      } catch (IOException | UncheckedIOException gone) {
+        continue; // the process ended meanwhile
+      }
+      ticks.merge("(ended threads)", Math.max(0, total - live), Long::sum);
+    }
+    Map<String, Double> seconds = new TreeMap<>();
+    ticks.forEach((name, t) -> seconds.put(name, t / (double) CLOCK_TICKS));
+    return seconds;
+  }
+
+  /** {@code after - before} per group, groups without CPU in between left out. */
+  public static Map<String, Double> difference(
+      Map<String, Double> before, Map<String, Double> after) {
+    Map<String, Double> diff = new TreeMap<>();
+    after.forEach(
+        (name, s) -> {
+          double d = s - before.getOrDefault(name, 0.0);
+          if (d >= 0.005) {
+            diff.put(name, d);
+          }
+        });
+    return diff;
+  }
+
+  private static long ticksOf(String stat) {
+    if (stat.isEmpty()) {
+      return 0;
+    }
+    // fields after the command name, which is in parentheses and may hold spaces
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", -1);
+    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
   }
 
   /** The largest peak resident set ({@code VmHWM}) of the process and its descendants, in bytes. */

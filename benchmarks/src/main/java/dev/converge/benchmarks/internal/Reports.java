@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.SerializationFeature;
@@ -41,7 +43,7 @@ public final class Reports {
     try {
       Files.createDirectories(folder);
       Files.writeString(folder.resolve(stem + ".json"), JSON.writeValueAsString(runs));
-      String table = "Machine: " + machine + "\n\n" + table(runs);
+      String table = "Machine: " + machine + "\n\n" + table(runs) + threads(runs);
       Files.writeString(folder.resolve(stem + ".md"), table);
       LineChart chart =
           new LineChart(
@@ -249,6 +251,40 @@ public final class Reports {
         out.append("|---".repeat(rows.get(0).length)).append("|\n");
       }
     }
+    return out.toString();
+  }
+
+  /**
+   * The operator's CPU while converging by group of threads (one column per operator run, groups by
+   * descending CPU), or nothing when no run measured it.
+   */
+  public static String threads(List<RunFigures> runs) {
+    List<RunFigures> measured =
+        runs.stream().filter(r -> !r.cpuSecondsByThread().isEmpty()).toList();
+    if (measured.isEmpty()) {
+      return "";
+    }
+    Map<String, Double> order = new HashMap<>();
+    measured.forEach(r -> r.cpuSecondsByThread().forEach((k, v) -> order.merge(k, v, Double::sum)));
+    StringBuilder out = new StringBuilder("\n| operator CPU while converging, by thread (s)");
+    measured.forEach(r -> out.append(" | ").append(r.objects()).append("×").append(r.replicas()));
+    out.append(" |\n").append("|---".repeat(measured.size() + 1)).append("|\n");
+    order.entrySet().stream()
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+        .forEach(
+            e -> {
+              out.append("| `").append(e.getKey()).append('`');
+              for (RunFigures r : measured) {
+                Double v = r.cpuSecondsByThread().get(e.getKey());
+                double share = v == null ? 0 : 100 * v / r.cpuSecondsConverge();
+                out.append(" | ")
+                    .append(
+                        v == null
+                            ? "–"
+                            : f2(v) + " (" + String.format(Locale.ROOT, "%.0f%%", share) + ")");
+              }
+              out.append(" |\n");
+            });
     return out.toString();
   }
 

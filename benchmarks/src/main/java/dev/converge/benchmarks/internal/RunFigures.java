@@ -12,6 +12,8 @@ import java.util.Map;
  * @param runningOverTime seconds from the first create at which each object was done, ascending
  * @param clientRequests the measured client's requests while converging, by {@code verb resource}
  * @param reconcilesPerObject the operator's reconciles while converging, divided by the objects
+ * @param cpuSecondsByThread the operator's CPU seconds while converging by group of threads (see
+ *     {@link OperatorProcess#cpuSecondsByThread()}); empty for the floor
  */
 public record RunFigures(
     String mode,
@@ -46,4 +48,9 @@ public record RunFigures(
     Double restartToAllReconciledSeconds,
     Long restartWrites,
     Long restartReads,
-    Double reconcilesPerObject) {}
+    Double reconcilesPerObject,
+    Map<String, Double> cpuSecondsByThread) {
+  public RunFigures {
+    cpuSecondsByThread = cpuSecondsByThread == null ? Map.of() : Map.copyOf(cpuSecondsByThread);
+  }
+}

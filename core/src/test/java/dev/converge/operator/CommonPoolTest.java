@@ -1,0 +1,72 @@
+package dev.converge.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.converge.cli.OperatorProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * In a JVM of its own that sees few processors (the common pool's parallelism is read once per
+ * JVM): where {@code CompletableFuture} runs an asynchronous stage, before and after {@link
+ * OperatorProcess#run}.
+ */
+class CommonPoolTest {
+
+  /** Run in the child JVM: prints where an async stage ran without and with OperatorProcess. */
+  public static void main(String[] args) throws Exception {
+    boolean viaProcess = args.length > 0 && args[0].equals("process");
+    if (viaProcess) {
+      OperatorProcess.run(
+          "probe",
+          () -> {
+            throw new IllegalArgumentException("started");
+          },
+          System.err);
+    }
+    String thread =
+        CompletableFuture.supplyAsync(() -> Thread.currentThread().getName())
+            .get(10, TimeUnit.SECONDS);
+    System.out.println(CommonPool.sharesThreads() + " " + thread);
+  }
+
+  @Test
+  void aJvmOnTwoProcessorsStartsAThreadPerAsyncStage() throws Exception {
+    assertThat(child(2, false)).matches("false Thread-\\d+");
+  }
+
+  @Test
+  void operatorProcessKeepsAsyncStagesOnThePoolOnOneOrTwoProcessors() throws Exception {
+    assertThat(child(2, true)).matches("true ForkJoinPool.commonPool-worker-\\d+");
+    assertThat(child(1, true)).matches("true ForkJoinPool.commonPool-worker-\\d+");
+  }
+
+  @Test
+  void aParallelismSetOnTheCommandLineIsLeftAsItIs() throws Exception {
+    assertThat(child(2, true, "-D" + CommonPool.PARALLELISM + "=1")).matches("false Thread-\\d+");
+  }
+
+  private static String child(int processors, boolean viaProcess, String... jvmOptions)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-XX:ActiveProcessorCount=" + processors);
+    command.addAll(List.of(jvmOptions));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(CommonPoolTest.class.getName());
+    if (viaProcess) {
+      command.add("process");
+    }
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
+}
