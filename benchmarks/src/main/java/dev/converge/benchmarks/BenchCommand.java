@@ -107,6 +107,14 @@ public final class BenchCommand implements Callable<Integer> {
   boolean profile;
 
   @Option(
+      names = "--jvm-option",
+      paramLabel = "OPTION",
+      description =
+          "An option for the example operator's JVM, before its main class (repeat for more),"
+              + " e.g. --jvm-option=-XX:+UseSerialGC.")
+  List<String> jvmOptions = new java.util.ArrayList<>();
+
+  @Option(
       names = "--crd",
       paramLabel = "FILE",
       description =
@@ -200,7 +208,7 @@ public final class BenchCommand implements Callable<Integer> {
               idleSeconds,
               operatorCommand == null
                   ? BenchSettings.exampleOperatorCommand(
-                      profile ? Optional.of(workDir) : Optional.empty())
+                      profile ? Optional.of(workDir) : Optional.empty(), jvmOptions)
                   : Arrays.asList(operatorCommand.trim().split("\\s+")),
               Optional.ofNullable(crd),
               readyUrl,

@@ -1,11 +1,13 @@
 package dev.converge.cli;
 
 import dev.converge.client.ClientKeyAlgorithm;
+import dev.converge.client.Clients;
 import dev.converge.operator.LeaderElection;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyRule;
 import dev.converge.strategy.StrategySelection;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -119,6 +121,14 @@ public final class OperatorOptions {
     ClientKeyAlgorithm.detect(config);
     config.setUserAgent(userAgent);
     return config;
+  }
+
+  /**
+   * A client for {@link #clientConfig(String)}, with the JSON of {@link
+   * dev.converge.client.Clients}.
+   */
+  public KubernetesClient client(String userAgent) {
+    return Clients.create(clientConfig(userAgent));
   }
 
   /** The namespaces to watch; empty for all. */

@@ -32,9 +32,11 @@ public record BenchSettings(
   /**
    * The example operator as a child JVM with this JVM's class path, 512 MiB of heap at most,
    * logging warnings only; with a Flight Recorder profile per start written into {@code jfrFolder}
-   * when given ({@code {name}.jfr}: {@code operator.jfr}, {@code operator-restart.jfr}).
+   * when given ({@code {name}.jfr}: {@code operator.jfr}, {@code operator-restart.jfr}), and {@code
+   * jvmOptions}.
    */
-  public static List<String> exampleOperatorCommand(Optional<Path> jfrFolder) {
+  public static List<String> exampleOperatorCommand(
+      Optional<Path> jfrFolder, List<String> jvmOptions) {
     String java =
         ProcessHandle.current()
             .info()
@@ -48,6 +50,7 @@ public record BenchSettings(
             command.add(
                 "-XX:StartFlightRecording=settings=profile,filename="
                     + folder.resolve("{name}.jfr")));
+    command.addAll(jvmOptions);
     command.addAll(
         List.of(
             "-cp",

@@ -42,7 +42,8 @@ class ReportsTest {
         4.0,
         0L,
         4L,
-        3.0);
+        3.0,
+        Map.of("converge-worker-N", cpu * 0.6, "C2 CompilerThreN", cpu * 0.3));
   }
 
   private static RunFigures floor(int objects, double seconds) {
@@ -79,7 +80,8 @@ class ReportsTest {
         null,
         null,
         null,
-        null);
+        null,
+        Map.of());
   }
 
   @Test
@@ -98,5 +100,21 @@ class ReportsTest {
         Reports.marginal(
             List.of(operator(10_000, 200, 100, 500), floor(1000, 50), operator(1000, 51, 10, 50)));
     assertThat(marginal).contains("| 1000 → 10000 (replicas 0) | 10.0 | 51.2 |");
+  }
+
+  @Test
+  void cpuByThreadListsTheGroupsOfTheOperatorRunsWithTheirShareOfItsCpu() {
+    // worker 12 s of 20 (60%), compiler 6 s (30%); the floor measured no threads: no column
+    String threads = Reports.threads(List.of(operator(1000, 51, 20, 60), floor(1000, 50)));
+    assertThat(threads)
+        .isEqualTo(
+            """
+
+                | operator CPU while converging, by thread (s) | 1000×0 |
+                |---|---|
+                | `converge-worker-N` | 12.00 (60%) |
+                | `C2 CompilerThreN` | 6.00 (30%) |
+                """);
+    assertThat(Reports.threads(List.of(floor(1000, 50)))).isEmpty();
   }
 }

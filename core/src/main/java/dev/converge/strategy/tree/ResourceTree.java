@@ -1,5 +1,6 @@
 package dev.converge.strategy.tree;
 
+import dev.converge.client.Clients;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.TreeMap;
 /** Converts resources to mutable JSON trees and back. */
 public final class ResourceTree {
 
-  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  private static final KubernetesSerialization JSON = Clients.serialization();
 
   private ResourceTree() {}
 
@@ -20,6 +21,14 @@ public final class ResourceTree {
   @SuppressWarnings("unchecked")
   public static Map<String, Object> of(HasMetadata resource) {
     return (Map<String, Object>) copy(JSON.convertValue(resource, Map.class));
+  }
+
+  /**
+   * A mutable JSON tree of any model value (a list of managedFields entries, a pod spec): maps,
+   * lists and scalars; {@code null} for {@code null}.
+   */
+  public static Object treeOf(Object value) {
+    return value == null ? null : copy(JSON.convertValue(value, Object.class));
   }
 
   /** The tree read back as {@code type}. */

@@ -8,9 +8,7 @@ import dev.converge.example.webhook.AppWebhooks;
 import dev.converge.operator.Operator;
 import dev.converge.operator.ProbeServer;
 import dev.converge.webhooks.WebhookServer;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -93,8 +91,7 @@ public final class AppOperatorCommand implements Callable<Integer> {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
-    Config config = options.clientConfig(OperatorSettings.userAgent());
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+    KubernetesClient client = options.client(OperatorSettings.userAgent());
     try {
       Operator operator = AppOperatorModule.createOperator(client, settings, registry);
       // Before the probe server: both are the JDK's HTTP server, whose settings are read once.
@@ -111,7 +108,7 @@ public final class AppOperatorCommand implements Callable<Integer> {
       System.out.printf(
           "app-operator: API server %s, namespace %s, strategies %s, leader election"
               + " %s, probes and metrics on :%d%n",
-          config.getMasterUrl(),
+          client.getConfiguration().getMasterUrl(),
           settings.namespaces().isEmpty() ? "(all)" : String.join(",", settings.namespaces()),
           OperatorOptions.describe(settings.strategies()),
           settings

@@ -289,7 +289,12 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   private void rememberAttributed(
       HasMetadata applied, Map<String, Object> wanted, SchemaNode schema, StrategyContext context) {
-    Map<String, Object> tree = ResourceTree.of(applied);
+    // Only the uid and managedFields are read: converting the whole response would cost as much
+    // as the rest of an apply.
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("uid", applied.getMetadata().getUid());
+    metadata.put("managedFields", ResourceTree.treeOf(applied.getMetadata().getManagedFields()));
+    Map<String, Object> tree = Map.of("metadata", metadata);
     Map<String, Object> entry = ownApplyEntry(ManagedFields.entries(tree), context);
     if (entry == null) {
       return;
