@@ -1,5 +1,6 @@
 package dev.converge.schema;
 
+import dev.converge.client.Clients;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.math.BigDecimal;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.TreeMap;
  */
 final class CanonicalJson {
 
-  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  private static final KubernetesSerialization JSON = Clients.serialization();
 
   private CanonicalJson() {}
 

@@ -1,11 +1,12 @@
 package ${package};
 
 import ${package}.controller.WidgetController;
+import dev.converge.client.Clients;
+import dev.converge.operator.CommonPool;
 import dev.converge.operator.Operator;
 import dev.converge.strategy.StrategySelection;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.CountDownLatch;
@@ -35,8 +36,9 @@ public final class WidgetOperator {
   }
 
   public static void main(String[] args) throws InterruptedException {
-    KubernetesClient client = new KubernetesClientBuilder()
-        .withConfig(new ConfigBuilder().withUserAgent(NAME + "/1").build()).build();
+    CommonPool.ensureAsyncPool(); // before the client: see Converge's core README
+    KubernetesClient client =
+        Clients.create(new ConfigBuilder().withUserAgent(NAME + "/1").build());
     Operator operator = create(client, new SimpleMeterRegistry(), args);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

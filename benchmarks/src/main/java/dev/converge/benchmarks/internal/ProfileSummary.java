@@ -30,10 +30,20 @@ public final class ProfileSummary {
     Map<String, Integer> self = new HashMap<>();
     Map<String, Integer> ours = new HashMap<>();
     Map<String, Integer> inclusive = new HashMap<>();
+    Map<String, Integer> threads = new HashMap<>();
     int samples = 0;
+    int threadsStarted = 0;
+    long compilations = 0;
     try {
       for (RecordedEvent event : RecordingFile.readAllEvents(jfr)) {
-        if (!event.getEventType().getName().equals("jdk.ExecutionSample")) {
+        String type = event.getEventType().getName();
+        if (type.equals("jdk.ThreadStart")) {
+          threadsStarted++;
+        }
+        if (type.equals("jdk.CompilerStatistics")) {
+          compilations = Math.max(compilations, event.getLong("compileCount"));
+        }
+        if (!type.equals("jdk.ExecutionSample")) {
           continue;
         }
         RecordedStackTrace stack = event.getStackTrace();
@@ -41,6 +51,10 @@ public final class ProfileSummary {
           continue;
         }
         samples++;
+        if (event.getThread("sampledThread") != null) {
+          String thread = event.getThread("sampledThread").getJavaName();
+          threads.merge(thread == null ? "?" : thread.replaceAll("\\d+", "N"), 1, Integer::sum);
+        }
         List<RecordedFrame> frames = stack.getFrames();
         self.merge(name(frames.get(0)), 1, Integer::sum);
         frames.stream()
@@ -61,7 +75,13 @@ public final class ProfileSummary {
         .append(samples)
         .append(" (")
         .append(jfr.getFileName())
-        .append(")\n\n");
+        .append("); threads started: ")
+        .append(threadsStarted)
+        .append("; methods compiled by the JIT: ")
+        .append(compilations)
+        .append("\n\n");
+    table(out, "thread (digits as N)", threads, samples, top);
+    out.append('\n');
     table(out, "self (method on top of the stack)", self, samples, top);
     out.append('\n');
     table(out, "innermost " + prefix + " frame", ours, samples, top);

@@ -1,5 +1,6 @@
 package dev.converge.strategy.tree;
 
+import dev.converge.client.Clients;
 import dev.converge.schema.FieldSet;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayInputStream;
@@ -23,7 +24,7 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class AppliedFieldsRecord {
 
-  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  private static final KubernetesSerialization JSON = Clients.serialization();
 
   /** The annotation both record-keeping strategies use, so switching between them keeps it. */
   public static final String ANNOTATION = "converge.dev/applied-fields";

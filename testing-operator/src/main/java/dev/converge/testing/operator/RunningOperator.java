@@ -2,6 +2,7 @@ package dev.converge.testing.operator;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.converge.client.Clients;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.testing.LocalCluster;
@@ -9,7 +10,6 @@ import dev.converge.testing.operator.internal.WriteRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -87,7 +87,7 @@ public final class RunningOperator implements AutoCloseable {
     config.withUserAgent(settings.userAgent);
     WriteRecorder recorder = new WriteRecorder();
     KubernetesClient client =
-        new KubernetesClientBuilder()
+        Clients.builder()
             .withConfig(config.build())
             .withHttpClientBuilderConsumer(
                 b -> b.addOrReplaceInterceptor(WriteRecorder.NAME, recorder))
