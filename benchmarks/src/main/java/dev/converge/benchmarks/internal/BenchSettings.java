@@ -1,9 +1,11 @@
 package dev.converge.benchmarks.internal;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * What one benchmark size runs.
@@ -30,10 +32,11 @@ public record BenchSettings(
     Path workDir) {
 
   /**
-   * The example operator as a child JVM with this JVM's class path, 512 MiB of heap at most,
-   * logging warnings only; with a Flight Recorder profile per start written into {@code jfrFolder}
-   * when given ({@code {name}.jfr}: {@code operator.jfr}, {@code operator-restart.jfr}), and {@code
-   * jvmOptions}.
+   * The example operator as a child JVM with this JVM's class path and the options its image runs
+   * it with ({@code example-operator/jvm.options}, found from the repository root or a module
+   * folder), 512 MiB of heap at most, logging warnings only; with a Flight Recorder profile per
+   * start written into {@code jfrFolder} when given ({@code {name}.jfr}: {@code operator.jfr},
+   * {@code operator-restart.jfr}), and {@code jvmOptions}.
    */
   public static List<String> exampleOperatorCommand(
       Optional<Path> jfrFolder, List<String> jvmOptions) {
@@ -42,9 +45,14 @@ public record BenchSettings(
             .info()
             .command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    List<String> command =
-        new java.util.ArrayList<>(
-            List.of(java, "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    List<String> command = new java.util.ArrayList<>(List.of(java));
+    Stream.of(
+            Path.of("example-operator", "jvm.options"),
+            Path.of("..", "example-operator", "jvm.options"))
+        .filter(Files::isRegularFile)
+        .findFirst()
+        .ifPresent(options -> command.add("@" + options.toAbsolutePath().normalize()));
+    command.addAll(List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
     jfrFolder.ifPresent(
         folder ->
             command.add(
