@@ -5,12 +5,13 @@ import java.util.regex.Pattern;
 
 /**
  * The two DNS label rules of Kubernetes names. A Service's name, and with it the name of anything
- * an operator names after its primary and exposes through a Service, must be an RFC 1035 label: at
- * most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or
- * digit. Namespaces, label values of names and most other names must be RFC 1123 labels, which may
- * also start with a digit. A custom resource's own name is only checked as a DNS subdomain (253
- * characters, dots allowed) by the API server, so a name it accepts can still be unusable for the
- * Service an operator derives from it.
+ * an operator names after its primary and exposes through a Service, is safe on every API server
+ * when it is an RFC 1035 label: at most 63 lower-case letters, digits and '-', starting with a
+ * letter and ending with a letter or digit. (Servers with the RelaxedServiceNameValidation feature
+ * also take an RFC 1123 label there; older ones refuse it.) Namespaces and most other single-label
+ * names must be RFC 1123 labels, which may also start with a digit. A custom resource's own name is
+ * only checked as a DNS subdomain (253 characters, dots allowed) by the API server, so a name it
+ * accepts can still be unusable for the Service an operator derives from it.
  *
  * <pre>{@code
  * Optional<String> problem = DnsLabel.rfc1035Problem(app.getMetadata().getName());
@@ -32,7 +33,7 @@ public final class DnsLabel {
 
   private DnsLabel() {}
 
-  /** True when {@code value} is an RFC 1035 label (a valid Service name). */
+  /** True when {@code value} is an RFC 1035 label (a Service name every API server accepts). */
   public static boolean isRfc1035(String value) {
     return rfc1035Problem(value).isEmpty();
   }
