@@ -35,6 +35,8 @@ import java.util.function.Consumer;
  * the pod template, and its status.
  *
  * <ol>
+ *   <li>A name that cannot name the Service (not an RFC 1035 label, core's {@code DnsLabel}) is a
+ *       permanent failure: phase Failed, Ready=False/InvalidName, nothing written.
  *   <li>An image reference that does not parse is a permanent failure: phase Failed, condition
  *       Ready=False/InvalidImage, a Warning event (recorded by the runtime), and no retry until the
  *       spec changes. The running Deployment is left as it is.
@@ -46,7 +48,9 @@ import java.util.function.Consumer;
  *       them, which sends nothing when they already match; {@code Context.apply} makes the
  *       AppDeployment their controller owner.
  *   <li>The status is computed from the AppDeployment and written only when it differs ({@code
- *       Context.updateStatus}, which also recomputes it from a fresh read on a conflict).
+ *       Context.updateStatus}, which also recomputes it from a fresh read on a conflict): the
+ *       conditions this reconcile wants ({@code Conditions.want}) folded into the stored ones, with
+ *       the AppDeployment's generation as observedGeneration.
  * </ol>
  *
  * No periodic requeue while pods start: every status change of the owned Deployment reconciles the
