@@ -3,6 +3,7 @@ package dev.converge.cli;
 import dev.converge.client.ClientKeyAlgorithm;
 import dev.converge.client.Clients;
 import dev.converge.operator.LeaderElection;
+import dev.converge.operator.RunSettings;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyRule;
 import dev.converge.strategy.StrategySelection;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,6 +41,10 @@ import picocli.CommandLine.Option;
  *   <tr><td>{@code --leader-elect}, {@code --leader-election-namespace NS}</td><td>the Lease's
  *       namespace defaults to {@code $POD_NAMESPACE}, then the service account's namespace, then
  *       {@code default}</td></tr>
+ *   <tr><td>{@code --access-review-interval SECONDS}</td><td>see {@link
+ *       dev.converge.operator.OperatorBuilder#accessReviewInterval}; default 300</td></tr>
+ *   <tr><td>{@code --workers N}</td><td>objects each controller reconciles at once; default the
+ *       operator's</td></tr>
  *   <tr><td>{@code --http-port PORT}</td><td>for {@link dev.converge.operator.ProbeServer}; default
  *       8081, 0 for any free port</td></tr>
  * </table>
@@ -99,6 +105,21 @@ public final class OperatorOptions {
       paramLabel = "NS",
       description = "Namespace of the Lease; default: the pod's namespace, else 'default'.")
   String leaseNamespace;
+
+  @Option(
+      names = "--access-review-interval",
+      paramLabel = "SECONDS",
+      description =
+          "How often the operator asks the API server whether its RBAC still allows all"
+              + " it needs (readiness says what is missing); 0: only at start and after a refusal."
+              + " Default: 300.")
+  Long accessReviewSeconds;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "N",
+      description = "Objects each controller reconciles at once. Default: the operator's own.")
+  Integer workers;
 
   @Option(
       names = "--http-port",
@@ -175,6 +196,37 @@ public final class OperatorOptions {
     return leaderElect
         ? Optional.of(LeaderElection.onLease(leaseNamespace(), leaseName))
         : Optional.empty();
+  }
+
+  /**
+   * {@code defaults} with what the options set: the namespaces ({@code -n}), the strategies ({@link
+   * #strategies}), the Lease named after the operator ({@link #leaderElection}), the access review
+   * interval and the workers. What no option sets stays as in {@code defaults}.
+   *
+   * @throws IllegalArgumentException when {@code --access-review-interval} is negative or {@code
+   *     --workers} is less than 1, naming the option
+   * @throws dev.converge.strategy.StrategyConfigurationException when a strategy entry is malformed
+   * @throws IOException when the config file cannot be read
+   */
+  public RunSettings settings(RunSettings defaults) throws IOException {
+    if (accessReviewSeconds != null && accessReviewSeconds < 0) {
+      throw new IllegalArgumentException(
+          "--access-review-interval must not be negative, got " + accessReviewSeconds);
+    }
+    if (workers != null && workers < 1) {
+      throw new IllegalArgumentException("--workers must be at least 1, was " + workers);
+    }
+    RunSettings settings = defaults.withStrategies(strategies(defaults.strategies()));
+    if (!namespaces.isEmpty()) {
+      settings = settings.withNamespaces(namespaces());
+    }
+    if (leaderElect) {
+      settings = settings.withLeaderElection(leaderElection(defaults.name()));
+    }
+    if (accessReviewSeconds != null) {
+      settings = settings.withAccessReviewInterval(Duration.ofSeconds(accessReviewSeconds));
+    }
+    return workers == null ? settings : settings.withWorkers(workers);
   }
 
   /** The port of the probes and metrics; 0 for any free one. */

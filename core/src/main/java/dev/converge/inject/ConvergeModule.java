@@ -13,6 +13,8 @@ import com.google.inject.multibindings.OptionalBinder;
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorBuilder;
+import dev.converge.operator.RunSettings;
+import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -61,6 +63,33 @@ public final class ConvergeModule extends AbstractModule {
   /** The set that controllers are contributed to; call from any module's {@code configure}. */
   public static Multibinder<ControllerDefinition<?>> controllers(Binder binder) {
     return Multibinder.newSetBinder(binder, DEFINITION);
+  }
+
+  /**
+   * Everything an operator run by {@code settings} needs besides its controllers: a {@code
+   * ConvergeModule} configured by {@link RunSettings#applyTo}, the strategies found on the
+   * classpath for {@code settings.strategies()} ({@link StrategiesModule}, which fails injector
+   * creation when the selection names a strategy no jar provides), and bindings of {@code client}
+   * and {@code registry}.
+   *
+   * <pre>{@code
+   * Operator operator = ConvergeModule.createOperator(
+   *     ConvergeModule.of(client, settings, registry), new MyControllersModule(settings));
+   * }</pre>
+   */
+  public static Module of(KubernetesClient client, RunSettings settings, MeterRegistry registry) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(registry, "registry");
+    return new AbstractModule() {
+      @Override
+      protected void configure() {
+        install(new ConvergeModule(settings::applyTo));
+        install(new StrategiesModule(settings.strategies()));
+        bind(KubernetesClient.class).toInstance(client);
+        bind(MeterRegistry.class).toInstance(registry);
+      }
+    };
   }
 
   /**

@@ -2,9 +2,11 @@ package dev.converge.predicate;
 
 import dev.converge.predicate.internal.LabelSelectorMatcher;
 import dev.converge.source.ResourceEvent;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Secret;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -125,6 +127,22 @@ public interface EventPredicate<T extends HasMetadata> {
     return labelSelector(new LabelSelector(List.of(), Map.copyOf(labels)));
   }
 
+  /**
+   * Updates of a ConfigMap or Secret pass only when its content changed: a ConfigMap's {@code data}
+   * or {@code binaryData}, a Secret's {@code data}, {@code stringData} or {@code type}. A change of
+   * labels, annotations or managedFields alone does not reconcile what references it, so an
+   * operator that hashes a referenced ConfigMap into a pod template (see {@code ConfigHash}) is not
+   * woken for nothing. Updates of other kinds pass when their resourceVersion changed; creates and
+   * deletes always pass.
+   *
+   * <pre>{@code
+   * builder.watchesReferenced(ConfigMap.class, app -> names(app), EventPredicate.contentChanged());
+   * }</pre>
+   */
+  static <T extends HasMetadata> EventPredicate<T> contentChanged() {
+    return onUpdateOnly(EventPredicate::contentDiffers);
+  }
+
   /** Starts a predicate with its own rule per event type; unset types pass. */
   static <T extends HasMetadata> CustomPredicate.Builder<T> custom() {
     return new CustomPredicate.Builder<>();
@@ -138,6 +156,20 @@ public interface EventPredicate<T extends HasMetadata> {
       }
       return true;
     };
+  }
+
+  private static boolean contentDiffers(HasMetadata before, HasMetadata after) {
+    if (before instanceof ConfigMap a && after instanceof ConfigMap b) {
+      return !Objects.equals(a.getData(), b.getData())
+          || !Objects.equals(a.getBinaryData(), b.getBinaryData());
+    }
+    if (before instanceof Secret a && after instanceof Secret b) {
+      return !Objects.equals(a.getData(), b.getData())
+          || !Objects.equals(a.getStringData(), b.getStringData())
+          || !Objects.equals(a.getType(), b.getType());
+    }
+    return !Objects.equals(
+        before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
   }
 
   private static boolean sameMap(

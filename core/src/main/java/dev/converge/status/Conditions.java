@@ -87,6 +87,16 @@ public final class Conditions {
     return put(current, type, status, reason, message, null);
   }
 
+  /**
+   * Starts the conditions a reconcile wants, to be folded into a status by {@link
+   * WantedConditions#status} or {@link WantedConditions#applyTo}, stamped with this clock.
+   *
+   * @throws IllegalArgumentException when the type is blank or the reason is not a CamelCase word
+   */
+  public WantedConditions want(String type, ConditionStatus status, String reason, String message) {
+    return WantedConditions.of(this, type, status, reason, message);
+  }
+
   /** Returns {@code current} without the condition of {@code type}. */
   public static List<Condition> remove(List<Condition> current, String type) {
     List<Condition> result = new ArrayList<>();
@@ -170,7 +180,7 @@ public final class Conditions {
     return DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
   }
 
-  private static void validate(String type, ConditionStatus status, String reason) {
+  static void validate(String type, ConditionStatus status, String reason) {
     if (type == null || type.isBlank()) {
       throw new IllegalArgumentException("condition type must not be blank (e.g. \"Ready\")");
     }

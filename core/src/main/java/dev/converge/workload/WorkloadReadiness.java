@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSetStatus;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -94,6 +95,25 @@ public final class WorkloadReadiness {
     }
     Long generation = object.getMetadata() == null ? null : object.getMetadata().getGeneration();
     return observed != null && (generation == null || observed >= generation);
+  }
+
+  /**
+   * The ready pods of a Deployment, StatefulSet, ReplicaSet or DaemonSet ({@code numberReady}) as
+   * its controller last reported them, for a primary's {@code status.readyReplicas}; 0 while it has
+   * no status, and for other kinds.
+   */
+  public static int readyReplicas(HasMetadata workload) {
+    Integer ready = null;
+    if (workload instanceof Deployment d && d.getStatus() != null) {
+      ready = d.getStatus().getReadyReplicas();
+    } else if (workload instanceof StatefulSet s && s.getStatus() != null) {
+      ready = s.getStatus().getReadyReplicas();
+    } else if (workload instanceof ReplicaSet r && r.getStatus() != null) {
+      ready = r.getStatus().getReadyReplicas();
+    } else if (workload instanceof DaemonSet d && d.getStatus() != null) {
+      ready = d.getStatus().getNumberReady();
+    }
+    return zero(ready);
   }
 
   /** The readiness of a Deployment's rollout. */

@@ -3,6 +3,7 @@ package dev.converge.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.converge.operator.RunSettings;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategySelection;
@@ -143,5 +144,50 @@ class OperatorOptionsTest {
                 StrategySelection.parse(
                     "v1/Service=update, apps/v1/Deployment=ssa, default=merge-patch")))
         .isEqualTo("apps/v1/Deployment=ssa v1/Service=update default=merge-patch");
+  }
+
+  @Test
+  void settingsStartFromTheOperatorsDefaultsAndTakeWhatTheFlagsSet() throws Exception {
+    RunSettings defaults = RunSettings.of("test-operator", DEFAULTS).withWorkers(16);
+
+    RunSettings plain = parse().settings(defaults);
+    assertThat(plain).isEqualTo(defaults);
+
+    RunSettings flagged =
+        parse(
+                "-n",
+                "shop",
+                "--strategy",
+                "v1/Service=ssa",
+                "--leader-elect",
+                "--leader-election-namespace",
+                "ops",
+                "--access-review-interval",
+                "0",
+                "--workers",
+                "4")
+            .settings(defaults);
+    assertThat(flagged.name()).isEqualTo("test-operator");
+    assertThat(flagged.namespaces()).containsExactly("shop");
+    assertThat(flagged.strategies().strategyFor(SERVICE)).isEqualTo("ssa");
+    assertThat(flagged.leaderElection())
+        .hasValueSatisfying(
+            lease -> {
+              assertThat(lease.leaseNamespace()).isEqualTo("ops");
+              assertThat(lease.leaseName()).isEqualTo("test-operator");
+            });
+    assertThat(flagged.accessReviewInterval()).isZero();
+    assertThat(flagged.workers()).isEqualTo(4);
+  }
+
+  @Test
+  void settingsRefuseANegativeReviewIntervalAndNoWorkersNamingTheFlag() {
+    RunSettings defaults = RunSettings.of("test-operator", DEFAULTS);
+    assertThatThrownBy(() -> parse("--access-review-interval", "-1").settings(defaults))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--access-review-interval");
+    assertThatThrownBy(() -> parse("--workers", "0").settings(defaults))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--workers");
   }
 }

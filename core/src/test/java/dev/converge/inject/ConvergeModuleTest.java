@@ -3,6 +3,7 @@ package dev.converge.inject;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
 
 import com.google.inject.AbstractModule;
 import com.google.inject.Guice;
@@ -13,10 +14,14 @@ import dev.converge.builder.ControllerBuilder;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorState;
+import dev.converge.operator.RunSettings;
 import dev.converge.reconcile.Result;
+import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategyConfigurationException;
+import dev.converge.strategy.StrategyMapBinder;
 import dev.converge.strategy.StrategySelection;
+import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -162,5 +167,50 @@ class ConvergeModuleTest {
                 .tag("controller", "deployment")
                 .gauge())
         .isNotNull();
+  }
+
+  @Test
+  void ofAssemblesTheOperatorFromRunSettingsWithTheStrategiesTheyName() {
+    Module controller =
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            ConvergeModule.controllers(binder())
+                .addBinding()
+                .toInstance(
+                    ControllerBuilder.forPrimary(Deployment.class).build((p, c) -> Result.done()));
+          }
+        };
+    ResourceStrategy strategy = mock(ResourceStrategy.class);
+    when(strategy.name()).thenReturn("test");
+    Module installed =
+        new AbstractModule() {
+          @Override
+          protected void configure() {
+            StrategyMapBinder.of(binder()).addBinding("test").toInstance(strategy);
+          }
+        };
+    RunSettings settings =
+        RunSettings.of("run-operator", StrategySelection.parse("default=test"))
+            .withNamespace("shop");
+    MeterRegistry registry = new SimpleMeterRegistry();
+
+    Injector injector =
+        Guice.createInjector(ConvergeModule.of(client, settings, registry), installed, controller);
+
+    assertThat(injector.getInstance(Operator.class).name()).isEqualTo("run-operator");
+    assertThat(injector.getInstance(KubernetesClient.class)).isSameAs(client);
+    assertThat(injector.getInstance(MeterRegistry.class)).isSameAs(registry);
+    assertThat(injector.getInstance(StrategySelector.class).installed()).containsKey("test");
+    assertThatThrownBy(
+            () ->
+                ConvergeModule.createOperator(
+                    ConvergeModule.of(
+                        client,
+                        settings.withStrategies(StrategySelection.parse("default=nope")),
+                        registry),
+                    controller))
+        .isInstanceOf(StrategyConfigurationException.class)
+        .hasMessageContaining("nope");
   }
 }

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.Map;
@@ -296,5 +298,63 @@ class EventPredicateTest {
     assertThat(p.test(new ResourceEvent.Generic<>(deployment(1, "1"))))
         .as("types without a rule pass")
         .isTrue();
+  }
+
+  @Test
+  void contentChangedPassesDataChangesOfConfigMapsAndSecretsButNotMetadataOnlyOnes() {
+    EventPredicate<HasMetadata> p = EventPredicate.contentChanged();
+    ConfigMap before =
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName("cfg")
+            .withResourceVersion("1")
+            .endMetadata()
+            .withData(Map.of("A", "1"))
+            .build();
+    ConfigMap relabelled =
+        new ConfigMapBuilder(before)
+            .editMetadata()
+            .withResourceVersion("2")
+            .withLabels(Map.of("team", "b"))
+            .endMetadata()
+            .build();
+    ConfigMap edited =
+        new ConfigMapBuilder(before)
+            .editMetadata()
+            .withResourceVersion("3")
+            .endMetadata()
+            .withData(Map.of("A", "2"))
+            .build();
+    ConfigMap binary = new ConfigMapBuilder(before).withBinaryData(Map.of("B", "AAEC")).build();
+
+    assertThat(p.test(update(before, relabelled))).isFalse();
+    assertThat(p.test(update(before, edited))).isTrue();
+    assertThat(p.test(update(before, binary))).isTrue();
+    assertThat(p.test(new ResourceEvent.Created<>(before))).isTrue();
+    assertThat(p.test(new ResourceEvent.Deleted<>(before, false))).isTrue();
+
+    Secret secret =
+        new SecretBuilder()
+            .withNewMetadata()
+            .withName("s")
+            .withResourceVersion("1")
+            .endMetadata()
+            .withData(Map.of("K", "dg=="))
+            .build();
+    Secret annotated =
+        new SecretBuilder(secret)
+            .editMetadata()
+            .withResourceVersion("2")
+            .withAnnotations(Map.of("a", "b"))
+            .endMetadata()
+            .build();
+    Secret rotated = new SecretBuilder(annotated).withData(Map.of("K", "dw==")).build();
+    assertThat(p.test(update(secret, annotated))).isFalse();
+    assertThat(p.test(update(annotated, rotated))).isTrue();
+
+    assertThat(p.test(update(deployment(1, "1"), deployment(1, "2"))))
+        .as("other kinds: any new resourceVersion")
+        .isTrue();
+    assertThat(p.test(update(deployment(1, "1"), deployment(1, "1")))).isFalse();
   }
 }

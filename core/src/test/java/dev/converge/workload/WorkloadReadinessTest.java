@@ -448,4 +448,49 @@ class WorkloadReadinessTest {
           .hasMessageContaining("Deployment, StatefulSet");
     }
   }
+
+  @Test
+  void readyReplicasAreTheReadyPodsTheWorkloadsControllerReported() {
+    Deployment deployment =
+        read(
+            Deployment.class,
+            """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: web}
+            status: {replicas: 3, readyReplicas: 2}
+            """);
+    StatefulSet set =
+        read(
+            StatefulSet.class,
+            """
+            apiVersion: apps/v1
+            kind: StatefulSet
+            metadata: {name: db}
+            status: {replicas: 3, readyReplicas: 3}
+            """);
+    DaemonSet daemons =
+        read(
+            DaemonSet.class,
+            """
+            apiVersion: apps/v1
+            kind: DaemonSet
+            metadata: {name: agent}
+            status: {desiredNumberScheduled: 4, numberReady: 1}
+            """);
+    Deployment fresh =
+        read(
+            Deployment.class,
+            """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: new}
+            """);
+
+    assertThat(WorkloadReadiness.readyReplicas(deployment)).isEqualTo(2);
+    assertThat(WorkloadReadiness.readyReplicas(set)).isEqualTo(3);
+    assertThat(WorkloadReadiness.readyReplicas(daemons)).isEqualTo(1);
+    assertThat(WorkloadReadiness.readyReplicas(fresh)).as("no status yet").isZero();
+    assertThat(WorkloadReadiness.readyReplicas(new ConfigMap())).as("not a workload").isZero();
+  }
 }

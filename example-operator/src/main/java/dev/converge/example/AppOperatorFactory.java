@@ -3,6 +3,7 @@ package dev.converge.example;
 import dev.converge.operator.LeaderElection;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorFactory;
+import dev.converge.operator.RunSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -18,7 +19,7 @@ public final class AppOperatorFactory implements OperatorFactory {
 
   @Override
   public Operator create(KubernetesClient client) {
-    OperatorSettings settings =
+    RunSettings settings =
         OperatorSettings.defaults()
             .withLeaderElection(LeaderElection.onLease(NAMESPACE, OperatorSettings.OPERATOR_NAME));
     return AppOperatorModule.createOperator(client, settings, new SimpleMeterRegistry());

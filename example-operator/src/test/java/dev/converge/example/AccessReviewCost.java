@@ -1,6 +1,7 @@
 package dev.converge.example;
 
 import dev.converge.operator.Operator;
+import dev.converge.operator.RunSettings;
 import dev.converge.rbac.build.GenerateRbac;
 import dev.converge.testing.LocalCluster;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -62,7 +63,7 @@ public final class AccessReviewCost {
           "namespaces", "requests", "ms/review", "requests/hour at 5 min");
       measure(cluster, OperatorSettings.defaults(), "all", rounds);
       measure(cluster, OperatorSettings.defaults().withNamespace("review-cost-0"), "1", rounds);
-      OperatorSettings tenNs = OperatorSettings.defaults();
+      RunSettings tenNs = OperatorSettings.defaults();
       for (String ns : ten) {
         tenNs = tenNs.withNamespace(ns);
       }
@@ -71,7 +72,7 @@ public final class AccessReviewCost {
   }
 
   private static void measure(
-      LocalCluster cluster, OperatorSettings settings, String label, int rounds) {
+      LocalCluster cluster, RunSettings settings, String label, int rounds) {
     AtomicLong requests = new AtomicLong();
     Interceptor counter =
         new Interceptor() {

@@ -1,5 +1,6 @@
 package dev.converge.example;
 
+import dev.converge.operator.RunSettings;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
@@ -26,7 +27,7 @@ class AppDeploymentLifecycleIT {
       })
   void wholeLifecycle(
       String strategies, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
-    OperatorSettings settings =
+    RunSettings settings =
         OperatorSettings.defaults()
             .withNamespace(ns.name())
             .withStrategies(StrategySelection.parse(strategies));

@@ -11,6 +11,7 @@ import dev.converge.example.api.Phase;
 import dev.converge.example.controller.AppDeploymentReconciler;
 import dev.converge.operator.LeaderElection;
 import dev.converge.operator.Operator;
+import dev.converge.operator.RunSettings;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
@@ -158,7 +159,7 @@ class AppDeploymentRbacIT {
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     String lease = "app-operator-" + ns.name().hashCode();
-    OperatorSettings settings =
+    RunSettings settings =
         OperatorSettings.defaults()
             .withNamespace(ns.name())
             .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
@@ -249,7 +250,7 @@ class AppDeploymentRbacIT {
                 .build())
         .serverSideApply();
 
-    OperatorSettings settings =
+    RunSettings settings =
         OperatorSettings.defaults()
             .withNamespace(ns.name())
             .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, id))

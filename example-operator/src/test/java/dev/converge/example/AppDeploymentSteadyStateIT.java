@@ -3,6 +3,7 @@ package dev.converge.example;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.converge.operator.RunSettings;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
@@ -39,7 +40,7 @@ class AppDeploymentSteadyStateIT {
   void anIdleOperatorWritesNothing(
       String strategies, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    OperatorSettings settings =
+    RunSettings settings =
         OperatorSettings.defaults()
             .withNamespace(ns.name())
             .withStrategies(StrategySelection.parse(strategies));

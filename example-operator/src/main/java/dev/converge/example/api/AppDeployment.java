@@ -37,8 +37,6 @@ public class AppDeployment extends CustomResource<AppDeploymentSpec, AppDeployme
   /** The CRD's name, {@code appdeployments.apps.converge.dev}. */
   public static final String CRD_NAME = "appdeployments." + GROUP;
 
-  public AppDeployment() {}
-
   /** A new AppDeployment named {@code namespace/name} with {@code spec}. */
   public static AppDeployment of(String namespace, String name, AppDeploymentSpec spec) {
     AppDeployment app = new AppDeployment();
@@ -46,15 +44,5 @@ public class AppDeployment extends CustomResource<AppDeploymentSpec, AppDeployme
     app.getMetadata().setName(name);
     app.setSpec(spec);
     return app;
-  }
-
-  @Override
-  protected AppDeploymentSpec initSpec() {
-    return null;
-  }
-
-  @Override
-  protected AppDeploymentStatus initStatus() {
-    return null;
   }
 }

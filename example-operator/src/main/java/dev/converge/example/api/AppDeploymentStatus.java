@@ -2,6 +2,7 @@ package dev.converge.example.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.converge.crd.annotation.Description;
+import dev.converge.status.HasConditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
@@ -18,8 +19,8 @@ public record AppDeploymentStatus(
     @Description("Pending, Running or Failed.") Phase phase,
     @Description("Ready pods of the managed Deployment.") Integer readyReplicas,
     @Description("Ready and ConfigResolved, with reasons.") List<Condition> conditions,
-    @Description("The metadata.generation this status was computed from.")
-        Long observedGeneration) {
+    @Description("The metadata.generation this status was computed from.") Long observedGeneration)
+    implements HasConditions {
 
   /** Condition type: all pods of the current template are ready. */
   public static final String READY = "Ready";

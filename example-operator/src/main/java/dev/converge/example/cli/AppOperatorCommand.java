@@ -7,6 +7,7 @@ import dev.converge.example.OperatorSettings;
 import dev.converge.example.webhook.AppWebhooks;
 import dev.converge.operator.Operator;
 import dev.converge.operator.ProbeServer;
+import dev.converge.operator.RunSettings;
 import dev.converge.webhooks.WebhookServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -15,8 +16,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -38,16 +37,6 @@ public final class AppOperatorCommand implements Callable<Integer> {
   @Mixin OperatorOptions options = new OperatorOptions();
 
   @Option(
-      names = "--access-review-interval",
-      paramLabel = "SECONDS",
-      defaultValue = "300",
-      description =
-          "How often the operator asks the API server whether its RBAC still allows all"
-              + " it needs (readiness says what is missing); 0: only at start and after a refusal."
-              + " Default: ${DEFAULT-VALUE}.")
-  long accessReviewSeconds;
-
-  @Option(
       names = "--webhook-cert-dir",
       paramLabel = "DIR",
       description =
@@ -61,13 +50,6 @@ public final class AppOperatorCommand implements Callable<Integer> {
       defaultValue = "9443",
       description = "HTTPS port of the webhooks. Default: ${DEFAULT-VALUE}.")
   int webhookPort;
-
-  @Option(
-      names = "--workers",
-      paramLabel = "N",
-      defaultValue = "" + OperatorSettings.DEFAULT_WORKERS,
-      description = "AppDeployments reconciled at once. Default: ${DEFAULT-VALUE}.")
-  int workers;
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new AppOperatorCommand()).execute(args));
@@ -87,7 +69,7 @@ public final class AppOperatorCommand implements Callable<Integer> {
    * @throws IOException when the config file cannot be read or the HTTP port cannot be bound
    */
   Started start() throws IOException {
-    OperatorSettings settings = settings();
+    RunSettings settings = settings();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -146,20 +128,8 @@ public final class AppOperatorCommand implements Callable<Integer> {
     }
   }
 
-  OperatorSettings settings() throws IOException {
-    if (accessReviewSeconds < 0) {
-      throw new IllegalArgumentException(
-          "--access-review-interval must not be negative, got " + accessReviewSeconds);
-    }
-    if (workers < 1) {
-      throw new IllegalArgumentException("--workers must be at least 1, was " + workers);
-    }
-    return new OperatorSettings(
-        options.namespaces(),
-        options.strategies(OperatorSettings.DEFAULT_STRATEGIES),
-        options.leaderElection(OperatorSettings.OPERATOR_NAME),
-        Clock.systemUTC(),
-        Duration.ofSeconds(accessReviewSeconds),
-        workers);
+  /** The settings the flags describe, on the operator's defaults. */
+  RunSettings settings() throws IOException {
+    return options.settings(OperatorSettings.defaults());
   }
 }

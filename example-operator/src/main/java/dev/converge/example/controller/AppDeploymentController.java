@@ -3,12 +3,12 @@ package dev.converge.example.controller;
 import dev.converge.builder.ControllerBuilder;
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.example.api.AppDeployment;
+import dev.converge.operator.RunSettings;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.status.Conditions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -25,16 +25,11 @@ public final class AppDeploymentController {
 
   private AppDeploymentController() {}
 
-  /** The controller with a reconciler using {@code conditions} for timestamps, one worker. */
-  public static ControllerDefinition<AppDeployment> definition(Conditions conditions) {
-    return definition(conditions, 1);
-  }
-
   /**
-   * The controller with a reconciler using {@code conditions} for timestamps, reconciling up to
-   * {@code workers} AppDeployments at once.
+   * The controller with a reconciler stamping conditions with the settings' clock, reconciling up
+   * to the settings' workers AppDeployments at once.
    */
-  public static ControllerDefinition<AppDeployment> definition(Conditions conditions, int workers) {
+  public static ControllerDefinition<AppDeployment> definition(RunSettings settings) {
     return ControllerBuilder.forPrimary(AppDeployment.class)
         .named(NAME)
         .withPredicate(EventPredicate.generationChanged())
@@ -43,13 +38,8 @@ public final class AppDeploymentController {
         .watchesReferenced(
             ConfigMap.class,
             app -> Stream.ofNullable(app.getSpec().configMapName()).toList(),
-            EventPredicate.<ConfigMap>custom()
-                .onUpdate(
-                    (before, after) ->
-                        !Objects.equals(before.getData(), after.getData())
-                            || !Objects.equals(before.getBinaryData(), after.getBinaryData()))
-                .build())
-        .maxConcurrentReconciles(workers)
-        .build(new AppDeploymentReconciler(conditions));
+            EventPredicate.contentChanged())
+        .maxConcurrentReconciles(settings.workers())
+        .build(new AppDeploymentReconciler(new Conditions(settings.clock())));
   }
 }

@@ -2,6 +2,8 @@ package dev.converge.example.controller;
 
 import static dev.converge.example.api.AppDeploymentStatus.CONFIG_RESOLVED;
 import static dev.converge.example.api.AppDeploymentStatus.READY;
+import static dev.converge.status.ConditionStatus.FALSE;
+import static dev.converge.status.ConditionStatus.TRUE;
 
 import dev.converge.confighash.ConfigHash;
 import dev.converge.example.api.AppDeployment;
@@ -10,28 +12,31 @@ import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
 import dev.converge.example.desired.DesiredDeployment;
 import dev.converge.example.desired.DesiredService;
+import dev.converge.naming.DnsLabel;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
 import dev.converge.status.ConditionStatus;
 import dev.converge.status.Conditions;
+import dev.converge.status.WantedConditions;
 import dev.converge.workload.ImageReference;
 import dev.converge.workload.InvalidImageReferenceException;
 import dev.converge.workload.Readiness;
 import dev.converge.workload.WorkloadReadiness;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Reconciles one AppDeployment: its Deployment and ClusterIP Service, the hash of its ConfigMap in
  * the pod template, and its status.
  *
  * <ol>
+ *   <li>A name that cannot name the Service (not an RFC 1035 label, core's {@code DnsLabel}) is a
+ *       permanent failure: phase Failed, Ready=False/InvalidName, nothing written.
  *   <li>An image reference that does not parse is a permanent failure: phase Failed, condition
  *       Ready=False/InvalidImage, a Warning event (recorded by the runtime), and no retry until the
  *       spec changes. The running Deployment is left as it is.
@@ -43,7 +48,9 @@ import java.util.Optional;
  *       them, which sends nothing when they already match; {@code Context.apply} makes the
  *       AppDeployment their controller owner.
  *   <li>The status is computed from the AppDeployment and written only when it differs ({@code
- *       Context.updateStatus}, which also recomputes it from a fresh read on a conflict).
+ *       Context.updateStatus}, which also recomputes it from a fresh read on a conflict): the
+ *       conditions this reconcile wants ({@code Conditions.want}) folded into the stored ones, with
+ *       the AppDeployment's generation as observedGeneration.
  * </ol>
  *
  * No periodic requeue while pods start: every status change of the owned Deployment reconciles the
@@ -62,8 +69,6 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
   /** Reason of Ready=False when the AppDeployment's name cannot name its Service. */
   public static final String REASON_INVALID_NAME = "InvalidName";
 
-  private static final java.util.regex.Pattern SERVICE_NAME =
-      java.util.regex.Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
   public static final String REASON_CONFIG_MAP_NOT_FOUND = "ConfigMapNotFound";
 
   private final Conditions conditions;
@@ -72,27 +77,18 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     this.conditions = Objects.requireNonNull(conditions, "conditions");
   }
 
-  /** One condition as this reconcile wants it. */
-  private record Wanted(String type, ConditionStatus status, String reason, String message) {}
-
   @Override
   public Result reconcile(AppDeployment app, Context<AppDeployment> context) {
     AppDeploymentSpec spec = app.getSpec();
-    Optional<Deployment> current = context.get(Deployment.class, app.getMetadata().getName());
-    if (!SERVICE_NAME.matcher(app.getMetadata().getName()).matches()) {
+    String name = app.getMetadata().getName();
+    int ready = context.get(Deployment.class, name).map(WorkloadReadiness::readyReplicas).orElse(0);
+    Optional<String> badName = DnsLabel.rfc1035Problem(name);
+    if (badName.isPresent()) {
       String message =
-          "metadata.name: '"
-              + app.getMetadata().getName()
-              + "' cannot name the Service; a Service"
-              + " name is at most 63 lower-case letters, digits and '-', starting with a letter; recreate the"
-              + " AppDeployment under such a name";
-      report(
-          context,
-          app,
-          Phase.Failed,
-          current,
-          new Wanted(READY, ConditionStatus.FALSE, REASON_INVALID_NAME, message));
-      return Result.permanentFailure(REASON_INVALID_NAME, message);
+          "metadata.name: "
+              + badName.get()
+              + "; the Service is named after the AppDeployment: recreate it under such a name";
+      return failed(context, app, ready, REASON_INVALID_NAME, message);
     }
     try {
       ImageReference.parse(spec == null ? null : spec.image()); // the CRD requires spec
@@ -101,21 +97,12 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
           "spec.image: "
               + e.getMessage()
               + "; fix spec.image, e.g. registry.example.com/team/app:1.2.3";
-      report(
-          context,
-          app,
-          Phase.Failed,
-          current,
-          new Wanted(READY, ConditionStatus.FALSE, REASON_INVALID_IMAGE, message));
-      return Result.permanentFailure(REASON_INVALID_IMAGE, message);
+      return failed(context, app, ready, REASON_INVALID_IMAGE, message);
     }
     Optional<String> hash = Optional.empty();
-    Wanted config =
-        new Wanted(
-            CONFIG_RESOLVED,
-            ConditionStatus.TRUE,
-            "NoConfigMapReferenced",
-            "spec.configMapName is not set");
+    WantedConditions config =
+        conditions.want(
+            CONFIG_RESOLVED, TRUE, "NoConfigMapReferenced", "spec.configMapName is not set");
     if (spec.referencesConfigMap()) {
       Optional<ConfigMap> configMap = context.get(ConfigMap.class, spec.configMapName());
       if (configMap.isEmpty()) {
@@ -126,23 +113,16 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
                 + spec.configMapName()
                 + " not found; create it or change spec.configMapName";
         context.apply(DesiredService.of(app));
-        report(
-            context,
-            app,
-            Phase.Pending,
-            current,
-            new Wanted(READY, ConditionStatus.FALSE, REASON_CONFIG_MAP_NOT_FOUND, message),
-            new Wanted(
-                CONFIG_RESOLVED, ConditionStatus.FALSE, REASON_CONFIG_MAP_NOT_FOUND, message));
+        WantedConditions missing =
+            conditions
+                .want(READY, FALSE, REASON_CONFIG_MAP_NOT_FOUND, message)
+                .and(CONFIG_RESOLVED, FALSE, REASON_CONFIG_MAP_NOT_FOUND, message);
+        context.updateStatus(app, status(Phase.Pending, ready, missing));
         return Result.requeueAfter(Duration.ofSeconds(MISSING_CONFIG_RECHECK_SECONDS));
       }
       hash = Optional.of(ConfigHash.of(configMap.get()));
-      config =
-          new Wanted(
-              CONFIG_RESOLVED,
-              ConditionStatus.TRUE,
-              "ConfigMapFound",
-              "ConfigMap " + spec.configMapName() + " (content hash " + hash.get() + ")");
+      String message = "ConfigMap " + spec.configMapName() + " (content hash " + hash.get() + ")";
+      config = conditions.want(CONFIG_RESOLVED, TRUE, "ConfigMapFound", message);
     }
     Deployment deployment = context.apply(DesiredDeployment.of(app, hash)).live();
     context.apply(DesiredService.of(app));
@@ -154,42 +134,28 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
       return Result.done();
     }
     Readiness rollout = WorkloadReadiness.of(deployment);
-    report(
-        context,
-        app,
-        rollout.isCurrent() ? Phase.Running : Phase.Pending,
-        Optional.of(deployment),
-        new Wanted(
-            READY,
-            ConditionStatus.of(rollout.isCurrent()),
-            rollout.isCurrent() ? "AllReplicasReady" : "RollingOut",
-            rollout.message()),
-        config);
+    boolean running = rollout.isCurrent();
+    String reason = running ? "AllReplicasReady" : "RollingOut";
+    WantedConditions wanted =
+        conditions.want(READY, ConditionStatus.of(running), reason, rollout.message()).and(config);
+    Phase phase = running ? Phase.Running : Phase.Pending;
+    context.updateStatus(app, status(phase, WorkloadReadiness.readyReplicas(deployment), wanted));
     return Result.done();
   }
 
-  /**
-   * Writes the status computed from the AppDeployment, only when it differs from the stored one.
-   */
-  private void report(
-      Context<AppDeployment> context,
-      AppDeployment app,
-      Phase phase,
-      Optional<Deployment> deployment,
-      Wanted... wanted) {
-    int ready =
-        deployment
-            .map(Deployment::getStatus)
-            .map(s -> Objects.requireNonNullElse(s.getReadyReplicas(), 0))
-            .orElse(0);
+  /** Reports a spec that cannot be realised: phase Failed, Ready=False, no retry. */
+  private Result failed(
+      Context<AppDeployment> context, AppDeployment app, int ready, String reason, String text) {
     context.updateStatus(
-        app,
-        a -> {
-          List<Condition> list = a.getStatus() == null ? List.of() : a.getStatus().conditions();
-          for (Wanted w : wanted) {
-            list = conditions.set(list, a, w.type(), w.status(), w.reason(), w.message());
-          }
-          a.setStatus(new AppDeploymentStatus(phase, ready, list, a.getMetadata().getGeneration()));
-        });
+        app, status(Phase.Failed, ready, conditions.want(READY, FALSE, reason, text)));
+    return Result.permanentFailure(reason, text);
+  }
+
+  /**
+   * The status computation for {@code Context.updateStatus}, which writes it only when it differs
+   * from the stored one and recomputes it from a fresh read on a conflict.
+   */
+  private static Consumer<AppDeployment> status(Phase phase, int ready, WantedConditions wanted) {
+    return wanted.status((list, gen) -> new AppDeploymentStatus(phase, ready, list, gen));
   }
 }

@@ -2,6 +2,7 @@ package dev.converge.example.desired;
 
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
+import dev.converge.owner.DependentMetadata;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvFromSourceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -55,11 +56,7 @@ public final class DesiredDeployment {
               .build());
     }
     return new DeploymentBuilder()
-        .withNewMetadata()
-        .withName(app.getMetadata().getName())
-        .withNamespace(app.getMetadata().getNamespace())
-        .withLabels(AppLabels.all(app))
-        .endMetadata()
+        .withMetadata(DependentMetadata.of(app, AppLabels.all(app)))
         .withNewSpec()
         .withReplicas(spec.replicasOrDefault())
         .withNewSelector()

@@ -1,6 +1,7 @@
 package dev.converge.example.desired;
 
 import dev.converge.example.api.AppDeployment;
+import dev.converge.owner.DependentMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -19,11 +20,7 @@ public final class DesiredService {
   public static Service of(AppDeployment app) {
     int port = app.getSpec().portOrDefault();
     return new ServiceBuilder()
-        .withNewMetadata()
-        .withName(app.getMetadata().getName())
-        .withNamespace(app.getMetadata().getNamespace())
-        .withLabels(AppLabels.all(app))
-        .endMetadata()
+        .withMetadata(DependentMetadata.of(app, AppLabels.all(app)))
         .withNewSpec()
         .withType("ClusterIP")
         .withSelector(AppLabels.selector(app))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.converge.example.OperatorSettings;
+import dev.converge.operator.RunSettings;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ class AppOperatorCommandTest {
   private static final ApiKind DEPLOYMENT = ApiKind.parse("apps/v1/Deployment");
   private static final ApiKind SERVICE = ApiKind.parse("v1/Service");
 
-  private static OperatorSettings parse(String... args) throws Exception {
+  private static RunSettings parse(String... args) throws Exception {
     AppOperatorCommand command = new AppOperatorCommand();
     new CommandLine(command).parseArgs(args);
     return command.settings();
@@ -26,7 +27,7 @@ class AppOperatorCommandTest {
   @Test
   void defaultsAreSsaForDeploymentsUpdateForServicesAllNamespacesNoLeaderElection()
       throws Exception {
-    OperatorSettings settings = parse();
+    RunSettings settings = parse();
     assertThat(settings.strategies().strategyFor(DEPLOYMENT)).isEqualTo("ssa");
     assertThat(settings.strategies().strategyFor(SERVICE)).isEqualTo("update");
     assertThat(settings.namespaces()).isEmpty();
@@ -35,12 +36,12 @@ class AppOperatorCommandTest {
 
   @Test
   void strategyFlagsOverrideOneKindEachAndKeepTheOtherDefaults() throws Exception {
-    OperatorSettings settings = parse("--strategy", "v1/Service=merge-patch", "-n", "shop");
+    RunSettings settings = parse("--strategy", "v1/Service=merge-patch", "-n", "shop");
     assertThat(settings.strategies().strategyFor(SERVICE)).isEqualTo("merge-patch");
     assertThat(settings.strategies().strategyFor(DEPLOYMENT)).isEqualTo("ssa");
     assertThat(settings.namespaces()).containsExactly("shop");
 
-    OperatorSettings both =
+    RunSettings both =
         parse(
             "--strategy",
             "apps/v1/Deployment=update",
@@ -64,13 +65,12 @@ class AppOperatorCommandTest {
         converge.strategy.kind.apps/v1/Deployment=merge-patch
         converge.strategy.kind.v1/Service=ssa
         """);
-    OperatorSettings fromFile = parse("--config", file.toString());
+    RunSettings fromFile = parse("--config", file.toString());
     assertThat(fromFile.strategies().strategyFor(DEPLOYMENT)).isEqualTo("merge-patch");
     assertThat(fromFile.strategies().strategyFor(SERVICE)).isEqualTo("ssa");
     assertThat(fromFile.strategies().defaultStrategy()).isEqualTo("update");
 
-    OperatorSettings overridden =
-        parse("--config", file.toString(), "--strategy", "v1/Service=update");
+    RunSettings overridden = parse("--config", file.toString(), "--strategy", "v1/Service=update");
     assertThat(overridden.strategies().strategyFor(SERVICE)).isEqualTo("update");
     assertThat(overridden.strategies().strategyFor(DEPLOYMENT)).isEqualTo("merge-patch");
   }
@@ -87,7 +87,7 @@ class AppOperatorCommandTest {
 
   @Test
   void leaderElectionUsesTheGivenLeaseNamespace() throws Exception {
-    OperatorSettings settings = parse("--leader-elect", "--leader-election-namespace", "ops");
+    RunSettings settings = parse("--leader-elect", "--leader-election-namespace", "ops");
     assertThat(settings.leaderElection())
         .hasValueSatisfying(
             election -> {

@@ -1,7 +1,6 @@
 package dev.converge.example.demo;
 
 import com.google.errorprone.annotations.FormatMethod;
-import com.google.inject.Guice;
 import dev.converge.example.AppOperatorModule;
 import dev.converge.example.OperatorSettings;
 import dev.converge.example.api.AppDeployment;
@@ -117,9 +116,7 @@ public final class Demo {
             .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator =
-        Guice.createInjector(
-                new AppOperatorModule(operatorClient, OperatorSettings.defaults(), registry))
-            .getInstance(Operator.class);
+        AppOperatorModule.createOperator(operatorClient, OperatorSettings.defaults(), registry);
     ProbeServer probes = ProbeServer.start(0, operator::health, registry::scrape);
     cleanup.add(
         "operator stopped",

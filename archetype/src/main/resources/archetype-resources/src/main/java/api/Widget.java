@@ -25,23 +25,11 @@ public class Widget extends CustomResource<WidgetSpec, WidgetStatus> implements 
 
   public static final String GROUP = "example.com";
 
-  public Widget() {}
-
   public static Widget of(String namespace, String name, WidgetSpec spec) {
     Widget widget = new Widget();
     widget.getMetadata().setNamespace(namespace);
     widget.getMetadata().setName(name);
     widget.setSpec(spec);
     return widget;
-  }
-
-  @Override
-  protected WidgetSpec initSpec() {
-    return null;
-  }
-
-  @Override
-  protected WidgetStatus initStatus() {
-    return null;
   }
 }

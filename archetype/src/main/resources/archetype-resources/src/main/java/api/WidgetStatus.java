@@ -2,6 +2,7 @@ package ${package}.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.converge.crd.annotation.Description;
+import dev.converge.status.HasConditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
@@ -9,7 +10,8 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WidgetStatus(
     @Description("Ready, with its reason and message.") List<Condition> conditions,
-    @Description("The metadata.generation this status describes.") Long observedGeneration) {
+    @Description("The metadata.generation this status describes.") Long observedGeneration)
+    implements HasConditions {
 
   public static final String READY = "Ready";
 }

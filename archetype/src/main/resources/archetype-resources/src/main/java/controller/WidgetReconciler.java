@@ -2,6 +2,7 @@ package ${package}.controller;
 
 import ${package}.api.Widget;
 import ${package}.api.WidgetStatus;
+import dev.converge.owner.DependentMetadata;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
@@ -9,10 +10,8 @@ import dev.converge.status.ConditionStatus;
 import dev.converge.status.Conditions;
 import dev.converge.workload.Readiness;
 import dev.converge.workload.WorkloadReadiness;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -36,13 +35,12 @@ public final class WidgetReconciler implements Reconciler<Widget> {
     // Written through the strategy chosen for apps/v1/Deployment; no request when nothing differs.
     Deployment live = context.apply(desiredDeployment(widget)).live();
     Readiness rollout = WorkloadReadiness.of(live);
-    context.updateStatus(widget, w -> {
-      List<Condition> current = w.getStatus() == null ? List.of() : w.getStatus().conditions();
-      w.setStatus(new WidgetStatus(
-          conditions.set(current, w, WidgetStatus.READY, ConditionStatus.of(rollout.isCurrent()),
-              rollout.isCurrent() ? "AllReplicasReady" : "RollingOut", rollout.message()),
-          w.getMetadata().getGeneration()));
-    });
+    // The wanted condition, folded into the stored ones (lastTransitionTime moves only when the
+    // status flips) with the Widget's generation as observedGeneration; written only if it differs.
+    context.updateStatus(widget, conditions
+        .want(WidgetStatus.READY, ConditionStatus.of(rollout.isCurrent()),
+            rollout.isCurrent() ? "AllReplicasReady" : "RollingOut", rollout.message())
+        .status(WidgetStatus::new));
     // No polling: the owned Deployment's status changes bring the Widget back.
     return Result.done();
   }
@@ -51,9 +49,7 @@ public final class WidgetReconciler implements Reconciler<Widget> {
     String name = widget.getMetadata().getName();
     Map<String, String> labels = Map.of(APP_LABEL, name);
     return new DeploymentBuilder()
-        .withNewMetadata()
-          .withName(name).withNamespace(widget.getMetadata().getNamespace()).withLabels(labels)
-        .endMetadata()
+        .withMetadata(DependentMetadata.of(widget, labels))
         .withNewSpec()
           .withReplicas(widget.getSpec().replicasOrDefault())
           .withNewSelector().withMatchLabels(labels).endSelector()

@@ -23,15 +23,4 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("appdeployment")
 @ShortNames("appdep")
 public class AppDeploymentV2 extends CustomResource<AppDeploymentV2Spec, AppDeploymentStatus>
-    implements Namespaced {
-
-  @Override
-  protected AppDeploymentV2Spec initSpec() {
-    return null;
-  }
-
-  @Override
-  protected AppDeploymentStatus initStatus() {
-    return null;
-  }
-}
+    implements Namespaced {}

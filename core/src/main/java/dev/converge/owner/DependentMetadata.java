@@ -1,0 +1,49 @@
+package dev.converge.owner;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The metadata of an object a primary asks for: named after the primary (or as given), in the
+ * primary's namespace, with the given labels. It carries no owner reference: {@code Context.apply}
+ * sets the controller reference to the primary when it writes the object.
+ *
+ * <pre>{@code
+ * new ServiceBuilder()
+ *     .withMetadata(DependentMetadata.of(app, labels))
+ *     .withNewSpec()...
+ * }</pre>
+ */
+public final class DependentMetadata {
+
+  private DependentMetadata() {}
+
+  /** Metadata with the primary's name and namespace and {@code labels}. */
+  public static ObjectMeta of(HasMetadata primary, Map<String, String> labels) {
+    return of(primary, primary.getMetadata().getName(), labels);
+  }
+
+  /**
+   * Metadata with {@code name}, the primary's namespace (none when the primary is cluster-scoped)
+   * and {@code labels}.
+   */
+  public static ObjectMeta of(HasMetadata primary, String name, Map<String, String> labels) {
+    Objects.requireNonNull(primary, "primary");
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          "a dependent of "
+              + primary.getKind()
+              + " "
+              + primary.getMetadata().getName()
+              + " needs a name");
+    }
+    return new ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(primary.getMetadata().getNamespace())
+        .withLabels(labels == null || labels.isEmpty() ? null : labels)
+        .build();
+  }
+}
