@@ -207,10 +207,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
                   t.setDaemon(true);
                   return t;
                 }));
-    pool = started;
     for (int i = 0; i < size; i++) {
       launch(started);
     }
+    // Published once every worker counts as alive: health() compares the alive workers with the
+    // wanted ones, and a pool seen half launched read as dead workers (a /healthz 503 at start).
+    pool = started;
     log.info("controller {}: started {} worker(s) for {}", definition.name(), size, kind);
   }
 
