@@ -42,7 +42,8 @@ public final class ClientFlowSchemas {
           "replicasets",
           "leases",
           "namespaces",
-          "customresourcedefinitions");
+          "customresourcedefinitions",
+          "selfsubjectaccessreviews");
 
   private static final String PREFIX = "cvb-";
   private static final String PRIORITY_LEVEL = "converge-bench";

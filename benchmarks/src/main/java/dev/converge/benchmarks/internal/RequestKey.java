@@ -19,9 +19,23 @@ public record RequestKey(String verb, String resource) implements Comparable<Req
       Set.of("create", "update", "patch", "delete", "deletecollection");
   private static final Set<String> READS = Set.of("get", "list");
 
-  /** True for create, update, patch and delete. */
+  /**
+   * Reviews: a {@code create} that stores nothing, the client asking the API server whether it may
+   * do something (the example's periodic check of its RBAC sends 20 SelfSubjectAccessReviews every
+   * 5 minutes). Neither a write nor a read of the objects here; counted by verb and resource only.
+   */
+  static final Set<String> REVIEWS =
+      Set.of(
+          "selfsubjectaccessreviews",
+          "subjectaccessreviews",
+          "localsubjectaccessreviews",
+          "selfsubjectrulesreviews",
+          "selfsubjectreviews",
+          "tokenreviews");
+
+  /** True for create, update, patch and delete, but for the create of a review. */
   public boolean isWrite() {
-    return WRITES.contains(verb);
+    return WRITES.contains(verb) && !REVIEWS.contains(resource);
   }
 
   /** True for get and list (a watch is neither a read nor a write here). */

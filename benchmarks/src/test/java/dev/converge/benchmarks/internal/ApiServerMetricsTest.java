@@ -50,4 +50,31 @@ class ApiServerMetricsTest {
     assertThat(delta.otherWrites()).isEqualTo(3);
     assertThat(delta.clientReads()).isEqualTo(1);
   }
+
+  @Test
+  void anAccessReviewIsNeitherAWriteNorARead() {
+    // the client's 20 SelfSubjectAccessReviews and one Service create: 1 write, 0 reads
+    String before =
+        BEFORE
+            + "apiserver_request_total{code=\"201\",component=\"apiserver\",dry_run=\"\",group=\"authorization.k8s.io\",resource=\"selfsubjectaccessreviews\",scope=\"resource\",subresource=\"\",verb=\"POST\",version=\"v1\"} 0\n"
+            + "apiserver_flowcontrol_dispatched_requests_total{flow_schema=\"cvb-create-selfsubjectaccessreviews\",priority_level=\"converge-bench\"} 0\n";
+    String after =
+        before
+            .replace("verb=\"POST\",version=\"v1\"} 0", "verb=\"POST\",version=\"v1\"} 20")
+            .replace(
+                "\"cvb-create-selfsubjectaccessreviews\",priority_level=\"converge-bench\"} 0",
+                "\"cvb-create-selfsubjectaccessreviews\",priority_level=\"converge-bench\"} 20")
+            .replace("verb=\"POST\",version=\"v1\"} 7", "verb=\"POST\",version=\"v1\"} 8")
+            .replace(
+                "\"cvb-create-deployments\",priority_level=\"converge-bench\"} 5",
+                "\"cvb-create-deployments\",priority_level=\"converge-bench\"} 6");
+    ClientFlowSchemas schemas = ClientFlowSchemas.forNames();
+    MetricsSnapshot delta =
+        ApiServerMetrics.parse(after, schemas).since(ApiServerMetrics.parse(before, schemas));
+    assertThat(delta.client())
+        .containsEntry(new RequestKey("create", "selfsubjectaccessreviews"), 20L);
+    assertThat(delta.clientWrites()).isEqualTo(1);
+    assertThat(delta.clientReads()).isZero();
+    assertThat(delta.allWrites()).isEqualTo(1);
+  }
 }
