@@ -15,7 +15,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -44,6 +47,19 @@ public final class ControllerRuntime<P extends HasMetadata> {
   private final String kind;
   private final WorkQueue<ObjectKey> queue;
   private final AtomicInteger active = new AtomicInteger();
+
+  /**
+   * Primaries whose status write found them deleted on the API server, with the resourceVersion the
+   * cache still holds: not reconciled again until the cache catches up.
+   */
+  private final Map<ObjectKey, String> goneOnServer = new ConcurrentHashMap<>();
+
+  /**
+   * Primaries woken because a child they control was deleted: before they recreate it, the API
+   * server is asked whether they still exist.
+   */
+  private final Set<ObjectKey> ownerToVerify = ConcurrentHashMap.newKeySet();
+
   private final AtomicInteger pools = new AtomicInteger();
   private volatile WorkerPool pool;
 
@@ -153,7 +169,13 @@ public final class ControllerRuntime<P extends HasMetadata> {
       return;
     }
     services.rejected().accepted(event.object(), place);
+    boolean childDeleted =
+        event instanceof ResourceEvent.Deleted<T>
+            && watch.handler() instanceof EnqueueControllerOwner;
     for (ObjectKey key : keys) {
+      if (childDeleted) {
+        ownerToVerify.add(key);
+      }
       queue.add(key);
     }
   }
@@ -415,20 +437,43 @@ public final class ControllerRuntime<P extends HasMetadata> {
         services.caches().of(definition.primaryType()).get(key.namespace(), key.name());
     if (found.isEmpty()) {
       queue.forget(key);
+      goneOnServer.remove(key);
+      ownerToVerify.remove(key);
       log.debug("{} {} no longer exists; nothing to reconcile", kind, key);
       return;
     }
     P primary = found.get();
+    String version = primary.getMetadata().getResourceVersion();
+    String gone = goneOnServer.get(key);
+    if (gone != null) {
+      if (gone.equals(version)) {
+        // The cache still holds what the API server has deleted; the informer is being relisted.
+        // Writing children for it now would only feed the garbage collector.
+        queue.forget(key);
+        log.debug("{} {} is deleted on the API server, not yet in the cache; skipped", kind, key);
+        return;
+      }
+      goneOnServer.remove(key);
+    }
+    if (ownerToVerify.remove(key) && deletedOnServer(key, primary)) {
+      // A child was deleted, and its owner, still cached, is gone: the garbage collector deleted
+      // the child, and the cache missed the owner's deletion. Recreating the child would only
+      // feed the collector; the informer is relisted instead.
+      goneOnServer.put(key, version == null ? "" : version);
+      queue.forget(key);
+      if (services.caches() instanceof SharedInformers informers) {
+        informers.serverMovedPast(primary, "had deleted it (its child was garbage collected)");
+      }
+      log.debug("{} {} is deleted on the API server, not yet in the cache; skipped", kind, key);
+      return;
+    }
     int retries = queue.failures(key);
     long start = services.ticker().nanoTime();
     Result result;
+    ReconcileContext<P> context =
+        new ReconcileContext<>(key, definition.name(), retries, primary, services);
     try {
-      result =
-          definition
-              .reconciler()
-              .reconcile(
-                  primary,
-                  new ReconcileContext<>(key, definition.name(), retries, primary, services));
+      result = definition.reconciler().reconcile(primary, context);
       if (result == null) {
         throw new IllegalStateException(
             "reconciler of " + definition.name() + " returned null; return Result.done() instead");
@@ -486,6 +531,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
       }
       return;
     }
+    if (context.primaryGone() && version != null) {
+      // Its status write found it deleted: the delete event is on its way, or the cache is stale.
+      goneOnServer.put(key, version);
+      queue.forget(key);
+      record(ReconcileOutcome.SUCCESS, start);
+      log.debug("{} {} was deleted on the API server during its reconcile", kind, key);
+      return;
+    }
     if (result instanceof Result.Done) {
       queue.forget(key);
       definition.reconcileEvery().ifPresent(every -> queue.addAfter(key, every));
@@ -511,6 +564,24 @@ public final class ControllerRuntime<P extends HasMetadata> {
           failure.reason(),
           failure.message());
       services.events().warning(primary, failure.reason(), failure.message());
+    }
+  }
+
+  /**
+   * Asks the API server whether {@code primary} is gone (or replaced by another object of its
+   * name). An unanswered question counts as "still there": the reconcile goes ahead as before.
+   */
+  private boolean deletedOnServer(ObjectKey key, P primary) {
+    if (services.client() == null) {
+      return false;
+    }
+    try {
+      HasMetadata live = services.client().resource(primary).get();
+      return live == null
+          || !java.util.Objects.equals(live.getMetadata().getUid(), primary.getMetadata().getUid());
+    } catch (RuntimeException e) {
+      log.debug("could not read {} {} from the API server: {}", kind, key, e.toString());
+      return false;
     }
   }
 

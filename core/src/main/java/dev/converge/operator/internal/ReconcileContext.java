@@ -19,6 +19,7 @@ import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /** The context of one reconcile. */
@@ -33,6 +34,7 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
   private final P primary;
   private final RuntimeServices services;
   private final StrategyContext strategyContext;
+  private volatile boolean primaryGone;
 
   ReconcileContext(
       ObjectKey key, String controllerName, int retries, P primary, RuntimeServices services) {
@@ -100,7 +102,26 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
 
   @Override
   public StatusOutcome<P> updateStatus(P read, Consumer<P> compute) {
-    return new RecomputingStatusUpdate(services.client(), services.status()).update(read, compute);
+    StatusOutcome<P> outcome =
+        new RecomputingStatusUpdate(services.client(), services.status(), this::serverMovedPast)
+            .update(read, compute);
+    if (outcome instanceof StatusOutcome.Gone<P>
+        && Objects.equals(read.getMetadata().getUid(), primary.getMetadata().getUid())) {
+      primaryGone = true;
+    }
+    return outcome;
+  }
+
+  /** A write found the cached {@code read} behind the API server: the cache may be stale. */
+  private void serverMovedPast(HasMetadata read, String evidence) {
+    if (services.caches() instanceof SharedInformers informers) {
+      informers.serverMovedPast(read, evidence);
+    }
+  }
+
+  /** True once a status write found the primary deleted on the API server. */
+  boolean primaryGone() {
+    return primaryGone;
   }
 
   @Override

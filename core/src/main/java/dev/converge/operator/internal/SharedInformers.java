@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -63,6 +65,17 @@ public final class SharedInformers implements Caches {
 
   private volatile boolean stopping;
 
+  /**
+   * How long the cache may still hold an object the API server has moved past before the informer's
+   * watch is taken for dead. Watch events normally trail a write by milliseconds.
+   */
+  static final Duration STALE_GRACE = Duration.ofSeconds(10);
+
+  /** An informer is relisted for staleness at most this often. */
+  private static final Duration RELIST_AT_MOST_EVERY = Duration.ofMinutes(1);
+
+  private volatile Duration staleGrace = STALE_GRACE;
+
   private static final class Entry<R extends HasMetadata> {
     final Class<R> type;
     final Map<String, Function<R, List<String>>> indexers = new HashMap<>();
@@ -82,6 +95,8 @@ public final class SharedInformers implements Caches {
     final SharedIndexInformer<? extends HasMetadata> informer;
     final AtomicLong errors = new AtomicLong();
     volatile String lastError;
+    final AtomicLong relists = new AtomicLong();
+    volatile long lastRelistNanos;
 
     Watched(String what, SharedIndexInformer<? extends HasMetadata> informer) {
       this.what = what;
@@ -385,6 +400,109 @@ public final class SharedInformers implements Caches {
       }
     }
     return List.of();
+  }
+
+  /** Shortens the grace before a stale cache is acted on, for tests. */
+  void staleGrace(Duration grace) {
+    this.staleGrace = grace;
+  }
+
+  /**
+   * Told that the API server has moved past a cached object: a write based on {@code cached} found
+   * it deleted, or at a newer resourceVersion. If the cache still holds {@code cached} at the same
+   * resourceVersion once the grace period has passed, the informer's watch has stopped delivering
+   * events (a connection that died without the client noticing), and the informer lists again and
+   * watches anew; its handlers hear of everything that changed meanwhile. An informer that cannot
+   * be relisted is reported through {@link #failures()}, which makes the operator report itself not
+   * live.
+   *
+   * @param evidence what the API server answered, for the log ("had deleted it")
+   */
+  public void serverMovedPast(HasMetadata cached, String evidence) {
+    if (!started || stopping || cached == null || cached.getMetadata() == null) {
+      return;
+    }
+    Entry<?> entry = entries.get(cached.getClass());
+    String version = cached.getMetadata().getResourceVersion();
+    if (entry == null || version == null) {
+      return;
+    }
+    String namespace = cached.getMetadata().getNamespace();
+    String name = cached.getMetadata().getName();
+    Duration grace = staleGrace;
+    CompletableFuture.delayedExecutor(grace.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(() -> checkStale(entry, namespace, name, version, evidence, grace));
+  }
+
+  private void checkStale(
+      Entry<?> entry,
+      String namespace,
+      String name,
+      String version,
+      String evidence,
+      Duration grace) {
+    if (stopping) {
+      return;
+    }
+    String key = Cache.namespaceKeyFunc(namespace, name);
+    String kindName = HasMetadata.getKind(entry.type);
+    for (Watched w : entry.informers) {
+      HasMetadata stored = w.informer.getIndexer().getByKey(key);
+      if (stored != null && version.equals(stored.getMetadata().getResourceVersion())) {
+        relistStale(
+            w,
+            kindName,
+            "its cache still holds "
+                + (namespace == null ? name : namespace + "/" + name)
+                + " at resourceVersion "
+                + version
+                + ", "
+                + grace.toSeconds()
+                + " s after the API server "
+                + evidence);
+      }
+    }
+  }
+
+  private void relistStale(Watched w, String kindName, String why) {
+    synchronized (w) {
+      long now = System.nanoTime();
+      if (w.lastRelistNanos != 0 && now - w.lastRelistNanos < RELIST_AT_MOST_EVERY.toNanos()) {
+        return;
+      }
+      w.lastRelistNanos = now;
+    }
+    metrics.informerError(kindName, "StaleCache");
+    if (InformerRelist.relist(w.informer)) {
+      w.relists.incrementAndGet();
+      log.warn(
+          "informer for {}: {}; its watch has stopped delivering events. Listing again and"
+              + " watching anew",
+          w.what,
+          why);
+    } else {
+      String message = "informer for " + w.what + " is stale (" + why + ") and cannot list again";
+      failures.add(message);
+      log.error("{}; restart the operator", message);
+    }
+  }
+
+  /**
+   * The informers of {@code type}: one, or one per watched namespace. For diagnostics and tests.
+   */
+  public List<SharedIndexInformer<? extends HasMetadata>> informersOf(Class<?> type) {
+    Entry<?> entry = entries.get(type);
+    return entry == null
+        ? List.of()
+        : entry.informers.stream()
+            .<SharedIndexInformer<? extends HasMetadata>>map(w -> w.informer)
+            .toList();
+  }
+
+  /** How often the informers of {@code type} were listed again because their cache was stale. */
+  public long staleRelists(Class<? extends HasMetadata> type) {
+    Entry<?> entry = entries.get(type);
+    return entry == null ? 0 : entry.informers.stream().mapToLong(w -> w.relists.get()).sum();
   }
 
   /** True when every informer has delivered its initial list. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +31,23 @@ public final class RecomputingStatusUpdate {
 
   private final KubernetesClient client;
   private final StatusWriter writer;
+  private final BiConsumer<HasMetadata, String> serverMovedPast;
 
   public RecomputingStatusUpdate(KubernetesClient client, StatusWriter writer) {
+    this(client, writer, (read, evidence) -> {});
+  }
+
+  /**
+   * @param serverMovedPast told when the object as read turns out to be behind the API server:
+   *     deleted there, or at another resourceVersion; with what the server answered
+   */
+  public RecomputingStatusUpdate(
+      KubernetesClient client,
+      StatusWriter writer,
+      BiConsumer<HasMetadata, String> serverMovedPast) {
     this.client = Objects.requireNonNull(client, "client");
     this.writer = Objects.requireNonNull(writer, "writer").withOptimisticLock();
+    this.serverMovedPast = Objects.requireNonNull(serverMovedPast, "serverMovedPast");
   }
 
   /**
@@ -49,7 +63,7 @@ public final class RecomputingStatusUpdate {
         return writer.update(base, compute);
       } catch (KubernetesClientException e) {
         if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-          return gone(base, e);
+          return gone(base, e, attempt == 1);
         }
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt >= MAX_ATTEMPTS) {
           throw e;
@@ -57,7 +71,14 @@ public final class RecomputingStatusUpdate {
         T fresh = client.resource(base).get();
         if (fresh == null) {
           LOG.debug("{}: deleted before its status could be written", ResourceText.describe(base));
+          if (attempt == 1) {
+            serverMovedPast.accept(asRead, "had deleted it");
+          }
           return new StatusOutcome.Gone<>(base);
+        }
+        if (attempt == 1) {
+          serverMovedPast.accept(
+              asRead, "was at resourceVersion " + fresh.getMetadata().getResourceVersion());
         }
         Long was = base.getMetadata().getGeneration();
         Long now = fresh.getMetadata().getGeneration();
@@ -81,7 +102,8 @@ public final class RecomputingStatusUpdate {
     }
   }
 
-  private <T extends HasMetadata> StatusOutcome<T> gone(T base, KubernetesClientException e) {
+  private <T extends HasMetadata> StatusOutcome<T> gone(
+      T base, KubernetesClientException e, boolean asRead) {
     // 404 from /status means either the object is gone, or its kind has no status subresource.
     if (client.resource(base).get() != null) {
       throw new IllegalStateException(
@@ -93,6 +115,9 @@ public final class RecomputingStatusUpdate {
           e);
     }
     LOG.debug("{}: deleted before its status could be written", ResourceText.describe(base));
+    if (asRead) {
+      serverMovedPast.accept(base, "had deleted it");
+    }
     return new StatusOutcome.Gone<>(base);
   }
 }
