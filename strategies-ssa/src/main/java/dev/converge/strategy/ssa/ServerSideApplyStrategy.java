@@ -256,7 +256,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         // entry now, so the next apply finds nothing to take over.
         applied = takeOver(applied, context, sent, wantedFields);
       }
-      rememberAttributed(applied, wanted, schema, context);
+      rememberAttributed(applied, wantedFields, context);
       return new ApplyResult<>(outcome, applied, String.join(", ", sent));
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request, e);
@@ -288,7 +288,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   }
 
   private void rememberAttributed(
-      HasMetadata applied, Map<String, Object> wanted, SchemaNode schema, StrategyContext context) {
+      HasMetadata applied, FieldSet desiredFields, StrategyContext context) {
     // Only the uid and managedFields are read: converting the whole response would cost as much
     // as the rest of an apply.
     Map<String, Object> metadata = new LinkedHashMap<>();
@@ -299,7 +299,6 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     if (entry == null) {
       return;
     }
-    FieldSet desiredFields = FieldSet.of(schema, wanted);
     Set<List<String>> extra = new LinkedHashSet<>(ManagedFields.fieldsOf(entry).leaves());
     extra.removeAll(desiredFields.leaves());
     String key = attributionKey(tree, desiredFields);
