@@ -3,12 +3,20 @@ package dev.converge.client;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.module.blackbird.BlackbirdModule;
 
 /**
- * fabric8 clients whose JSON costs less CPU.
+ * fabric8 clients that cost an operator less CPU: OkHttp for HTTP, Jackson's Blackbird module for
+ * JSON.
+ *
+ * <p>fabric8 picks its HTTP client from the classpath, at random among those of equal priority, and
+ * its default is Vert.x. Converge asks for fabric8's OkHttp client by name. Measured on the
+ * AppDeployment operator converging 1,000 objects on a 2-core machine, the same code spent 15.6 s
+ * of CPU with the JDK's HTTP client, 15.6 s with Vert.x and 10.5 to 11.1 s with OkHttp, and
+ * converged in 27 to 29 s instead of 36 to 38 s.
  *
  * <p>Jackson 3 reads and writes each property of a model object through a method handle kept in a
  * field, which the JIT cannot fold into the caller: every property of every object goes through the
@@ -45,9 +53,11 @@ public final class Clients {
     return new KubernetesSerialization(mapper.build(), true);
   }
 
-  /** A client builder using {@link #serialization()}. */
+  /** A client builder using {@link #serialization()} and fabric8's OkHttp client. */
   public static KubernetesClientBuilder builder() {
-    return new KubernetesClientBuilder().withKubernetesSerialization(serialization());
+    return new KubernetesClientBuilder()
+        .withHttpClientFactory(new OkHttpClientFactory())
+        .withKubernetesSerialization(serialization());
   }
 
   /** A client for {@code config} using {@link #serialization()}. */

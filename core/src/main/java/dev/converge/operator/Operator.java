@@ -2,6 +2,7 @@ package dev.converge.operator;
 
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.builder.WatchDefinition;
+import dev.converge.client.Clients;
 import dev.converge.event.EventRecorder;
 import dev.converge.handler.EnqueueControllerOwner;
 import dev.converge.operator.internal.AccessChecks;
@@ -24,7 +25,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
@@ -320,7 +320,7 @@ public final class Operator implements AutoCloseable {
             .withRequestTimeout(timeout)
             .withConnectionTimeout(timeout)
             .build();
-    return new KubernetesClientBuilder().withConfig(bounded).build();
+    return Clients.builder().withConfig(bounded).build();
   }
 
   private void startElection(LeaderElection le) {
