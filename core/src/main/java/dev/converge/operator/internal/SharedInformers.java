@@ -472,7 +472,7 @@ public final class SharedInformers implements Caches {
       }
       w.lastRelistNanos = now;
     }
-    metrics.informerError(kindName, "StaleCache");
+    metrics.informerError(kindName, "stale-cache");
     if (InformerRelist.relist(w.informer)) {
       w.relists.incrementAndGet();
       log.warn(
