@@ -72,9 +72,10 @@ public final class SharedInformers implements Caches {
   static final Duration STALE_GRACE = Duration.ofSeconds(10);
 
   /** An informer is relisted for staleness at most this often. */
-  private static final Duration RELIST_AT_MOST_EVERY = Duration.ofMinutes(1);
+  static final Duration RELIST_AT_MOST_EVERY = Duration.ofMinutes(1);
 
   private volatile Duration staleGrace = STALE_GRACE;
+  private volatile Duration relistAtMostEvery = RELIST_AT_MOST_EVERY;
 
   private static final class Entry<R extends HasMetadata> {
     final Class<R> type;
@@ -407,6 +408,11 @@ public final class SharedInformers implements Caches {
     this.staleGrace = grace;
   }
 
+  /** Shortens the least time between two relists of one informer, for tests. */
+  void relistAtMostEvery(Duration every) {
+    this.relistAtMostEvery = every;
+  }
+
   /**
    * Told that the API server has moved past a cached object: a write based on {@code cached} found
    * it deleted, or at a newer resourceVersion. If the cache still holds {@code cached} at the same
@@ -448,27 +454,45 @@ public final class SharedInformers implements Caches {
     String kindName = HasMetadata.getKind(entry.type);
     for (Watched w : entry.informers) {
       HasMetadata stored = w.informer.getIndexer().getByKey(key);
-      if (stored != null && version.equals(stored.getMetadata().getResourceVersion())) {
-        relistStale(
-            w,
-            kindName,
-            "its cache still holds "
-                + (namespace == null ? name : namespace + "/" + name)
-                + " at resourceVersion "
-                + version
-                + ", "
-                + grace.toSeconds()
-                + " s after the API server "
-                + evidence);
+      if (stored == null || !version.equals(stored.getMetadata().getResourceVersion())) {
+        continue;
+      }
+      long wait =
+          relistStale(w, kindName, describeStale(namespace, name, version, grace, evidence));
+      if (wait > 0) {
+        // Relisted less than a minute ago: look again once another relist is allowed, so that a
+        // watch that went silent again is not left to itself.
+        CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS)
+            .execute(() -> checkStale(entry, namespace, name, version, evidence, grace));
       }
     }
   }
 
-  private void relistStale(Watched w, String kindName, String why) {
+  private static String describeStale(
+      String namespace, String name, String version, Duration grace, String evidence) {
+    return "its cache still holds "
+        + (namespace == null ? name : namespace + "/" + name)
+        + " at resourceVersion "
+        + version
+        + ", "
+        + grace.toSeconds()
+        + " s or more after the API server "
+        + evidence;
+  }
+
+  /**
+   * Relists {@code w} unless it was relisted less than {@link #RELIST_AT_MOST_EVERY} ago (a
+   * minute).
+   *
+   * @return 0 when done (or reported as a failure); otherwise the nanoseconds until it may be
+   */
+  private long relistStale(Watched w, String kindName, String why) {
     synchronized (w) {
       long now = System.nanoTime();
-      if (w.lastRelistNanos != 0 && now - w.lastRelistNanos < RELIST_AT_MOST_EVERY.toNanos()) {
-        return;
+      long since = now - w.lastRelistNanos;
+      long every = relistAtMostEvery.toNanos();
+      if (w.lastRelistNanos != 0 && since < every) {
+        return every - since;
       }
       w.lastRelistNanos = now;
     }
@@ -485,6 +509,7 @@ public final class SharedInformers implements Caches {
       failures.add(message);
       log.error("{}; restart the operator", message);
     }
+    return 0;
   }
 
   /**

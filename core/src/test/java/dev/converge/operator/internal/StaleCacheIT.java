@@ -118,6 +118,34 @@ class StaleCacheIT {
   }
 
   @Test
+  void aWatchThatGoesSilentAgainSoonAfterARelistIsRelistedOnceAllowed(
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    client.resource(configMap(ns.name(), "first", "1")).create();
+    client.resource(configMap(ns.name(), "second", "1")).create();
+    SharedInformers informers = start(client, ns, new CopyOnWriteArrayList<>());
+    informers.relistAtMostEvery(Duration.ofSeconds(6));
+    ResourceCache<ConfigMap> cache = informers.of(ConfigMap.class);
+    await().atMost(Duration.ofSeconds(10)).until(() -> cache.get(ns.name(), "second").isPresent());
+
+    SilentWatch.silence(informers.informersOf(ConfigMap.class).get(0));
+    ConfigMap first = cache.get(ns.name(), "first").orElseThrow();
+    client.configMaps().inNamespace(ns.name()).withName("first").delete();
+    informers.serverMovedPast(first, "had deleted it");
+    await().atMost(Duration.ofSeconds(10)).until(() -> cache.get(ns.name(), "first").isEmpty());
+
+    // the new watch delivers, then dies too, before another relist is allowed
+    client.resource(configMap(ns.name(), "probe", "1")).create();
+    await().atMost(Duration.ofSeconds(10)).until(() -> cache.get(ns.name(), "probe").isPresent());
+    SilentWatch.silence(informers.informersOf(ConfigMap.class).get(0));
+    ConfigMap second = cache.get(ns.name(), "second").orElseThrow();
+    client.configMaps().inNamespace(ns.name()).withName("second").delete();
+    informers.serverMovedPast(second, "had deleted it");
+
+    await().atMost(Duration.ofSeconds(15)).until(() -> cache.get(ns.name(), "second").isEmpty());
+    assertThat(informers.staleRelists(ConfigMap.class)).isEqualTo(2);
+  }
+
+  @Test
   void aCacheThatCatchesUpWithinTheGraceIsLeftAlone(KubernetesClient client, TestNamespace ns)
       throws Exception {
     client.resource(configMap(ns.name(), "moving", "1")).create();
