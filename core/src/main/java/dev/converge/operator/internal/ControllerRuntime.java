@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -446,7 +447,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
     String version = primary.getMetadata().getResourceVersion();
     String gone = goneOnServer.get(key);
     if (gone != null) {
-      if (gone.equals(version)) {
+      if (gone.equals(version == null ? "" : version)) {
         // The cache still holds what the API server has deleted; the informer is being relisted.
         // Writing children for it now would only feed the garbage collector.
         queue.forget(key);
@@ -459,12 +460,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
       // A child was deleted, and its owner, still cached, is gone: the garbage collector deleted
       // the child, and the cache missed the owner's deletion. Recreating the child would only
       // feed the collector; the informer is relisted instead.
-      goneOnServer.put(key, version == null ? "" : version);
-      queue.forget(key);
       if (services.caches() instanceof SharedInformers informers) {
         informers.serverMovedPast(primary, "had deleted it (its child was garbage collected)");
       }
-      log.debug("{} {} is deleted on the API server, not yet in the cache; skipped", kind, key);
+      markDeletedOnServer(key, version);
       return;
     }
     int retries = queue.failures(key);
@@ -531,12 +530,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
       }
       return;
     }
-    if (context.primaryGone() && version != null) {
+    if (context.primaryGone()) {
       // Its status write found it deleted: the delete event is on its way, or the cache is stale.
-      goneOnServer.put(key, version);
-      queue.forget(key);
       record(ReconcileOutcome.SUCCESS, start);
-      log.debug("{} {} was deleted on the API server during its reconcile", kind, key);
+      markDeletedOnServer(key, version);
       return;
     }
     if (result instanceof Result.Done) {
@@ -568,6 +565,16 @@ public final class ControllerRuntime<P extends HasMetadata> {
   }
 
   /**
+   * Remembers that the API server no longer has {@code key} while the cache holds it at {@code
+   * version}: it is not reconciled again until the cache catches up.
+   */
+  private void markDeletedOnServer(ObjectKey key, String version) {
+    goneOnServer.put(key, version == null ? "" : version);
+    queue.forget(key);
+    log.debug("{} {} is deleted on the API server, not yet in the cache; skipped", kind, key);
+  }
+
+  /**
    * Asks the API server whether {@code primary} is gone (or replaced by another object of its
    * name). An unanswered question counts as "still there": the reconcile goes ahead as before.
    */
@@ -578,7 +585,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
     try {
       HasMetadata live = services.client().resource(primary).get();
       return live == null
-          || !java.util.Objects.equals(live.getMetadata().getUid(), primary.getMetadata().getUid());
+          || !Objects.equals(live.getMetadata().getUid(), primary.getMetadata().getUid());
     } catch (RuntimeException e) {
       log.debug("could not read {} {} from the API server: {}", kind, key, e.toString());
       return false;
