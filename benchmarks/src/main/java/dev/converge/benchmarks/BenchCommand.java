@@ -115,6 +115,14 @@ public final class BenchCommand implements Callable<Integer> {
   List<String> jvmOptions = new java.util.ArrayList<>();
 
   @Option(
+      names = "--operator-option",
+      paramLabel = "ARG",
+      description =
+          "An argument for the example operator, after its own (repeat for more),"
+              + " e.g. --operator-option=--workers=32.")
+  List<String> operatorOptions = new java.util.ArrayList<>();
+
+  @Option(
       names = "--crd",
       paramLabel = "FILE",
       description =
@@ -208,7 +216,9 @@ public final class BenchCommand implements Callable<Integer> {
               idleSeconds,
               operatorCommand == null
                   ? BenchSettings.exampleOperatorCommand(
-                      profile ? Optional.of(workDir) : Optional.empty(), jvmOptions)
+                      profile ? Optional.of(workDir) : Optional.empty(),
+                      jvmOptions,
+                      operatorOptions)
                   : Arrays.asList(operatorCommand.trim().split("\\s+")),
               Optional.ofNullable(crd),
               readyUrl,

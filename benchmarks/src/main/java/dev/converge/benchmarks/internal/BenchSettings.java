@@ -36,10 +36,11 @@ public record BenchSettings(
    * it with ({@code example-operator/jvm.options}, found from the repository root or a module
    * folder), 512 MiB of heap at most, logging warnings only; with a Flight Recorder profile per
    * start written into {@code jfrFolder} when given ({@code {name}.jfr}: {@code operator.jfr},
-   * {@code operator-restart.jfr}), and {@code jvmOptions}.
+   * {@code operator-restart.jfr}), and {@code jvmOptions}; {@code operatorOptions} follow the
+   * operator's own arguments.
    */
   public static List<String> exampleOperatorCommand(
-      Optional<Path> jfrFolder, List<String> jvmOptions) {
+      Optional<Path> jfrFolder, List<String> jvmOptions, List<String> operatorOptions) {
     String java =
         ProcessHandle.current()
             .info()
@@ -68,6 +69,7 @@ public record BenchSettings(
             "{kubeconfig}",
             "--http-port",
             "{port}"));
+    command.addAll(operatorOptions);
     return List.copyOf(command);
   }
 

@@ -196,7 +196,8 @@ public final class OperatorProcess implements AutoCloseable {
 
   /**
    * For a JVM operator: asks it for a full garbage collection and returns the heap in use after it,
-   * in bytes; empty when no process of the tree is a JVM that {@code jcmd} can reach.
+   * in bytes; empty when no process of the tree is a JVM that {@code jcmd} can reach. The classes
+   * taking the most of that heap go to {@code heap-histogram.txt} beside the operator's log.
    */
   public OptionalLong heapAfterFullGcBytes() {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
@@ -220,10 +221,25 @@ public final class OperatorProcess implements AutoCloseable {
         }
       }
       if (usedKib > 0) {
+        writeHistogram(jcmd, pid);
         return OptionalLong.of(usedKib * 1024);
       }
     }
     return OptionalLong.empty();
+  }
+
+  /** The 60 classes with the most bytes on the heap, as {@code jcmd GC.class_histogram} lists. */
+  private void writeHistogram(Path jcmd, long pid) {
+    List<String> lines =
+        run(List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram"))
+            .lines()
+            .limit(64)
+            .toList();
+    try {
+      Files.write(log.resolveSibling("heap-histogram.txt"), lines);
+    } catch (IOException e) {
+      // the histogram is an aid, not a figure; the run goes on without it
+    }
   }
 
   /** Seconds since start. */
