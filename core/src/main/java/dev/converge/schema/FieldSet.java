@@ -237,6 +237,44 @@ public final class FieldSet {
     return n;
   }
 
+  /**
+   * Equal sets interned while one of them is in use, node by node: equal subtrees of different sets
+   * are one object too.
+   */
+  private static final Map<FieldSet, java.lang.ref.WeakReference<FieldSet>> INTERNED =
+      Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  /**
+   * An equal set shared with every other interned set equal to it, built of shared subtrees. Sets
+   * an operator keeps per object (the fields it owns of each object it wrote) are mostly alike,
+   * since one builder made every such object: interned, thousands of them cost about what one does.
+   */
+  public FieldSet interned() {
+    FieldSet known = internedOrNull(this);
+    if (known != null) {
+      return known;
+    }
+    FieldSet canonical = this;
+    if (!children.isEmpty()) {
+      Map<String, FieldSet> shared = new LinkedHashMap<>();
+      children.forEach((k, v) -> shared.put(k, v.interned()));
+      canonical = new FieldSet(member, ownsAll, Collections.unmodifiableMap(shared));
+    }
+    synchronized (INTERNED) {
+      FieldSet raced = internedOrNull(canonical);
+      if (raced != null) {
+        return raced;
+      }
+      INTERNED.put(canonical, new java.lang.ref.WeakReference<>(canonical));
+      return canonical;
+    }
+  }
+
+  private static FieldSet internedOrNull(FieldSet set) {
+    java.lang.ref.WeakReference<FieldSet> ref = INTERNED.get(set);
+    return ref == null ? null : ref.get();
+  }
+
   /** The union of two sets. */
   public FieldSet union(FieldSet other) {
     if (other.isEmpty()) {

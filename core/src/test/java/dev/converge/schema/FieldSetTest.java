@@ -68,4 +68,28 @@ class FieldSetTest {
                 .flatMap(l -> l.child("f:a")))
         .isPresent();
   }
+
+  @Test
+  void equalSetsInternToOneObjectAndShareEqualSubtrees() {
+    String containers =
+        "'f:spec':{'f:template':{'f:spec':{'f:containers':{'.':{},'f:image':{},'f:name':{}}}}}";
+    FieldSet first =
+        FieldSet.fromFieldsV1(json("{" + containers + ",'f:metadata':{'f:labels':{'f:a':{}}}}"));
+    FieldSet second =
+        FieldSet.fromFieldsV1(json("{" + containers + ",'f:metadata':{'f:labels':{'f:a':{}}}}"));
+    FieldSet other =
+        FieldSet.fromFieldsV1(json("{" + containers + ",'f:metadata':{'f:labels':{'f:b':{}}}}"));
+    assertThat(second).isNotSameAs(first).isEqualTo(first);
+
+    FieldSet a = first.interned();
+    FieldSet b = second.interned();
+    FieldSet c = other.interned();
+
+    assertThat(a).isEqualTo(first).isSameAs(b);
+    assertThat(a.leaves()).isEqualTo(first.leaves());
+    assertThat(c).isEqualTo(other).isNotEqualTo(a);
+    // the spec subtree both sets hold is one object
+    assertThat(c.child("f:spec").orElseThrow()).isSameAs(a.child("f:spec").orElseThrow());
+    assertThat(a.interned()).isSameAs(a);
+  }
 }

@@ -71,6 +71,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
 
   /**
    * This manager's field set by object, resourceVersion and manager: a steady state reads it once.
+   * Interned: objects written from one builder own equal sets, kept once however many there are.
    */
   private final Map<String, FieldSet> ownedFields =
       java.util.Collections.synchronizedMap(
@@ -88,7 +89,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
             + live.getMetadata().getResourceVersion()
             + "/"
             + entry.get("manager");
-    return ownedFields.computeIfAbsent(key, k -> ManagedFields.fieldsOf(entry));
+    return ownedFields.computeIfAbsent(key, k -> ManagedFields.fieldsOf(entry).interned());
   }
 
   private static boolean sameRecord(String text, FieldSet fields) {
