@@ -39,6 +39,8 @@ public final class AppliedFieldsRecord {
 
   /**
    * Decoded records by their text: a steady-state apply reads the same annotation again and again.
+   * Both caches hold interned sets: records of objects from one builder differ in a few paths (the
+   * owner's uid), and share the rest.
    */
   private static final int CACHED_RECORDS = 1024;
 
@@ -69,7 +71,7 @@ public final class AppliedFieldsRecord {
       return known;
     }
     String text = encodeBounded(fields);
-    ENCODED.put(fields, text);
+    ENCODED.put(fields.interned(), text);
     return text;
   }
 
@@ -115,7 +117,7 @@ public final class AppliedFieldsRecord {
     if (known != null) {
       return known;
     }
-    FieldSet read = decodeUncached(annotation);
+    FieldSet read = decodeUncached(annotation).interned();
     DECODED.put(annotation, read);
     return read;
   }
