@@ -87,6 +87,7 @@ public final class BenchmarkRun {
           double cpuBefore = operator.cpuSeconds();
           Map<String, Double> threadsBefore = operator.cpuSecondsByThread();
           OptionalLong reconcilesBefore = operator.reconciles();
+          Map<String, Double> controlPlaneBefore = ControlPlaneCpu.snapshot();
           running.start();
           Workload.inParallel(
               w.items(),
@@ -98,6 +99,8 @@ public final class BenchmarkRun {
                       .create());
           double converge = running.awaitAll(convergeTimeout(), "Running");
           double cpuConverge = operator.cpuSeconds() - cpuBefore;
+          Map<String, Double> controlPlaneCpu =
+              OperatorProcess.difference(controlPlaneBefore, ControlPlaneCpu.snapshot());
           Map<String, Double> cpuByThread =
               OperatorProcess.difference(threadsBefore, operator.cpuSecondsByThread());
           OptionalLong reconcilesAfter = operator.reconciles();
@@ -189,7 +192,8 @@ public final class BenchmarkRun {
               restart.writes(),
               restart.reads(),
               reconciles,
-              cpuByThread);
+              cpuByThread,
+              controlPlaneCpu);
         } finally {
           operator.close(); // stopped already unless something failed on the way
         }
@@ -220,6 +224,7 @@ public final class BenchmarkRun {
           admin.apps().deployments().inAnyNamespace().inform(rolledOut);
       try {
         MetricsSnapshot before = metrics.snapshot();
+        Map<String, Double> controlPlaneBefore = ControlPlaneCpu.snapshot();
         rolledOut.start();
         Workload.inParallel(
             w.items(),
@@ -238,6 +243,8 @@ public final class BenchmarkRun {
                   .create();
             });
         double converge = rolledOut.awaitAll(convergeTimeout(), "rolled out");
+        Map<String, Double> controlPlaneCpu =
+            OperatorProcess.difference(controlPlaneBefore, ControlPlaneCpu.snapshot());
         MetricsSnapshot converged = metrics.snapshot().since(before);
         progress.accept(
             String.format(
@@ -307,7 +314,8 @@ public final class BenchmarkRun {
             null,
             null,
             null,
-            Map.of());
+            Map.of(),
+            controlPlaneCpu);
       } finally {
         deployments.close();
       }

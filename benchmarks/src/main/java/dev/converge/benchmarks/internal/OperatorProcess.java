@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 public final class OperatorProcess implements AutoCloseable {
 
   private static final Pattern USED = Pattern.compile("used (\\d+)K");
-  private static final long CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture in use
+  static final long CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture in use
 
   private final Process process;
   private final long startedNanos;
@@ -172,7 +172,7 @@ public final class OperatorProcess implements AutoCloseable {
     return diff;
   }
 
-  private static long ticksOf(String stat) {
+  static long ticksOf(String stat) {
     if (stat.isEmpty()) {
       return 0;
     }
@@ -275,7 +275,7 @@ public final class OperatorProcess implements AutoCloseable {
     }
   }
 
-  private static String read(Path file) {
+  static String read(Path file) {
     try {
       return Files.readString(file);
     } catch (IOException gone) {

@@ -208,6 +208,23 @@ public final class Reports {
             "reconciles per AppDeployment while converging",
             runs,
             r -> opt(r.reconcilesPerObject(), 2)));
+    rows.add(
+        row(
+            "control plane CPU while converging (s)",
+            runs,
+            r ->
+                r.controlPlaneCpuSeconds().isEmpty()
+                    ? "–"
+                    : f2(
+                        r.controlPlaneCpuSeconds().values().stream()
+                            .mapToDouble(Double::doubleValue)
+                            .sum())));
+    for (String component : ControlPlaneCpu.COMPONENTS) {
+      if (runs.stream().anyMatch(r -> r.controlPlaneCpuSeconds().containsKey(component))) {
+        rows.add(
+            row("— " + component, runs, r -> opt(r.controlPlaneCpuSeconds().get(component), 2)));
+      }
+    }
     rows.add(row("operator CPU while converging (s)", runs, r -> opt(r.cpuSecondsConverge(), 2)));
     rows.add(row("CPU per AppDeployment (ms)", runs, r -> opt(r.cpuMsPerObject(), 1)));
     rows.add(row("operator CPU in all (s)", runs, r -> opt(r.cpuSecondsTotal(), 2)));

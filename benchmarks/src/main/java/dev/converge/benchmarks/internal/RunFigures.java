@@ -14,6 +14,8 @@ import java.util.Map;
  * @param reconcilesPerObject the operator's reconciles while converging, divided by the objects
  * @param cpuSecondsByThread the operator's CPU seconds while converging by group of threads (see
  *     {@link OperatorProcess#cpuSecondsByThread()}); empty for the floor
+ * @param controlPlaneCpuSeconds CPU seconds of each control plane process while converging ({@link
+ *     ControlPlaneCpu}); empty when not measured
  */
 public record RunFigures(
     String mode,
@@ -49,8 +51,11 @@ public record RunFigures(
     Long restartWrites,
     Long restartReads,
     Double reconcilesPerObject,
-    Map<String, Double> cpuSecondsByThread) {
+    Map<String, Double> cpuSecondsByThread,
+    Map<String, Double> controlPlaneCpuSeconds) {
   public RunFigures {
     cpuSecondsByThread = cpuSecondsByThread == null ? Map.of() : Map.copyOf(cpuSecondsByThread);
+    controlPlaneCpuSeconds =
+        controlPlaneCpuSeconds == null ? Map.of() : Map.copyOf(controlPlaneCpuSeconds);
   }
 }

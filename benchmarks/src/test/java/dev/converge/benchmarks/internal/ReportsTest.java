@@ -43,7 +43,8 @@ class ReportsTest {
         0L,
         4L,
         3.0,
-        Map.of("converge-worker-N", cpu * 0.6, "C2 CompilerThreN", cpu * 0.3));
+        Map.of("converge-worker-N", cpu * 0.6, "C2 CompilerThreN", cpu * 0.3),
+        Map.of("kube-apiserver", 30.0, "etcd", 5.0));
   }
 
   private static RunFigures floor(int objects, double seconds) {
@@ -81,7 +82,8 @@ class ReportsTest {
         null,
         null,
         null,
-        Map.of());
+        Map.of(),
+        Map.of("kube-apiserver", 20.0, "etcd", 4.0, "kwok", 1.5));
   }
 
   @Test
@@ -91,6 +93,9 @@ class ReportsTest {
     assertThat(table).contains("| ratio to the floor | 1.02× | 1.00× |");
     assertThat(table).contains("| client writes (per object) | 4000 (4.00) | 2000 (2.00) |");
     assertThat(table).contains("| writes in idle seconds | 0 in 60 s | – |");
+    assertThat(table).contains("| control plane CPU while converging (s) | 35.00 | 25.50 |");
+    assertThat(table).contains("| — kube-apiserver | 30.00 | 20.00 |");
+    assertThat(table).contains("| — kwok | – | 1.50 |");
   }
 
   @Test
