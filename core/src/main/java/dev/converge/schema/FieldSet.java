@@ -452,6 +452,9 @@ public final class FieldSet {
 
   @Override
   public boolean equals(Object o) {
+    if (this == o) {
+      return true; // interned sets share subtrees: most comparisons end here
+    }
     return o instanceof FieldSet f
         && member == f.member
         && ownsAll == f.ownsAll
