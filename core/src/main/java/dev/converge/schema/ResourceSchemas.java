@@ -54,10 +54,28 @@ public final class ResourceSchemas {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** The registry shared by every user of {@code client}, created on first use. */
+  /**
+   * The registry last handed out, and its client: an operator has one client, asked every apply.
+   */
+  private record Last(
+      java.lang.ref.WeakReference<KubernetesClient> client, ResourceSchemas schemas) {}
+
+  private static volatile Last last;
+
+  /**
+   * The registry shared by every user of {@code client}, created on first use. Every write of every
+   * worker asks for it, so the client asked for last is answered without a lock.
+   */
   public static ResourceSchemas of(KubernetesClient client) {
+    Last known = last;
+    if (known != null && known.client().get() == client) {
+      return known.schemas();
+    }
     synchronized (SHARED) {
-      return SHARED.computeIfAbsent(client, c -> new ResourceSchemas(c::raw, Clock.systemUTC()));
+      ResourceSchemas schemas =
+          SHARED.computeIfAbsent(client, c -> new ResourceSchemas(c::raw, Clock.systemUTC()));
+      last = new Last(new java.lang.ref.WeakReference<>(client), schemas);
+      return schemas;
     }
   }
 

@@ -89,7 +89,16 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
             + live.getMetadata().getResourceVersion()
             + "/"
             + entry.get("manager");
-    return ownedFields.computeIfAbsent(key, k -> ManagedFields.fieldsOf(entry).interned());
+    // Not computeIfAbsent: a synchronized map holds its lock while the function runs, and every
+    // worker would wait for one another's parse (seen as 0.2 s waits when 10,000 objects were
+    // reconciled after a restart). Two workers may parse the same entry; both get equal sets.
+    FieldSet known = ownedFields.get(key);
+    if (known != null) {
+      return known;
+    }
+    FieldSet parsed = ManagedFields.fieldsOf(entry).interned();
+    ownedFields.put(key, parsed);
+    return parsed;
   }
 
   private static boolean sameRecord(String text, FieldSet fields) {
