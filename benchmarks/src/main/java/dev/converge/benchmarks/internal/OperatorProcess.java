@@ -228,12 +228,15 @@ public final class OperatorProcess implements AutoCloseable {
     return OptionalLong.empty();
   }
 
-  /** The 60 classes with the most bytes on the heap, as {@code jcmd GC.class_histogram} lists. */
+  /**
+   * The 60 classes with the most bytes on the heap, as {@code jcmd GC.class_histogram} lists them
+   * (after its three lines of heading).
+   */
   private void writeHistogram(Path jcmd, long pid) {
     List<String> lines =
         run(List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram"))
             .lines()
-            .limit(64)
+            .limit(3 + 60)
             .toList();
     try {
       Files.write(log.resolveSibling("heap-histogram.txt"), lines);
