@@ -1,9 +1,11 @@
 package dev.converge.client;
 
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.module.blackbird.BlackbirdModule;
 
@@ -24,8 +26,13 @@ import tools.jackson.module.blackbird.BlackbirdModule;
  * thousands of compilations across the Kubernetes model. An operator spends most of its CPU turning
  * watch events, requests and responses into JSON and back, so this shows in its CPU per object.
  * Jackson's Blackbird module instead calls getters, setters and constructors through lambdas
- * generated once per property, which the JIT inlines like ordinary calls. The JSON written and read
- * is the same.
+ * generated once per property, which the JIT inlines like ordinary calls. The same goes for the
+ * any-setter through which fabric8's model receives every property a class does not declare ({@code
+ * fieldsV1}, the content of a {@code GenericKubernetesResource}): Jackson 3 builds new method
+ * handles for each such call. The JSON written and read is the same.
+ *
+ * <p>The object in each watch event is read in one pass, straight into its class, where fabric8
+ * would build a tree of it first and then convert the tree; the objects are the same.
  *
  * <pre>{@code
  * KubernetesClient client = Clients.create(Config.autoConfigure(null));
@@ -36,19 +43,22 @@ public final class Clients {
   private Clients() {}
 
   /**
-   * The system property that, set to {@code false}, leaves Blackbird out: fabric8's own
-   * serialization, should a model class of yours need it.
+   * The system property that, set to {@code false}, leaves Blackbird and the direct any-setters
+   * out: fabric8's own serialization, should a model class of yours need it.
    */
   public static final String BLACKBIRD = "converge.json.blackbird";
 
   /**
    * A new fabric8 serialization (the client's JSON and YAML, its registry of custom resource
-   * classes) with Jackson's Blackbird module, unless {@value #BLACKBIRD} is {@code false}.
+   * classes) with Jackson's Blackbird module, unless {@value #BLACKBIRD} is {@code false}, and
+   * watch events read in one pass.
    */
   public static KubernetesSerialization serialization() {
-    JsonMapper.Builder mapper = JsonMapper.builder();
+    JsonMapper.Builder mapper =
+        JsonMapper.builder().addMixIn(WatchEvent.class, WatchEventReading.class);
     if (!"false".equals(System.getProperty(BLACKBIRD))) {
       mapper.addModule(new BlackbirdModule());
+      mapper.addModule(new DirectAnySetters());
     }
     return new KubernetesSerialization(mapper.build(), true);
   }
@@ -65,6 +75,16 @@ public final class Clients {
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new PreferringOkHttpClientFactory(CipherPreference.fromSystem()))
         .withKubernetesSerialization(serialization());
+  }
+
+  /** Reads the object of a {@link WatchEvent} with {@link WatchEventObjectDeserializer}. */
+  @SuppressWarnings("unused") // read by Jackson as annotations on WatchEvent's members
+  private abstract static class WatchEventReading {
+    @JsonDeserialize(using = WatchEventObjectDeserializer.class)
+    private Object object;
+
+    @JsonDeserialize(using = WatchEventObjectDeserializer.class)
+    abstract void setObject(Object object);
   }
 
   /** A client for {@code config} using {@link #serialization()}. */
