@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.module.blackbird.BlackbirdModule;
@@ -54,13 +55,33 @@ public final class Clients {
    * watch events read in one pass.
    */
   public static KubernetesSerialization serialization() {
-    JsonMapper.Builder mapper =
-        JsonMapper.builder().addMixIn(WatchEvent.class, WatchEventReading.class);
-    if (!"false".equals(System.getProperty(BLACKBIRD))) {
-      mapper.addModule(new BlackbirdModule());
-      mapper.addModule(new DirectAnySetters());
+    return new Serialization(
+        JsonMapper.builder().addMixIn(WatchEvent.class, WatchEventReading.class).build());
+  }
+
+  /**
+   * fabric8's serialization with the modules added after fabric8's own. Jackson applies the
+   * deserializer changes of the module registered last first: registered before fabric8's, which
+   * wraps every property of the model, Blackbird would find no property it knows how to speed up,
+   * and each value read would still go through a method handle.
+   */
+  private static final class Serialization extends KubernetesSerialization {
+    Serialization(ObjectMapper mapper) {
+      super(mapper, true);
     }
-    return new KubernetesSerialization(mapper.build(), true);
+
+    @Override
+    protected ObjectMapper configureMapper(ObjectMapper mapper) {
+      ObjectMapper configured = super.configureMapper(mapper);
+      if ("false".equals(System.getProperty(BLACKBIRD))) {
+        return configured;
+      }
+      return configured
+          .rebuild()
+          .addModule(new BlackbirdModule())
+          .addModule(new DirectAnySetters())
+          .build();
+    }
   }
 
   /**
