@@ -32,9 +32,11 @@ import tools.jackson.databind.module.SimpleModule;
  * their CPU.
  *
  * <p>This module gives each such method a small generated class that calls it, made once per class,
- * as Blackbird does for ordinary setters. A method it cannot reach that way (not public, a key that
- * is not a {@code String}, a value with a deserializer or type handling of its own) keeps Jackson's
- * way. What is set is the same.
+ * as Blackbird does for ordinary setters. A method it cannot reach that way (not public, a name
+ * parameter that does not take a {@code String}, a value parameter not declared {@code Object}, a
+ * value deserializer named on the method) keeps Jackson's way. What is set is the same. The
+ * replacement carries no type handling for the values: it is for {@link Clients#serialization()},
+ * whose mapper has no default typing, and is not registered elsewhere.
  */
 final class DirectAnySetters extends SimpleModule {
 
