@@ -73,6 +73,16 @@ public final class BenchCommand implements Callable<Integer> {
   int idleSeconds;
 
   @Option(
+      names = "--restarts",
+      paramLabel = "K",
+      defaultValue = "1",
+      description =
+          "Times the operator is started again with every object in place; the table shows the"
+              + " median restart and each one's time from caches synced to first reconcile."
+              + " Default: ${DEFAULT-VALUE}.")
+  int restarts;
+
+  @Option(
       names = "--mode",
       paramLabel = "MODE",
       defaultValue = "both",
@@ -224,7 +234,8 @@ public final class BenchCommand implements Callable<Integer> {
               readyUrl,
               metricsUrl,
               reconcileMetric,
-              workDir);
+              workDir,
+              restarts);
       String machine = machine();
       System.out.printf(
           "==> %d AppDeployments × %d replicas over %d namespaces; %s%n",

@@ -18,6 +18,8 @@ import java.util.stream.Stream;
  * @param metricsUrl Prometheus metrics URL of the operator ({@code {port}} replaced)
  * @param reconcileMetric the counter of reconciles in that text, summed over its samples
  * @param workDir where logs and the client kubeconfig go
+ * @param restarts how many times the operator is started again with every object in place; the run
+ *     reports the median restart and each one's time from caches synced to first reconcile
  */
 public record BenchSettings(
     Workload workload,
@@ -29,7 +31,14 @@ public record BenchSettings(
     String readyUrl,
     String metricsUrl,
     String reconcileMetric,
-    Path workDir) {
+    Path workDir,
+    int restarts) {
+
+  public BenchSettings {
+    if (restarts < 1) {
+      throw new IllegalArgumentException("--restarts must be at least 1, not " + restarts);
+    }
+  }
 
   /**
    * The example operator as a child JVM with this JVM's class path and the options its image runs

@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,17 +148,25 @@ public final class BenchmarkRun {
                       ? String.format("%.1f MiB", heap.getAsLong() / 1048576.0)
                       : "n/a"));
 
-          Restart restart = restart(bench, metrics, port);
-          progress.accept(
-              String.format(
-                  "restart with %d objects: ready %.2f s, first reconcile %.2f s,"
-                      + " all reconciled %.2f s after start; %d writes, %d reads",
-                  w.objects(),
-                  restart.toReady(),
-                  restart.toFirstReconcile(),
-                  restart.toAllReconciled(),
-                  restart.writes(),
-                  restart.reads()));
+          List<Restart> restarts = new ArrayList<>();
+          for (int i = 0; i < settings.restarts(); i++) {
+            Restart each = restart(bench, metrics, port);
+            restarts.add(each);
+            progress.accept(
+                String.format(
+                    "restart with %d objects: ready %.2f s, first reconcile %.2f s,"
+                        + " all reconciled %.2f s after start; %d writes, %d reads",
+                    w.objects(),
+                    each.toReady(),
+                    each.toFirstReconcile(),
+                    each.toAllReconciled(),
+                    each.writes(),
+                    each.reads()));
+          }
+          // The median by the figure the goal is about: caches synced to first reconcile.
+          List<Restart> byGap = new ArrayList<>(restarts);
+          byGap.sort(Comparator.comparingDouble(Restart::syncedToFirstReconcile));
+          Restart restart = byGap.get(byGap.size() / 2);
 
           return new RunFigures(
               "operator",
@@ -191,6 +201,7 @@ public final class BenchmarkRun {
               restart.toAllReconciled(),
               restart.writes(),
               restart.reads(),
+              restarts.stream().map(Restart::syncedToFirstReconcile).toList(),
               reconciles,
               cpuByThread,
               controlPlaneCpu);
@@ -313,6 +324,7 @@ public final class BenchmarkRun {
             null,
             null,
             null,
+            List.of(),
             null,
             Map.of(),
             controlPlaneCpu);
@@ -348,7 +360,11 @@ public final class BenchmarkRun {
   }
 
   private record Restart(
-      double toReady, double toFirstReconcile, double toAllReconciled, long writes, long reads) {}
+      double toReady, double toFirstReconcile, double toAllReconciled, long writes, long reads) {
+    double syncedToFirstReconcile() {
+      return toFirstReconcile - toReady;
+    }
+  }
 
   /**
    * Starts the operator again with every object in place: start-up to caches and first reconcile.

@@ -11,6 +11,10 @@ import java.util.Map;
  * @param mode {@code operator} or {@code floor}
  * @param runningOverTime seconds from the first create at which each object was done, ascending
  * @param clientRequests the measured client's requests while converging, by {@code verb resource}
+ * @param restartToReadySeconds the median restart's (by its time from caches synced to first
+ *     reconcile), as are the other {@code restart} figures
+ * @param restartsSyncedToFirstReconcile each restart's seconds from caches synced to first
+ *     reconcile, in the order they ran; empty for the floor
  * @param reconcilesPerObject the operator's reconciles while converging, divided by the objects
  * @param cpuSecondsByThread the operator's CPU seconds while converging by group of threads (see
  *     {@link OperatorProcess#cpuSecondsByThread()}); empty for the floor
@@ -50,10 +54,15 @@ public record RunFigures(
     Double restartToAllReconciledSeconds,
     Long restartWrites,
     Long restartReads,
+    List<Double> restartsSyncedToFirstReconcile,
     Double reconcilesPerObject,
     Map<String, Double> cpuSecondsByThread,
     Map<String, Double> controlPlaneCpuSeconds) {
   public RunFigures {
+    restartsSyncedToFirstReconcile =
+        restartsSyncedToFirstReconcile == null
+            ? List.of()
+            : List.copyOf(restartsSyncedToFirstReconcile);
     cpuSecondsByThread = cpuSecondsByThread == null ? Map.of() : Map.copyOf(cpuSecondsByThread);
     controlPlaneCpuSeconds =
         controlPlaneCpuSeconds == null ? Map.of() : Map.copyOf(controlPlaneCpuSeconds);
