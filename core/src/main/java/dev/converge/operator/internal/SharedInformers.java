@@ -292,6 +292,17 @@ public final class SharedInformers implements Caches {
     Optional<R> copy(HasMetadata stored);
   }
 
+  /**
+   * Objects per page of an informer's list: the page size client-go's pager uses. A list of every
+   * object of a kind in one response is held whole (the response, then the parsed list) until its
+   * last item is stored; at 10,000 objects of three kinds that reached 495 MiB of a 512 MiB heap,
+   * and the collector's full collections held up the first reconciles after a restart. Pages keep
+   * what is held to one page at a time. A paged list is a consistent read (fabric8 asks for any
+   * cached version only when unpaged); on the local control plane the caches of 10,000 objects of
+   * three kinds synced as fast either way.
+   */
+  static final long LIST_PAGE_SIZE = 500;
+
   private <R extends HasMetadata> SharedIndexInformer<? extends HasMetadata> informer(
       Entry<R> entry, ObjectView<R> view, Optional<String> ns) {
     if (CustomResource.class.isAssignableFrom(entry.type)) {
@@ -299,16 +310,28 @@ public final class SharedInformers implements Caches {
           client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(entry.type));
       SharedIndexInformer<GenericKubernetesResource> informer =
           ns.isPresent()
-              ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
-              : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+              ? resources
+                  .inNamespace(ns.get())
+                  .withLimit(LIST_PAGE_SIZE)
+                  .runnableInformer(resync.toMillis())
+              : resources
+                  .inAnyNamespace()
+                  .withLimit(LIST_PAGE_SIZE)
+                  .runnableInformer(resync.toMillis());
       informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
       return wire(entry, view, ns, informer);
     }
     var resources = client.resources(entry.type);
     SharedIndexInformer<R> informer =
         ns.isPresent()
-            ? resources.inNamespace(ns.get()).runnableInformer(resync.toMillis())
-            : resources.inAnyNamespace().runnableInformer(resync.toMillis());
+            ? resources
+                .inNamespace(ns.get())
+                .withLimit(LIST_PAGE_SIZE)
+                .runnableInformer(resync.toMillis())
+            : resources
+                .inAnyNamespace()
+                .withLimit(LIST_PAGE_SIZE)
+                .runnableInformer(resync.toMillis());
     informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
     return wire(entry, view, ns, informer);
   }
