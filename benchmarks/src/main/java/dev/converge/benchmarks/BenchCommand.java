@@ -94,7 +94,8 @@ public final class BenchCommand implements Callable<Integer> {
       paramLabel = "CMD",
       description =
           "The operator's command line, split at spaces; {kubeconfig} and {port} are"
-              + " replaced. Default: the example operator as a JVM with -Xmx512m.")
+              + " replaced, and {cds} as --startup-archive says. Default: the example operator as"
+              + " a JVM with -Xmx512m.")
   String operatorCommand;
 
   @Option(
@@ -115,6 +116,17 @@ public final class BenchCommand implements Callable<Integer> {
               + " <output>/logs/<size>/operator.jfr and a summary of where its CPU went into"
               + " <output>/n<N>-r<R>-profile.md.")
   boolean profile;
+
+  @Option(
+      names = "--startup-archive",
+      defaultValue = "false",
+      description =
+          "Start the operator once on the empty cluster to train a class-data-sharing archive of"
+              + " the classes its start loads (-XX:ArchiveClassesAtExit), then run every measured"
+              + " start with it (-XX:SharedArchiveFile), as the example's image does. The"
+              + " argument {cds} of --operator-command becomes these options; without this flag"
+              + " it is dropped.")
+  boolean startupArchive;
 
   @Option(
       names = "--jvm-option",
@@ -235,7 +247,8 @@ public final class BenchCommand implements Callable<Integer> {
               metricsUrl,
               reconcileMetric,
               workDir,
-              restarts);
+              restarts,
+              startupArchive);
       String machine = machine();
       System.out.printf(
           "==> %d AppDeployments × %d replicas over %d namespaces; %s%n",

@@ -32,7 +32,11 @@ public record BenchSettings(
     String metricsUrl,
     String reconcileMetric,
     Path workDir,
-    int restarts) {
+    int restarts,
+    boolean startupArchive) {
+
+  /** The argument of an operator command that stands for the class-data-sharing option. */
+  public static final String CDS = "{cds}";
 
   public BenchSettings {
     if (restarts < 1) {
@@ -69,10 +73,11 @@ public record BenchSettings(
                 "-XX:StartFlightRecording=settings=profile,filename="
                     + folder.resolve("{name}.jfr")));
     command.addAll(jvmOptions);
+    command.add(CDS);
     command.addAll(
         List.of(
             "-cp",
-            System.getProperty("java.class.path"),
+            jarsFirst(System.getProperty("java.class.path")),
             "dev.converge.example.cli.AppOperatorCommand",
             "--kubeconfig",
             "{kubeconfig}",
@@ -80,6 +85,18 @@ public record BenchSettings(
             "{port}"));
     command.addAll(operatorOptions);
     return List.copyOf(command);
+  }
+
+  /**
+   * The class path with its folders after its jars: a class-data-sharing archive takes classes from
+   * jars only, and the JVM refuses to write one when a folder with classes precedes them.
+   */
+  static String jarsFirst(String classPath) {
+    List<String> entries = List.of(classPath.split(java.io.File.pathSeparator));
+    return Stream.concat(
+            entries.stream().filter(e -> !Files.isDirectory(Path.of(e))),
+            entries.stream().filter(e -> Files.isDirectory(Path.of(e))))
+        .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
   }
 
   URI readyUri(int port) {

@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -79,6 +81,9 @@ public final class BenchmarkRun {
           admin.apps().deployments().inAnyNamespace().inform();
       try {
         int port = freePort();
+        if (settings.startupArchive()) {
+          trainStartupArchive(bench, port);
+        }
         OperatorProcess operator = startOperator(bench, port, "operator.log");
         try {
           double toReady = awaitReady(operator);
@@ -411,9 +416,58 @@ public final class BenchmarkRun {
     }
   }
 
+  private Path startupArchive() {
+    return settings.workDir().resolve("operator.jsa").toAbsolutePath();
+  }
+
+  /**
+   * Starts the operator on the empty cluster with {@code -XX:ArchiveClassesAtExit}, waits until its
+   * caches sync and stops it: its JVM writes the classes the start loaded into the archive that the
+   * measured starts map.
+   */
+  private void trainStartupArchive(BenchCluster bench, int port) throws InterruptedException {
+    Path archive = startupArchive();
+    try {
+      Files.deleteIfExists(archive);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try (OperatorProcess training =
+        startOperator(
+            bench, port, "operator-training.log", "-XX:ArchiveClassesAtExit=" + archive)) {
+      awaitReady(training);
+    }
+    if (!Files.isRegularFile(archive)) {
+      throw new IllegalStateException(
+          "the training start wrote no archive at "
+              + archive
+              + " (does the operator command have "
+              + BenchSettings.CDS
+              + "?); its output is in "
+              + settings.workDir().resolve("operator-training.log"));
+    }
+    progress.accept(
+        String.format(
+            "start-up archive trained: %s, %.1f MiB",
+            archive, archive.toFile().length() / 1048576.0));
+  }
+
   private OperatorProcess startOperator(BenchCluster bench, int port, String logName) {
+    return startOperator(
+        bench,
+        port,
+        logName,
+        settings.startupArchive() ? "-XX:SharedArchiveFile=" + startupArchive() : null);
+  }
+
+  /**
+   * Starts the operator command, its {@value BenchSettings#CDS} argument {@code cds} or dropped.
+   */
+  private OperatorProcess startOperator(BenchCluster bench, int port, String logName, String cds) {
     List<String> command =
         settings.operatorCommand().stream()
+            .filter(arg -> cds != null || !arg.equals(BenchSettings.CDS))
+            .map(arg -> arg.equals(BenchSettings.CDS) ? cds : arg)
             .map(
                 arg ->
                     arg.replace("{kubeconfig}", bench.clientKubeconfig().toString())
