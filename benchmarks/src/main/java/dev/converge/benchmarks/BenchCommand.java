@@ -121,9 +121,10 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--startup-archive",
       defaultValue = "false",
       description =
-          "Start the operator once on the empty cluster to train a class-data-sharing archive of"
+          "Start the operator once on the empty cluster to write a class-data-sharing archive of"
               + " the classes its start loads (-XX:ArchiveClassesAtExit), then run every measured"
-              + " start with it (-XX:SharedArchiveFile), as the example's image does. The"
+              + " start with it (-XX:SharedArchiveFile). The example's image writes its archive at"
+              + " build time, with no API server (example-operator/startup-archive.sh). The"
               + " argument {cds} of --operator-command becomes these options; without this flag"
               + " it is dropped.")
   boolean startupArchive;
