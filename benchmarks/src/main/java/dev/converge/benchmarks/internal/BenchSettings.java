@@ -20,6 +20,9 @@ import java.util.stream.Stream;
  * @param workDir where logs and the client kubeconfig go
  * @param restarts how many times the operator is started again with every object in place; the run
  *     reports the median restart and each one's time from caches synced to first reconcile
+ * @param startupArchive whether a training start on the empty cluster writes a class-data-sharing
+ *     archive that every measured start then maps; the command's {@value #CDS} argument becomes the
+ *     JVM option for either, and is dropped without the archive
  */
 public record BenchSettings(
     Workload workload,
