@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -309,31 +310,20 @@ public final class SharedInformers implements Caches {
       var resources =
           client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(entry.type));
       SharedIndexInformer<GenericKubernetesResource> informer =
-          ns.isPresent()
-              ? resources
-                  .inNamespace(ns.get())
-                  .withLimit(LIST_PAGE_SIZE)
-                  .runnableInformer(resync.toMillis())
-              : resources
-                  .inAnyNamespace()
-                  .withLimit(LIST_PAGE_SIZE)
-                  .runnableInformer(resync.toMillis());
+          paged(ns.isPresent() ? resources.inNamespace(ns.get()) : resources.inAnyNamespace());
       informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
       return wire(entry, view, ns, informer);
     }
     var resources = client.resources(entry.type);
     SharedIndexInformer<R> informer =
-        ns.isPresent()
-            ? resources
-                .inNamespace(ns.get())
-                .withLimit(LIST_PAGE_SIZE)
-                .runnableInformer(resync.toMillis())
-            : resources
-                .inAnyNamespace()
-                .withLimit(LIST_PAGE_SIZE)
-                .runnableInformer(resync.toMillis());
+        paged(ns.isPresent() ? resources.inNamespace(ns.get()) : resources.inAnyNamespace());
     informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
     return wire(entry, view, ns, informer);
+  }
+
+  /** An informer, not yet started, that lists in pages of {@link #LIST_PAGE_SIZE}. */
+  private <T extends HasMetadata> SharedIndexInformer<T> paged(Informable<T> scope) {
+    return scope.withLimit(LIST_PAGE_SIZE).runnableInformer(resync.toMillis());
   }
 
   private <R extends HasMetadata, S extends HasMetadata> SharedIndexInformer<S> wire(
