@@ -89,7 +89,8 @@ class StartupArchiveIT {
     training.environment().put("TRAINING_SECONDS", "10");
     training.environment().put("PATH", Path.of(java()).getParent() + ":" + System.getenv("PATH"));
     Process trained = training.start();
-    String trainingOutput = new String(trained.getInputStream().readAllBytes(), UTF8);
+    String trainingOutput =
+        new String(trained.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(trained.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(trained.exitValue()).as(trainingOutput).isZero();
     assertThat(archive).isNotEmptyFile();
@@ -121,7 +122,8 @@ class StartupArchiveIT {
           new Thread(
               () -> {
                 try (BufferedReader lines =
-                    new BufferedReader(new InputStreamReader(operator.getInputStream(), UTF8))) {
+                    new BufferedReader(
+                        new InputStreamReader(operator.getInputStream(), StandardCharsets.UTF_8))) {
                   String line;
                   while ((line = lines.readLine()) != null) {
                     synchronized (output) {
@@ -183,6 +185,4 @@ class StartupArchiveIT {
       }
     }
   }
-
-  private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
 }
