@@ -41,6 +41,12 @@ import picocli.CommandLine.Option;
  *   <tr><td>{@code --leader-elect}, {@code --leader-election-namespace NS}</td><td>the Lease's
  *       namespace defaults to {@code $POD_NAMESPACE}, then the service account's namespace, then
  *       {@code default}</td></tr>
+ *   <tr><td>{@code --leader-election-id ID}</td><td>this replica's identity in the Lease; default
+ *       the host name and a random suffix. With leader election it also ends the user agent, so
+ *       that the API server's audit log tells the replicas apart</td></tr>
+ *   <tr><td>{@code --leader-election-lease-duration}, {@code --leader-election-renew-deadline},
+ *       {@code --leader-election-retry-period SECONDS}</td><td>the election's timings; default 15,
+ *       10 and 2 (see {@link LeaderElection})</td></tr>
  *   <tr><td>{@code --access-review-interval SECONDS}</td><td>see {@link
  *       dev.converge.operator.OperatorBuilder#accessReviewInterval}; default 300</td></tr>
  *   <tr><td>{@code --workers N}</td><td>objects each controller reconciles at once; default the
@@ -107,6 +113,34 @@ public final class OperatorOptions {
   String leaseNamespace;
 
   @Option(
+      names = "--leader-election-id",
+      paramLabel = "ID",
+      description = "This replica's identity in the Lease. Default: host name and a random suffix.")
+  String leaderElectionId;
+
+  @Option(
+      names = "--leader-election-lease-duration",
+      paramLabel = "SECONDS",
+      description = "How long the Lease is valid after its last renewal. Default: 15.")
+  Double leaseDurationSeconds;
+
+  @Option(
+      names = "--leader-election-renew-deadline",
+      paramLabel = "SECONDS",
+      description =
+          "How long the leader keeps trying to renew before it stops; it writes nothing once its"
+              + " last renewal is older. Default: 10.")
+  Double renewDeadlineSeconds;
+
+  @Option(
+      names = "--leader-election-retry-period",
+      paramLabel = "SECONDS",
+      description = "How often candidates try to acquire and the leader renews. Default: 2.")
+  Double retryPeriodSeconds;
+
+  private String identity;
+
+  @Option(
       names = "--access-review-interval",
       paramLabel = "SECONDS",
       description =
@@ -140,8 +174,22 @@ public final class OperatorOptions {
             ? Config.fromKubeconfig(context, kubeconfig.toFile())
             : Config.autoConfigure(context);
     ClientKeyAlgorithm.detect(config);
-    config.setUserAgent(userAgent);
+    config.setUserAgent(leaderElect ? userAgent + " (" + identity() + ")" : userAgent);
     return config;
+  }
+
+  /**
+   * This replica's identity in the Lease: {@code --leader-election-id}, else the host name and a
+   * random suffix, chosen once.
+   */
+  public synchronized String identity() {
+    if (identity == null) {
+      identity =
+          leaderElectionId != null && !leaderElectionId.isBlank()
+              ? leaderElectionId
+              : LeaderElection.onLease("default", "identity").identity();
+    }
+    return identity;
   }
 
   /**
@@ -193,9 +241,27 @@ public final class OperatorOptions {
    * service account's), else {@code default}.
    */
   public Optional<LeaderElection> leaderElection(String leaseName) throws IOException {
-    return leaderElect
-        ? Optional.of(LeaderElection.onLease(leaseNamespace(), leaseName))
-        : Optional.empty();
+    if (!leaderElect) {
+      return Optional.empty();
+    }
+    LeaderElection election =
+        LeaderElection.onLease(leaseNamespace(), leaseName).withIdentity(identity());
+    return Optional.of(
+        election.withTimings(
+            seconds(leaseDurationSeconds, election.leaseDuration(), "lease-duration"),
+            seconds(renewDeadlineSeconds, election.renewDeadline(), "renew-deadline"),
+            seconds(retryPeriodSeconds, election.retryPeriod(), "retry-period")));
+  }
+
+  private static Duration seconds(Double value, Duration otherwise, String option) {
+    if (value == null) {
+      return otherwise;
+    }
+    if (!(value > 0)) {
+      throw new IllegalArgumentException(
+          "--leader-election-" + option + " must be a positive number of seconds, was " + value);
+    }
+    return Duration.ofMillis(Math.round(value * 1000));
   }
 
   /**

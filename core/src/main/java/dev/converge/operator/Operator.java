@@ -7,11 +7,15 @@ import dev.converge.event.EventRecorder;
 import dev.converge.handler.EnqueueControllerOwner;
 import dev.converge.operator.internal.AccessChecks;
 import dev.converge.operator.internal.ControllerRuntime;
+import dev.converge.operator.internal.FencedClient;
+import dev.converge.operator.internal.FencingLeaseLock;
+import dev.converge.operator.internal.LeaseFence;
 import dev.converge.operator.internal.RejectedObjects;
 import dev.converge.operator.internal.RequiredPermissions;
 import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.operator.internal.StrategyKindCheck;
+import dev.converge.queue.Ticker;
 import dev.converge.rbac.OperatorPermissions;
 import dev.converge.schema.ResourceSchemas;
 import dev.converge.source.Caches;
@@ -29,6 +33,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -93,6 +98,13 @@ public final class Operator implements AutoCloseable {
   private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
   private volatile CompletableFuture<?> election;
   private volatile LeaderElector elector;
+
+  /**
+   * With leader election, what every write of this instance passes: closed unless this instance
+   * holds the Lease and renewed it recently enough (see {@link LeaseFence}); null without.
+   */
+  private final LeaseFence fence;
+
   private volatile KubernetesClient electionClient;
   private volatile boolean workersStarted;
 
@@ -104,16 +116,27 @@ public final class Operator implements AutoCloseable {
     this.onLeadershipLost = b.onLeadershipLost;
     this.leadershipLoss = b.leadershipLoss;
     this.cacheSyncTimeout = b.cacheSyncTimeout;
+    this.fence =
+        b.leaderElection
+            .filter(le -> FencedClient.supports(b.client))
+            .map(
+                le ->
+                    new LeaseFence(
+                        Ticker.system(), LeaseFence.window(le.leaseDuration(), le.renewDeadline())))
+            .orElse(null);
+    // Every write the runtime sends for this operator, and those a reconciler sends through its
+    // context, go through the fenced client; the informers read through the operator's own.
+    KubernetesClient writes = fence == null ? b.client : FencedClient.of(b.client, fence);
     this.rejected = new RejectedObjects(b.metrics);
     this.informers =
         new SharedInformers(b.client, b.namespaces, b.informerResync, rejected, b.metrics);
     EventRecorder events =
         b.events != null
             ? b.events
-            : EventRecorder.builder(b.client).component(b.name).metrics(b.metrics).build();
+            : EventRecorder.builder(writes).component(b.name).metrics(b.metrics).build();
     this.ownEvents = b.events == null ? events : null;
     rejected.events(events);
-    StatusWriter status = b.status != null ? b.status : StatusWriter.create(b.client);
+    StatusWriter status = b.status != null ? b.status : StatusWriter.create(writes);
     this.strategies = strategies(b);
     this.permissions =
         RequiredPermissions.of(
@@ -123,7 +146,7 @@ public final class Operator implements AutoCloseable {
             b.client, b.name, permissions, b.namespaces, b.metrics, b.accessReviewInterval);
     RuntimeServices services =
         new RuntimeServices(
-            b.client,
+            writes,
             informers,
             b.metrics,
             events,
@@ -336,7 +359,7 @@ public final class Operator implements AutoCloseable {
             .withConfig(
                 new LeaderElectionConfigBuilder()
                     .withName(name)
-                    .withLock(new LeaseLock(le.leaseNamespace(), le.leaseName(), le.identity()))
+                    .withLock(lock(le))
                     .withLeaseDuration(le.leaseDuration())
                     .withRenewDeadline(le.renewDeadline())
                     .withRetryPeriod(le.retryPeriod())
@@ -366,6 +389,15 @@ public final class Operator implements AutoCloseable {
         });
   }
 
+  /** The Lease lock; it reports accepted renewals to the fence. */
+  private Lock lock(LeaderElection le) {
+    if (fence == null) {
+      return new LeaseLock(le.leaseNamespace(), le.leaseName(), le.identity());
+    }
+    return new FencingLeaseLock(
+        le.leaseNamespace(), le.leaseName(), le.identity(), fence, Ticker.system());
+  }
+
   private void checkSynced() {
     if (synced.isDone() || state.get() == OperatorState.STOPPED) {
       return;
@@ -382,6 +414,9 @@ public final class Operator implements AutoCloseable {
 
   private void startedLeading() {
     if (state.compareAndSet(OperatorState.STANDBY, OperatorState.RUNNING)) {
+      if (fence != null) {
+        fence.leading();
+      }
       log.info("operator {}: became leader; reconciling once caches are synced", name);
       startWorkersOnceSynced();
     }
@@ -401,6 +436,9 @@ public final class Operator implements AutoCloseable {
   }
 
   private void stoppedLeading() {
+    if (fence != null) {
+      fence.closed(); // the fence has closed on its own by now unless the Lease was taken early
+    }
     if (state.compareAndSet(OperatorState.RUNNING, OperatorState.LEADERSHIP_LOST)) {
       log.error(
           "operator {}: lost the leader lease; stopped reconciling{}",
@@ -426,13 +464,24 @@ public final class Operator implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until every reconcile of the lost term has ended, however long that takes, before this
+   * instance may lead again: a reconcile of the old term running beside one of the new would
+   * reconcile one object twice at once, and the fence, open again, would let both write.
+   */
   private void afterLoss() {
     Duration grace = leaderElection.map(LeaderElection::leaseDuration).orElse(Duration.ZERO);
     for (ControllerRuntime<?> controller : controllers) {
-      if (!controller.awaitWorkersEnded(grace)) {
+      while (!controller.awaitWorkersEnded(grace)) {
+        if (state.get() == OperatorState.STOPPED) {
+          return;
+        }
         log.warn(
-            "operator {}: a reconcile of controller {} ignores interruption and still runs",
+            "operator {}: {} reconcile(s) of controller {} ignore interruption and still run"
+                + " after losing the Lease (their writes are not sent); not rejoining the election"
+                + " until they end",
             name,
+            controller.activeReconciles(),
             controller.name());
       }
     }
@@ -519,6 +568,12 @@ public final class Operator implements AutoCloseable {
     if (running != null) {
       running.cancel(true);
     }
+    if (ownEvents != null) {
+      ownEvents.close(); // its last Events are sent while this instance still holds the Lease
+    }
+    if (fence != null) {
+      fence.closed(); // from here on nothing of this instance is written
+    }
     LeaderElector current = elector;
     if (current != null && before == OperatorState.RUNNING) {
       if (ended) {
@@ -531,9 +586,6 @@ public final class Operator implements AutoCloseable {
             name,
             leaderElection.orElseThrow().leaseDuration().toSeconds());
       }
-    }
-    if (ownEvents != null) {
-      ownEvents.close();
     }
     informers.stop();
     rejected.stop();

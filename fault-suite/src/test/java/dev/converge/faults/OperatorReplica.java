@@ -33,11 +33,24 @@ final class OperatorReplica implements AutoCloseable {
   private final String namespace;
   private final String leaseNamespace;
   private final Path log;
+  private final List<String> extraArgs;
   private int port;
   private Process process;
   private int starts;
 
   OperatorReplica(String name, Path kubeconfig, String namespace, String leaseNamespace, Path log) {
+    this(name, kubeconfig, namespace, leaseNamespace, log, List.of());
+  }
+
+  /** A replica whose command line ends with {@code extraArgs} (e.g. the election's timings). */
+  OperatorReplica(
+      String name,
+      Path kubeconfig,
+      String namespace,
+      String leaseNamespace,
+      Path log,
+      List<String> extraArgs) {
+    this.extraArgs = List.copyOf(extraArgs);
     this.name = name;
     this.kubeconfig = kubeconfig;
     this.namespace = namespace;
@@ -77,6 +90,7 @@ final class OperatorReplica implements AutoCloseable {
                 leaseNamespace,
                 "--http-port",
                 Integer.toString(port)));
+    command.addAll(extraArgs);
     try {
       starts++;
       Files.writeString(
@@ -103,6 +117,40 @@ final class OperatorReplica implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+  }
+
+  /**
+   * SIGSTOP: every thread of the replica stops where it is, as in a paused container or VM, a long
+   * stop-the-world pause, or a host that stops scheduling it; its clocks keep running.
+   */
+  void freeze() {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #freeze()}: the replica carries on where it stopped. */
+  void resume() {
+    signal("CONT");
+  }
+
+  private void signal(String signal) {
+    long pid;
+    synchronized (this) {
+      if (process == null || !process.isAlive()) {
+        throw new IllegalStateException(name + " is not running");
+      }
+      pid = process.pid();
+    }
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signalling " + name, e);
     }
   }
 

@@ -78,6 +78,17 @@ public interface LocalCluster extends AutoCloseable {
     return new ConfigBuilder(config()).withMasterUrl("https://127.0.0.1:" + proxy.port()).build();
   }
 
+  /**
+   * kube-apiserver's audit log of every write (JSON lines, Metadata level: who, with which user
+   * agent, what, the response code and when), when the cluster was started with the system property
+   * {@code converge.cluster.audit=true} (or {@code CONVERGE_CLUSTER_AUDIT=true}); empty otherwise
+   * and for an existing cluster. Read it with {@link AuditLog}: it is the API server's own record
+   * of what each client wrote, independent of what the clients say about themselves.
+   */
+  default java.util.Optional<Path> auditLog() {
+    return java.util.Optional.empty();
+  }
+
   /** Stops every component this cluster started and removes its files. */
   @Override
   void close();

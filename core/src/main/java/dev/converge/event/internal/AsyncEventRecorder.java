@@ -259,6 +259,11 @@ public final class AsyncEventRecorder implements EventRecorder {
       try {
         writer.write(next.involved, key, next.count, next.first, next.last);
       } catch (RuntimeException e) {
+        if (dev.converge.operator.LeaseLostException.isCause(e)) {
+          // Not the leader (any more): its Events are not written, like its other writes.
+          LOG.debug("{} event {} not recorded: {}", key.type(), key.reason(), e.getMessage());
+          continue;
+        }
         LOG.warn(
             "could not record {} event {} for {}: {}",
             key.type(),

@@ -64,6 +64,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
   private final AtomicInteger pools = new AtomicInteger();
   private volatile WorkerPool pool;
 
+  /**
+   * The pool paused last, while any of its reconciles may still run: waited for before the workers
+   * start again, and counted among the live workers until then.
+   */
+  private volatile WorkerPool paused;
+
   /** The threads of one start of the workers, and how many of their loops are alive. */
   private static final class WorkerPool {
     final ExecutorService executor;
@@ -294,6 +300,9 @@ public final class ControllerRuntime<P extends HasMetadata> {
     synchronized (this) {
       running = pool;
       pool = null;
+      if (running != null) {
+        paused = running;
+      }
     }
     if (running == null) {
       return true;
@@ -316,10 +325,24 @@ public final class ControllerRuntime<P extends HasMetadata> {
    */
   public boolean awaitWorkersEnded(Duration timeout) {
     WorkerPool running;
+    WorkerPool pausedPool;
     synchronized (this) {
       running = pool;
+      pausedPool = paused;
     }
-    return running == null || awaitEnded(running, timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    if (pausedPool != null) {
+      if (!awaitEnded(pausedPool, timeout)) {
+        return false;
+      }
+      synchronized (this) {
+        if (paused == pausedPool) {
+          paused = null;
+        }
+      }
+    }
+    return running == null
+        || awaitEnded(running, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
   }
 
   private static boolean awaitEnded(WorkerPool running, Duration timeout) {
@@ -342,10 +365,15 @@ public final class ControllerRuntime<P extends HasMetadata> {
     return running == null || running.closing ? 0 : definition.maxConcurrentReconciles();
   }
 
-  /** Workers whose loop is alive now. */
+  /**
+   * Workers whose loop is alive now, including those of paused workers whose reconcile has not
+   * ended yet.
+   */
   public int workersAlive() {
     WorkerPool running = pool;
-    return running == null ? 0 : running.alive.get();
+    WorkerPool pausedPool = paused;
+    return (running == null ? 0 : running.alive.get())
+        + (pausedPool == null ? 0 : pausedPool.alive.get());
   }
 
   /**
@@ -482,6 +510,17 @@ public final class ControllerRuntime<P extends HasMetadata> {
         Thread.currentThread().interrupt();
       }
       record(ReconcileOutcome.ERROR, start);
+      if (FencedClient.fenced(failure)) {
+        // Not sent: this instance no longer holds the Lease. The next leader reconciles it.
+        queue.addRateLimited(key);
+        log.info(
+            "reconcile of {} {} stopped: a write was not sent because this instance's leader"
+                + " Lease is not current ({})",
+            kind,
+            key,
+            failure.getMessage());
+        return;
+      }
       if (queue.isShutDown()) {
         log.warn("reconcile of {} {} ended by shutdown: {}", kind, key, failure.toString());
         return;

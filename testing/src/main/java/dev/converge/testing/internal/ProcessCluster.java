@@ -94,6 +94,35 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
     }
   }
 
+  /**
+   * Whether kube-apiserver keeps an audit log of every write (see {@link #auditLog()}): the system
+   * property {@value #AUDIT_PROPERTY} or the environment variable {@value #AUDIT_ENV} set to {@code
+   * true}.
+   */
+  static boolean auditWanted() {
+    return Boolean.parseBoolean(System.getProperty(AUDIT_PROPERTY, System.getenv(AUDIT_ENV)));
+  }
+
+  public static final String AUDIT_PROPERTY = "converge.cluster.audit";
+  public static final String AUDIT_ENV = "CONVERGE_CLUSTER_AUDIT";
+
+  /**
+   * What the audit log records: each write (its user, user agent, object, response code and times),
+   * at the Metadata level and once its response is complete; no reads, no request bodies.
+   */
+  private static final String AUDIT_POLICY =
+      """
+      apiVersion: audit.k8s.io/v1
+      kind: Policy
+      omitStages: ["RequestReceived", "ResponseStarted", "Panic"]
+      rules:
+      - level: Metadata
+        verbs: ["create", "update", "patch", "delete", "deletecollection"]
+      - level: None
+      """;
+
+  private Path auditLog;
+
   public static final String KCM_QPS_PROPERTY = "converge.controller-manager.qps";
   public static final String KCM_QPS_ENV = "CONVERGE_CONTROLLER_MANAGER_QPS";
 
@@ -178,34 +207,50 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
     await(etcd, "etcd /health", () -> ok(plain, etcdUrl + "/health"));
 
     // kube-apiserver
+    List<String> audit = List.of();
+    if (auditWanted()) {
+      auditLog = workDir.resolve("audit.log");
+      Path policy = write(workDir.resolve("audit-policy.yaml"), AUDIT_POLICY);
+      audit =
+          List.of(
+              "--audit-policy-file=" + policy,
+              "--audit-log-path=" + auditLog,
+              "--audit-log-format=json",
+              "--audit-log-mode=blocking",
+              "--audit-log-maxsize=0");
+    }
     ComponentProcess apiserver =
         launch(
             "kube-apiserver",
             bin.kubeApiserver(),
-            List.of(
-                "--etcd-servers=" + etcdUrl,
-                "--bind-address=127.0.0.1",
-                "--advertise-address=127.0.0.1",
-                // the 'kubernetes' Service's endpoints may not point at loopback; nothing here
-                // needs them
-                "--endpoint-reconciler-type=none",
-                "--secure-port=" + apiPort,
-                "--cert-dir=" + workDir.resolve("apiserver-certs"),
-                "--tls-cert-file=" + servingCert,
-                "--tls-private-key-file=" + servingKey,
-                "--client-ca-file=" + ca,
-                "--authorization-mode=RBAC",
-                "--service-cluster-ip-range=" + SERVICE_CIDR,
-                "--allow-privileged=true",
-                "--disable-admission-plugins=ServiceAccount",
-                // as in many production clusters: setting blockOwnerDeletion needs update on the
-                // owner's finalizers, so an operator's RBAC is tested as it will be checked there
-                "--enable-admission-plugins=OwnerReferencesPermissionEnforcement",
-                "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-                "--service-account-key-file=" + saPub,
-                "--service-account-signing-key-file=" + saKey,
-                "--profiling=false",
-                "--v=0"));
+            concat(
+                audit,
+                List.of(
+                    "--etcd-servers=" + etcdUrl,
+                    "--bind-address=127.0.0.1",
+                    "--advertise-address=127.0.0.1",
+                    // the 'kubernetes' Service's endpoints may not point at loopback; nothing here
+                    // needs them
+                    "--endpoint-reconciler-type=none",
+                    "--secure-port=" + apiPort,
+                    "--cert-dir=" + workDir.resolve("apiserver-certs"),
+                    "--tls-cert-file=" + servingCert,
+                    "--tls-private-key-file=" + servingKey,
+                    "--client-ca-file=" + ca,
+                    "--authorization-mode=RBAC",
+                    "--service-cluster-ip-range=" + SERVICE_CIDR,
+                    "--allow-privileged=true",
+                    "--disable-admission-plugins=ServiceAccount",
+                    // as in many production clusters: setting blockOwnerDeletion needs update on
+                    // the
+                    // owner's finalizers, so an operator's RBAC is tested as it will be checked
+                    // there
+                    "--enable-admission-plugins=OwnerReferencesPermissionEnforcement",
+                    "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+                    "--service-account-key-file=" + saPub,
+                    "--service-account-signing-key-file=" + saKey,
+                    "--profiling=false",
+                    "--v=0")));
     HttpClient mtls = TlsClients.mutual(pki.caPem(), admin);
     adminHttp = mtls;
     await(apiserver, "kube-apiserver /readyz", () -> ok(mtls, apiUrl + "/readyz"));
@@ -503,6 +548,17 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
   @Override
   public Duration startupTime() {
     return startupTime;
+  }
+
+  @Override
+  public java.util.Optional<Path> auditLog() {
+    return java.util.Optional.ofNullable(auditLog);
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   /** The folder holding certificates, kubeconfig, etcd data and each component's log. */
