@@ -10,6 +10,7 @@ import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TcpProxy;
 import dev.converge.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
@@ -21,7 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,18 +35,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * replica takes over, writes nothing once it wakes up: judged from kube-apiserver's audit log,
  * where each replica's requests carry its identity in the user agent.
  *
- * <p>Each round: the AppDeployment operator runs as two replicas on short election timings while
- * ConfigMaps keep changing, so the leader writes all the time; the leader is frozen (or its
- * connection stalled), the other replica acquires the Lease and starts writing, then the old leader
- * resumes (or its connections are reset and traffic flows again). The audit log must hold no write
- * the old leader got accepted after the new leader's first accepted write of the Lease. The rounds
- * alternate the roles. {@code faults.fencing.rounds} and {@code faults.fencing.stallRounds} set how
- * many rounds of each kind run ({@code bin/fault-suite} runs 20 of each).
+ * <p>Each round: the AppDeployment operator runs as two replicas on short election timings; every
+ * app's ConfigMap changes at once, and once the leader is busy writing Deployments for that burst
+ * it is frozen (or its connection stalled) with its workers in the middle of their reconciles; the
+ * other replica acquires the Lease and starts writing, then the old leader resumes (or its
+ * connections are reset and traffic flows again) and finds its reconciles where it left them. The
+ * audit log must hold no write the old leader got accepted after the new leader's first accepted
+ * write of the Lease. The rounds alternate the roles. {@code faults.fencing.rounds} and {@code
+ * faults.fencing.stallRounds} set how many rounds of each kind run ({@code bin/fault-suite} runs 20
+ * of each).
  */
 @ExtendWith(LocalClusterExtension.class)
 class LeaderFencingIT {
 
   private static final String LEASE = "app-operator";
+  private static final int APPS = 60;
   private static final List<String> TIMINGS =
       List.of(
           "--leader-election-lease-duration",
@@ -83,10 +90,10 @@ class LeaderFencingIT {
     Path work = Files.createTempDirectory("converge-fencing-");
     String token = ShippedOperator.install(admin);
     AppWorld world = new AppWorld(admin, ns.name(), 7);
-    world.create(12);
+    world.create(APPS);
+    ExecutorService bursts = Executors.newFixedThreadPool(8);
 
     List<Round> rounds = new ArrayList<>();
-    AtomicBoolean churning = new AtomicBoolean(true);
     try (TcpProxy proxyA = faults.proxyToApiServer();
         TcpProxy proxyB = faults.proxyToApiServer();
         OperatorReplica a = replica("fenced-a", proxyA, token, cluster, ns, work);
@@ -95,29 +102,27 @@ class LeaderFencingIT {
       Map<String, TcpProxy> proxies = Map.of(a.name(), proxyA, b.name(), proxyB);
       a.start();
       b.start();
-      // Keeps the leader busy: every change of a ConfigMap makes it write a Deployment and a
-      // status.
-      Thread churn =
-          new Thread(
-              () -> {
-                while (churning.get()) {
-                  world.churn(4);
-                }
-              },
-              "fencing-churn");
-      churn.setDaemon(true);
-      churn.start();
       try {
         for (int i = 0; i < freezeRounds + stallRounds; i++) {
           boolean freeze = i < freezeRounds;
           String leaderId = awaitHolder(admin, byId.keySet());
           OperatorReplica leader = byId.get(leaderId);
           OperatorReplica other = leaderId.equals(a.name()) ? b : a;
-          Instant roundStart = Instant.now();
-          await("the leader " + leaderId + " writing")
+          Instant burstAt = Instant.now();
+          List<Future<?>> burst = burst(admin, ns.name(), i, bursts);
+          await("the leader " + leaderId + " writing for the burst")
               .atMost(Duration.ofSeconds(90))
               .until(
-                  () -> audit.firstAccepted(by(leaderId).and(notLease()), roundStart).isPresent());
+                  () ->
+                      audit
+                              .writes(
+                                  w ->
+                                      w.accepted()
+                                          && notLease(w)
+                                          && by(leaderId).test(w)
+                                          && !w.received().isBefore(burstAt))
+                              .size()
+                          >= 5);
 
           Instant faultAt = Instant.now();
           if (freeze) {
@@ -130,7 +135,7 @@ class LeaderFencingIT {
               .until(() -> other.name().equals(holder(admin).orElse("")));
           Instant takeover =
               audit
-                  .firstAccepted(by(other.name()).and(lease()), faultAt)
+                  .firstAccepted(by(other.name()).and(LeaderFencingIT::lease), faultAt)
                   .orElseThrow(() -> new AssertionError("no Lease write by the new leader"))
                   .received();
           // The old leader stays cut off until the new one has written something of its own.
@@ -138,7 +143,9 @@ class LeaderFencingIT {
               .atMost(Duration.ofSeconds(90))
               .until(
                   () ->
-                      audit.firstAccepted(by(other.name()).and(notLease()), takeover).isPresent());
+                      audit
+                          .firstAccepted(by(other.name()).and(LeaderFencingIT::notLease), takeover)
+                          .isPresent());
           if (freeze) {
             leader.resume();
           } else {
@@ -180,10 +187,12 @@ class LeaderFencingIT {
               Duration.between(faultAt, takeover).toMillis(),
               Duration.between(takeover, resumed).toMillis(),
               late.size());
+          for (Future<?> change : burst) {
+            change.get(2, TimeUnit.MINUTES);
+          }
         }
       } finally {
-        churning.set(false);
-        churn.join(Duration.ofSeconds(30).toMillis());
+        bursts.shutdownNow();
       }
     }
 
@@ -202,6 +211,28 @@ class LeaderFencingIT {
                     .as("%s of %s", r.kind(), r.deposed())
                     .extracting(AuditLog.Write::describe)
                     .isEmpty());
+  }
+
+  /** Changes every app's ConfigMap at once, from several threads: each change is a reconcile. */
+  private static List<Future<?>> burst(
+      KubernetesClient admin, String namespace, int round, ExecutorService threads) {
+    List<Future<?>> changes = new ArrayList<>();
+    for (int app = 0; app < APPS; app++) {
+      String name = "app-" + app + "-config";
+      changes.add(
+          threads.submit(
+              () ->
+                  admin
+                      .configMaps()
+                      .inNamespace(namespace)
+                      .withName(name)
+                      .edit(
+                          c ->
+                              new ConfigMapBuilder(c)
+                                  .addToData("GREETING", "round " + round)
+                                  .build())));
+    }
+    return changes;
   }
 
   private static OperatorReplica replica(
@@ -223,12 +254,12 @@ class LeaderFencingIT {
     return w -> w.userAgent().endsWith("(" + id + ")");
   }
 
-  private static Predicate<AuditLog.Write> lease() {
-    return w -> "leases".equals(w.resource()) && LEASE.equals(w.name());
+  private static boolean lease(AuditLog.Write w) {
+    return "leases".equals(w.resource()) && LEASE.equals(w.name());
   }
 
-  private static Predicate<AuditLog.Write> notLease() {
-    return w -> !"leases".equals(w.resource()) && !REVIEWS.contains(w.resource());
+  private static boolean notLease(AuditLog.Write w) {
+    return !"leases".equals(w.resource()) && !REVIEWS.contains(w.resource());
   }
 
   private static Optional<String> holder(KubernetesClient admin) {
@@ -241,7 +272,7 @@ class LeaderFencingIT {
 
   private static String awaitHolder(KubernetesClient admin, Set<String> ids) {
     return await("a replica holding the Lease")
-        .atMost(Duration.ofSeconds(120))
+        .atMost(Duration.ofMinutes(2))
         .until(() -> holder(admin).filter(ids::contains).orElse(null), h -> h != null);
   }
 }
