@@ -292,10 +292,15 @@ class FaultSuiteIT {
                 proxyB.heal();
                 proxyW.heal();
                 return () -> {
-                  await()
-                      .atMost(Duration.ofSeconds(60))
-                      .until(() -> witness.watchGone() + witness.httpGone() > 0);
-                  witness.close();
+                  try {
+                    await()
+                        .atMost(Duration.ofSeconds(60))
+                        .until(() -> witness.watchGone() + witness.httpGone() > 0);
+                  } catch (org.awaitility.core.ConditionTimeoutException notSeen) {
+                    // reported below, with the counts
+                  } finally {
+                    witness.close();
+                  }
                   int informers = goneLogged(a, logA) + goneLogged(b, logB);
                   return Proof.of(
                       witness.watchGone() + witness.httpGone() > 0 && informers > 0,
