@@ -1,6 +1,5 @@
 package dev.converge.faults;
 
-import dev.converge.confighash.ConfigHash;
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.desired.AppLabels;
@@ -12,14 +11,23 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -262,7 +270,7 @@ final class AppWorld {
                 .getMetadata()
                 .getAnnotations()
                 .get(AppLabels.CONFIG_HASH_ANNOTATION);
-    String want = config == null ? null : ConfigHash.of(config);
+    String want = config == null ? null : expectedHash(config.getData(), config.getBinaryData());
     if (!Objects.equals(hash, want)) {
       return "config hash " + hash + ", want " + want;
     }
@@ -274,6 +282,41 @@ final class AppWorld {
           + app.getMetadata().getGeneration();
     }
     return null;
+  }
+
+  /**
+   * The config hash a pod template must carry, computed here from the definition the operator
+   * documents (not with its code): SHA-256 over {@code 'd'}, the number of {@code data} entries as
+   * a big-endian int32 and, in key order, each key and value as a big-endian int32 length and its
+   * UTF-8 bytes; then {@code 'b'} and the same for {@code binaryData}, values base64-decoded; the
+   * first 16 hex digits.
+   */
+  static String expectedHash(Map<String, String> data, Map<String, String> binaryData) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      for (char section : new char[] {'d', 'b'}) {
+        Map<String, String> given = section == 'd' ? data : binaryData;
+        Map<String, String> entries = given == null ? new TreeMap<>() : new TreeMap<>(given);
+        out.writeByte(section);
+        out.writeInt(entries.size());
+        for (Map.Entry<String, String> e : entries.entrySet()) {
+          byte[] key = e.getKey().getBytes(StandardCharsets.UTF_8);
+          byte[] value =
+              section == 'd'
+                  ? e.getValue().getBytes(StandardCharsets.UTF_8)
+                  : Base64.getDecoder().decode(e.getValue());
+          out.writeInt(key.length);
+          out.write(key);
+          out.writeInt(value.length);
+          out.write(value);
+        }
+      }
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()))
+          .substring(0, 16);
+    } catch (IOException | NoSuchAlgorithmException e) {
+      throw new IllegalStateException("cannot hash in memory", e);
+    }
   }
 
   private static <T extends HasMetadata> Optional<T> owned(List<T> children, AppDeployment app) {

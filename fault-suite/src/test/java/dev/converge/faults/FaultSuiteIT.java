@@ -41,8 +41,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * orphaned, no finalizer is left behind, and the two replicas never reconcile at the same time. It
  * prints a table and, at the end, scans every operator log line for the token and a Secret's value.
  *
+ * <p>Each row also proves that its fault happened, from a record the operator does not write: the
+ * Lease on the API server (leadership lost and taken), the API server's and etcd's own process
+ * start times, the proxies' connection counts, a watch of the suite's own that meets 410 Gone, the
+ * API server's access review and the replicas' {@code /readyz} answers over HTTP, and the competing
+ * writer's own accepted writes. Expected values (the config hash) are computed by the suite.
+ *
  * <p>Size: {@code -Dfaults.apps} AppDeployments (24 in the normal build) and {@code -Dfaults.kills}
- * SIGKILLs of the leader (2); {@code bin/fault-suite} runs 500 and 20.
+ * SIGKILLs of the leader (2); {@code bin/fault-suite} runs 500 and 20. {@code -Dfaults.rows} runs
+ * only the rows named (comma-separated: {@value #ROW_KEYS}) after the first, which creates the
+ * AppDeployments.
  */
 @ExtendWith(LocalClusterExtension.class)
 class FaultSuiteIT {
@@ -50,6 +58,13 @@ class FaultSuiteIT {
   private static final int APPS = Integer.getInteger("faults.apps", 24);
   private static final int KILLS = Integer.getInteger("faults.kills", 2);
   private static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(60 + APPS);
+  private static final String ROW_KEYS =
+      "kill, apiserver, etcd, cut, stall, expiry, rbac, competitor, leader-stall, leader-kill";
+  private static final java.util.Set<String> ROWS = selectedRows();
+  private static final Pattern START_TIME =
+      Pattern.compile("^process_start_time_seconds ([0-9.e+]+)$", Pattern.MULTILINE);
+  private static final Pattern GONE_LOGGED = Pattern.compile("Watch restarting due to http gone");
+  private static final String OPERATOR_USER = "system:serviceaccount:app-operator:app-operator";
   private static final Pattern WRITES =
       Pattern.compile("^apiserver_request_total\\{([^}]*)\\} ([0-9.e+]+)$", Pattern.MULTILINE);
 
@@ -59,11 +74,27 @@ class FaultSuiteIT {
    */
   private record Row(
       String fault,
+      Proof proof,
       int churned,
       long convergeMillis,
       long writes,
       boolean writesSinceRestart,
       int lost) {}
+
+  /**
+   * Whether the fault happened, judged from a record the operator does not write, and that record.
+   */
+  private record Proof(boolean happened, String evidence) {
+    static Proof of(boolean happened, String evidence) {
+      return new Proof(happened, evidence);
+    }
+  }
+
+  /** Injects a fault; returns how to prove, once the operator converged, that it happened. */
+  @FunctionalInterface
+  private interface Fault {
+    java.util.function.Supplier<Proof> inject();
+  }
 
   private final List<Row> rows = new ArrayList<>();
   private final List<String> overlaps = new CopyOnWriteArrayList<>();
@@ -88,8 +119,15 @@ class FaultSuiteIT {
                 .build())
         .create();
 
+    // the hash the suite expects is computed by the suite; its encoding is pinned by a value
+    // computed outside Java from the operator's documented definition
+    assertThat(AppWorld.expectedHash(java.util.Map.of("A", "1"), null))
+        .isEqualTo("1e728288c1fb2f84");
+
     try (TcpProxy proxyA = faults.proxyToApiServer();
         TcpProxy proxyB = faults.proxyToApiServer();
+        TcpProxy proxyW = faults.proxyToApiServer();
+        LeaseHistory lease = new LeaseHistory(admin, ShippedOperator.NAMESPACE);
         OperatorReplica a =
             new OperatorReplica(
                 "replica-a",
@@ -139,9 +177,16 @@ class FaultSuiteIT {
         a.start();
         b.start();
         AppWorld world = new AppWorld(admin, ns.name(), 42);
-        row("none: " + APPS + " AppDeployments created", admin, world, () -> world.create(APPS));
+        row(
+            "none: " + APPS + " AppDeployments created",
+            admin,
+            world,
+            () -> {
+              world.create(APPS);
+              return () -> Proof.of(true, "no fault");
+            });
 
-        for (int k = 1; k <= KILLS; k++) {
+        for (int k = 1; k <= KILLS && selected("kill"); k++) {
           row(
               "SIGKILL of the leader at a random point (" + k + "/" + KILLS + ")",
               admin,
@@ -149,148 +194,261 @@ class FaultSuiteIT {
               () -> {
                 Thread churn = churnInBackground(world, Math.max(4, APPS / 4));
                 pause(Duration.ofMillis(ThreadLocalRandom.current().nextInt(1500)));
-                OperatorReplica leader = leader(replicas);
-                leader.kill();
+                OperatorReplica leader = leader(replicas, lease);
+                String holder = lease.holder();
+                int mark = lease.mark();
+                int exit = leader.kill();
                 join(churn);
                 leader.start();
+                return () -> leaseTaken(lease, mark, holder, "exit status " + exit, exit == 137);
               });
         }
-        row(
-            "kube-apiserver killed and restarted",
-            admin,
-            world,
-            () -> {
-              world.churn(Math.max(4, APPS / 4));
-              faults.restartApiServer();
-              world.churn(4);
-            });
-        row(
-            "etcd killed and restarted",
-            admin,
-            world,
-            () -> {
-              world.churn(Math.max(4, APPS / 4));
-              faults.restartEtcd();
-              world.churn(4);
-            });
-        row(
-            "connections cut for 5 s",
-            admin,
-            world,
-            () -> {
-              proxyA.cut();
-              proxyB.cut();
-              world.churn(Math.max(4, APPS / 4));
-              pause(Duration.ofSeconds(5));
-              proxyA.heal();
-              proxyB.heal();
-            });
-        row(
-            "connections stalled for 12 s (past the renew deadline)",
-            admin,
-            world,
-            () -> {
-              proxyA.stall();
-              proxyB.stall();
-              world.churn(Math.max(4, APPS / 4));
-              pause(Duration.ofSeconds(12));
-              proxyA.heal();
-              proxyB.heal();
-            });
-        row(
-            "watch expiry: etcd compacted while cut off (410 Gone)",
-            admin,
-            world,
-            () -> {
-              proxyA.cut();
-              proxyB.cut();
-              world.churn(Math.max(4, APPS / 4));
-              faults.compactEtcd();
-              faults.restartApiServer();
-              proxyA.heal();
-              proxyB.heal();
-            });
-        row(
-            "RBAC taken away for 8 s and given back",
-            admin,
-            world,
-            () -> {
-              admin.rbac().clusterRoleBindings().withName("app-operator").delete();
-              await()
-                  .atMost(Duration.ofSeconds(10))
-                  .until(
-                      () ->
-                          admin.rbac().clusterRoleBindings().withName("app-operator").get()
-                              == null);
-              world.churn(Math.max(4, APPS / 4));
-              pause(Duration.ofSeconds(8));
-              // health says what is wrong: the writes of the churn are refused, and the access
-              // reviews that follow name each verb and resource lost (and, once a watch breaks, the
-              // informer that cannot list again)
-              String readiness = a.readiness() + b.readiness();
-              System.out.println("readiness while forbidden:\n" + readiness);
-              binding.getMetadata().setResourceVersion(null);
-              binding.getMetadata().setUid(null);
-              admin.resource(binding).create();
-            });
-        row(
-            "a competing writer keeps changing owned fields",
-            admin,
-            world,
-            () -> {
-              for (int round = 0; round < 3; round++) {
-                for (Deployment d :
-                    admin.apps().deployments().inNamespace(ns.name()).list().getItems()) {
-                  try {
-                    admin
-                        .apps()
-                        .deployments()
-                        .inNamespace(ns.name())
-                        .withName(d.getMetadata().getName())
-                        .edit(
-                            x -> {
-                              x.getSpec().setReplicas(7);
-                              x.getSpec()
-                                  .getTemplate()
-                                  .getSpec()
-                                  .getContainers()
-                                  .get(0)
-                                  .setImage("evil:1");
-                              return x;
-                            });
-                    competingWrites.incrementAndGet();
-                  } catch (io.fabric8.kubernetes.client.KubernetesClientException conflict) {
-                    // the operator wrote meanwhile: fine, that is the point
-                  }
-                }
+        if (selected("apiserver")) {
+          row(
+              "kube-apiserver killed and restarted",
+              admin,
+              world,
+              () -> {
+                double before = startTime(admin);
+                world.churn(Math.max(4, APPS / 4));
+                faults.restartApiServer();
                 world.churn(4);
-              }
-            });
-        row(
-            "the leader cut off from the API server (stalled)",
-            admin,
-            world,
-            () -> {
-              OperatorReplica leader = leader(replicas);
-              TcpProxy its = leader == a ? proxyA : proxyB;
-              OperatorReplica other = leader == a ? b : a;
-              its.stall();
-              world.churn(Math.max(4, APPS / 4));
-              await().atMost(Duration.ofSeconds(60)).until(() -> other.workersAlive() > 0);
-              its.heal();
-            });
-        row(
-            "the leader killed (standby takes over)",
-            admin,
-            world,
-            () -> {
-              OperatorReplica leader = leader(replicas);
-              OperatorReplica other = leader == a ? b : a;
-              leader.kill();
-              world.churn(Math.max(4, APPS / 4));
-              await().atMost(Duration.ofSeconds(60)).until(() -> other.workersAlive() > 0);
-              leader.start();
-            });
+                return () -> {
+                  double after = startTime(admin);
+                  return Proof.of(
+                      after > before,
+                      String.format(
+                          "kube-apiserver's process_start_time_seconds +%.0f s", after - before));
+                };
+              });
+        }
+        if (selected("etcd")) {
+          row(
+              "etcd killed and restarted",
+              admin,
+              world,
+              () -> {
+                double before = etcdStartTime(faults);
+                world.churn(Math.max(4, APPS / 4));
+                faults.restartEtcd();
+                world.churn(4);
+                return () -> {
+                  double after = etcdStartTime(faults);
+                  return Proof.of(
+                      after > before,
+                      String.format("etcd's process_start_time_seconds +%.0f s", after - before));
+                };
+              });
+        }
+        if (selected("cut")) {
+          row(
+              "connections cut for 5 s",
+              admin,
+              world,
+              () -> {
+                long acceptedA = proxyA.connectionsAccepted();
+                long acceptedB = proxyB.connectionsAccepted();
+                proxyA.cut();
+                proxyB.cut();
+                world.churn(Math.max(4, APPS / 4));
+                pause(Duration.ofSeconds(5));
+                proxyA.heal();
+                proxyB.heal();
+                return () -> reconnected(proxyA, acceptedA, proxyB, acceptedB);
+              });
+        }
+        if (selected("stall")) {
+          row(
+              "connections stalled for 12 s (past the renew deadline)",
+              admin,
+              world,
+              () -> {
+                int mark = lease.mark();
+                proxyA.stall();
+                proxyB.stall();
+                world.churn(Math.max(4, APPS / 4));
+                pause(Duration.ofSeconds(12));
+                proxyA.heal();
+                proxyB.heal();
+                return () -> leaseLostAndRegained(lease, mark);
+              });
+        }
+        if (selected("expiry")) {
+          row(
+              "watch expiry: etcd compacted while cut off (410 Gone)",
+              admin,
+              world,
+              () -> {
+                long logA = a.logSize();
+                long logB = b.logSize();
+                GoneWatch witness = new GoneWatch(cluster, proxyW, ns.name());
+                proxyA.cut();
+                proxyB.cut();
+                proxyW.cut();
+                world.churn(Math.max(4, APPS / 4));
+                long revision = faults.compactEtcd();
+                faults.restartApiServer();
+                proxyA.heal();
+                proxyB.heal();
+                proxyW.heal();
+                return () -> {
+                  try {
+                    await()
+                        .atMost(Duration.ofSeconds(60))
+                        .until(() -> witness.watchGone() + witness.httpGone() > 0);
+                  } catch (org.awaitility.core.ConditionTimeoutException notSeen) {
+                    // reported below, with the counts
+                  } finally {
+                    witness.close();
+                  }
+                  int informers = goneLogged(a, logA) + goneLogged(b, logB);
+                  return Proof.of(
+                      witness.watchGone() + witness.httpGone() > 0 && informers > 0,
+                      "etcd compacted to revision "
+                          + revision
+                          + "; the suite's own watch ended by 410 Gone ("
+                          + witness.watchGone()
+                          + " watch close, "
+                          + witness.httpGone()
+                          + " HTTP 410); the operators' informers restarted on 410 "
+                          + informers
+                          + " times (their client's log); the API server counted "
+                          + goneResponses(admin)
+                          + " requests answered 410");
+                };
+              });
+        }
+        if (selected("rbac")) {
+          row(
+              "RBAC taken away for 8 s and given back",
+              admin,
+              world,
+              () -> {
+                OperatorReplica leader = leader(replicas, lease);
+                ReadinessLog readiness = new ReadinessLog(replicas);
+                admin.rbac().clusterRoleBindings().withName("app-operator").delete();
+                await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(
+                        () ->
+                            admin.rbac().clusterRoleBindings().withName("app-operator").get()
+                                == null);
+                boolean deniedDuring = !operatorMayPatchDeployments(admin, ns.name());
+                world.churn(Math.max(4, APPS / 4));
+                // the refusals of the churn's writes reach the leader's readiness: wait for them
+                // (bounded, so that a replica that never says so fails the proof, not the suite)
+                try {
+                  await()
+                      .atMost(Duration.ofSeconds(30))
+                      .until(() -> readiness.of(leader).contains(503));
+                } catch (org.awaitility.core.ConditionTimeoutException stillReady) {
+                  System.out.println(leader.name() + " stayed ready while forbidden");
+                }
+                pause(Duration.ofSeconds(8));
+                System.out.println("readiness while forbidden:\n" + a.readiness() + b.readiness());
+                binding.getMetadata().setResourceVersion(null);
+                binding.getMetadata().setUid(null);
+                admin.resource(binding).create();
+                return () -> {
+                  boolean allowedAfter = operatorMayPatchDeployments(admin, ns.name());
+                  try {
+                    await()
+                        .atMost(Duration.ofSeconds(60))
+                        .until(() -> readiness.falseThenTrue(leader));
+                  } catch (org.awaitility.core.ConditionTimeoutException notSeen) {
+                    // reported below, with what was seen
+                  }
+                  readiness.close();
+                  return Proof.of(
+                      deniedDuring && allowedAfter && readiness.falseThenTrue(leader),
+                      "the API server's access review of "
+                          + OPERATOR_USER
+                          + " (patch deployments): "
+                          + (deniedDuring ? "denied" : "allowed")
+                          + " while the binding was gone, "
+                          + (allowedAfter ? "allowed" : "denied")
+                          + " after; GET /readyz of the leader "
+                          + leader.name()
+                          + ": "
+                          + readiness.describe(leader)
+                          + ", of the standby: "
+                          + readiness.describe(leader == a ? b : a));
+                };
+              });
+        }
+        if (selected("competitor")) {
+          row(
+              "a competing writer keeps changing owned fields",
+              admin,
+              world,
+              () -> {
+                int attempted = 0;
+                int accepted = 0;
+                int wanted = 0;
+                for (int round = 0; round < 3; round++) {
+                  List<Deployment> deployments =
+                      admin.apps().deployments().inNamespace(ns.name()).list().getItems();
+                  if (round == 0) {
+                    wanted = deployments.size();
+                  }
+                  for (Deployment d : deployments) {
+                    attempted++;
+                    if (competingWrite(admin, d)) {
+                      accepted++;
+                      competingWrites.incrementAndGet();
+                    }
+                  }
+                  world.churn(4);
+                }
+                int k = wanted;
+                String evidence =
+                    accepted
+                        + " of "
+                        + attempted
+                        + " competing writes accepted by the API server (its answer: a new"
+                        + " resourceVersion, replicas 7, image evil:1); at least "
+                        + k
+                        + " required";
+                boolean happened = accepted >= k && k > 0;
+                return () -> Proof.of(happened, evidence);
+              });
+        }
+        if (selected("leader-stall")) {
+          row(
+              "the leader cut off from the API server (stalled)",
+              admin,
+              world,
+              () -> {
+                OperatorReplica leader = leader(replicas, lease);
+                TcpProxy its = leader == a ? proxyA : proxyB;
+                OperatorReplica other = leader == a ? b : a;
+                String holder = lease.holder();
+                int mark = lease.mark();
+                its.stall();
+                world.churn(Math.max(4, APPS / 4));
+                // the API server's Lease says when the standby took over
+                await().atMost(Duration.ofSeconds(90)).until(() -> other.holds(lease.holder()));
+                its.heal();
+                return () -> leaseTaken(lease, mark, holder, "proxy stalled", true);
+              });
+        }
+        if (selected("leader-kill")) {
+          row(
+              "the leader killed (standby takes over)",
+              admin,
+              world,
+              () -> {
+                OperatorReplica leader = leader(replicas, lease);
+                OperatorReplica other = leader == a ? b : a;
+                String holder = lease.holder();
+                int mark = lease.mark();
+                int exit = leader.kill();
+                world.churn(Math.max(4, APPS / 4));
+                await().atMost(Duration.ofSeconds(90)).until(() -> other.holds(lease.holder()));
+                leader.start();
+                return () -> leaseTaken(lease, mark, holder, "exit status " + exit, exit == 137);
+              });
+        }
         assertThat(watching.isDone())
             .as("the liveness watcher still runs (it stops on an exception)")
             .isFalse();
@@ -314,17 +472,23 @@ class FaultSuiteIT {
       assertThat(leaks).as("secrets in the operators' logs").isEmpty();
       assertThat(overlaps).as("moments at which both replicas reconciled").isEmpty();
       assertThat(rows).allSatisfy(r -> assertThat(r.lost()).as(r.fault()).isZero());
+      assertThat(rows)
+          .allSatisfy(
+              r ->
+                  assertThat(r.proof().happened())
+                      .as("the fault happened: %s (%s)", r.fault(), r.proof().evidence())
+                      .isTrue());
       try (var files = Files.walk(work)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
       }
     }
   }
 
-  private void row(String fault, KubernetesClient admin, AppWorld world, Runnable inject) {
+  private void row(String fault, KubernetesClient admin, AppWorld world, Fault injection) {
     int churnedBefore = world.churned();
     long writesBefore = operatorWrites(admin);
     long began = System.nanoTime();
-    inject.run();
+    java.util.function.Supplier<Proof> proving = injection.inject();
     long faultEnded = System.nanoTime();
     AppWorld.Check check;
     try {
@@ -347,29 +511,44 @@ class FaultSuiteIT {
             + check.leftoverFinalizers();
     long writesAfter = operatorWrites(admin);
     boolean reset = writesAfter < writesBefore;
+    Proof proof;
+    try {
+      proof = proving.get();
+    } catch (RuntimeException e) {
+      proof = Proof.of(false, "no proof: " + e);
+    }
     rows.add(
         new Row(
             fault,
+            proof,
             world.churned() - churnedBefore,
             check.converged() ? convergeMillis : -1,
             reset ? writesAfter : writesAfter - writesBefore,
             reset,
             lost));
     System.out.printf(
-        "%s: %d churned, converged %d ms after the fault (fault lasted %d ms)%n",
-        fault, world.churned() - churnedBefore, convergeMillis, (faultEnded - began) / 1_000_000);
+        "%s: %d churned, converged %d ms after the fault (fault lasted %d ms); %s: %s%n",
+        fault,
+        world.churned() - churnedBefore,
+        convergeMillis,
+        (faultEnded - began) / 1_000_000,
+        proof.happened() ? "it happened" : "NOT SHOWN TO HAVE HAPPENED",
+        proof.evidence());
   }
 
   private void printTable() {
     StringBuilder table =
         new StringBuilder(
-            "\n| fault | churned objects | time to converge after"
+            "\n| fault | proof that it happened | churned objects | time to converge after"
                 + " the fault | writes | lost updates, missing/duplicated/orphaned children, leftover"
-                + " finalizers |\n|---|---|---|---|---|\n");
+                + " finalizers |\n|---|---|---|---|---|---|\n");
     for (Row r : rows) {
       table
           .append("| ")
           .append(r.fault())
+          .append(" | ")
+          .append(r.proof().happened() ? "" : "NOT SHOWN: ")
+          .append(r.proof().evidence())
           .append(" | ")
           .append(r.churned())
           .append(" | ")
@@ -419,11 +598,223 @@ class FaultSuiteIT {
     return Math.max(0, total - competingWrites.get());
   }
 
-  private static OperatorReplica leader(List<OperatorReplica> replicas) {
+  /**
+   * The replica that leads: the one named in the Lease's holder on the API server, once it also
+   * runs its workers (a replica just restarted may still be named in a Lease it no longer renews).
+   */
+  private static OperatorReplica leader(List<OperatorReplica> replicas, LeaseHistory lease) {
     await()
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> replicas.stream().filter(r -> r.workersAlive() > 0).count() == 1);
-    return replicas.stream().filter(r -> r.workersAlive() > 0).findFirst().orElseThrow();
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () ->
+                replicas.stream()
+                        .filter(r -> r.holds(lease.holder()) && r.workersAlive() > 0)
+                        .count()
+                    == 1);
+    return replicas.stream().filter(r -> r.holds(lease.holder())).findFirst().orElseThrow();
+  }
+
+  /**
+   * Proof that leadership moved: the Lease on the API server, held by {@code holder} at {@code
+   * mark}, is held and renewed by another identity afterwards, with leaseTransitions counted up.
+   */
+  private static Proof leaseTaken(
+      LeaseHistory lease, int mark, String holder, String what, boolean faultSeen) {
+    try {
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> !lease.holder().equals(holder) && lease.heldAgainSince(mark));
+    } catch (org.awaitility.core.ConditionTimeoutException notTaken) {
+      // reported below, with the Lease's record
+    }
+    LeaseHistory.Span span = lease.since(mark);
+    boolean taken =
+        span.holders().size() > 1
+            && span.holders().get(0).equals(holder)
+            && !lease.holder().equals(holder)
+            && span.transitions() >= 1;
+    return Proof.of(faultSeen && taken, what + "; " + span);
+  }
+
+  /**
+   * Proof that the leader lost the Lease and a leader holds it again: on the API server the Lease
+   * changed holder or went unrenewed past its duration, and is renewed again.
+   */
+  private static Proof leaseLostAndRegained(LeaseHistory lease, int mark) {
+    try {
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> lease.since(mark).leadershipLost() && lease.heldAgainSince(mark));
+    } catch (org.awaitility.core.ConditionTimeoutException notSeen) {
+      // reported below, with the Lease's record
+    }
+    LeaseHistory.Span span = lease.since(mark);
+    return Proof.of(span.leadershipLost() && lease.heldAgainSince(mark), span.toString());
+  }
+
+  /** Proof that the operators' connections were cut: both opened new ones through their proxy. */
+  private static Proof reconnected(TcpProxy a, long acceptedA, TcpProxy b, long acceptedB) {
+    long newA = a.connectionsAccepted() - acceptedA;
+    long newB = b.connectionsAccepted() - acceptedB;
+    return Proof.of(
+        newA > 0 && newB > 0,
+        "new connections after the cut, through each replica's proxy: " + newA + " and " + newB);
+  }
+
+  /** The API server's own {@code process_start_time_seconds}. */
+  private static double startTime(KubernetesClient admin) {
+    return startTimeIn(
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .ignoreExceptions()
+            .until(
+                () -> admin.raw(admin.getMasterUrl().toString().replaceAll("/$", "") + "/metrics"),
+                java.util.Objects::nonNull));
+  }
+
+  /** etcd's own {@code process_start_time_seconds}, from its metrics endpoint. */
+  private static double etcdStartTime(ClusterFaults faults) {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.URI metrics = faults.etcdUrl().resolve("/metrics");
+    return startTimeIn(
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .ignoreExceptions()
+            .until(
+                () ->
+                    http.send(
+                            java.net.http.HttpRequest.newBuilder(metrics)
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                        .body(),
+                java.util.Objects::nonNull));
+  }
+
+  private static double startTimeIn(String metrics) {
+    Matcher m = START_TIME.matcher(metrics);
+    if (!m.find()) {
+      throw new IllegalStateException("no process_start_time_seconds in the metrics");
+    }
+    return Double.parseDouble(m.group(1));
+  }
+
+  /**
+   * Times the replica's informers restarted a watch on 410 Gone since its log had {@code from}
+   * bytes: the fabric8 client's own line (the operator logs at debug level), not Converge's.
+   */
+  private static int goneLogged(OperatorReplica replica, long from) {
+    String log;
+    try {
+      byte[] all = Files.readAllBytes(replica.log());
+      log =
+          new String(
+              all,
+              (int) Math.min(from, all.length),
+              all.length - (int) Math.min(from, all.length),
+              StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Matcher m = GONE_LOGGED.matcher(log);
+    int n = 0;
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Requests the API server answered with 410 Gone since it started (its own counter). */
+  private static long goneResponses(KubernetesClient admin) {
+    String metrics = admin.raw(admin.getMasterUrl().toString().replaceAll("/$", "") + "/metrics");
+    long total = 0;
+    Matcher m = WRITES.matcher(metrics == null ? "" : metrics);
+    while (m.find()) {
+      if (m.group(1).contains("code=\"410\"")) {
+        total += (long) Double.parseDouble(m.group(2));
+      }
+    }
+    return total;
+  }
+
+  /** The API server's answer to: may the operator's account patch Deployments in the namespace? */
+  private static boolean operatorMayPatchDeployments(KubernetesClient admin, String namespace) {
+    return Boolean.TRUE.equals(
+        admin
+            .authorization()
+            .v1()
+            .subjectAccessReview()
+            .create(
+                new io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder()
+                    .withNewSpec()
+                    .withUser(OPERATOR_USER)
+                    .withGroups(
+                        "system:serviceaccounts",
+                        "system:serviceaccounts:" + ShippedOperator.NAMESPACE,
+                        "system:authenticated")
+                    .withNewResourceAttributes()
+                    .withVerb("patch")
+                    .withGroup("apps")
+                    .withResource("deployments")
+                    .withNamespace(namespace)
+                    .endResourceAttributes()
+                    .endSpec()
+                    .build())
+            .getStatus()
+            .getAllowed());
+  }
+
+  /**
+   * One write of the competing writer: replicas 7 and image evil:1 on a Deployment the operator
+   * owns. True when the API server accepted it: its answer carries a new resourceVersion and the
+   * competitor's values. A conflict (the operator wrote in between) is not an accepted write.
+   */
+  private static boolean competingWrite(KubernetesClient admin, Deployment d) {
+    try {
+      Deployment written =
+          admin
+              .apps()
+              .deployments()
+              .inNamespace(d.getMetadata().getNamespace())
+              .withName(d.getMetadata().getName())
+              .edit(
+                  x -> {
+                    x.getSpec().setReplicas(7);
+                    x.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("evil:1");
+                    return x;
+                  });
+      return written != null
+          && !written
+              .getMetadata()
+              .getResourceVersion()
+              .equals(d.getMetadata().getResourceVersion())
+          && Integer.valueOf(7).equals(written.getSpec().getReplicas())
+          && "evil:1"
+              .equals(written.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException conflict) {
+      return false; // the operator wrote meanwhile, or the Deployment went with a delete
+    }
+  }
+
+  private static boolean selected(String row) {
+    return ROWS.isEmpty() || ROWS.contains(row);
+  }
+
+  private static java.util.Set<String> selectedRows() {
+    String given = System.getProperty("faults.rows", "").trim();
+    java.util.Set<String> rows = new java.util.TreeSet<>();
+    java.util.Set<String> known = new java.util.TreeSet<>(List.of(ROW_KEYS.split(", ", -1)));
+    for (String row : given.split(",", -1)) {
+      if (row.isBlank()) {
+        continue;
+      }
+      if (!known.contains(row.trim())) {
+        throw new IllegalArgumentException(
+            "faults.rows: no row '" + row.trim() + "'; rows are " + ROW_KEYS);
+      }
+      rows.add(row.trim());
+    }
+    return rows;
   }
 
   private static Thread churnInBackground(AppWorld world, int count) {

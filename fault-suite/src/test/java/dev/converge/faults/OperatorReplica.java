@@ -66,6 +66,15 @@ final class OperatorReplica implements AutoCloseable {
     return log;
   }
 
+  /** The size of the replica's log so far, in bytes (0 before anything was logged). */
+  long logSize() {
+    try {
+      return Files.exists(log) ? Files.size(log) : 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   synchronized void start() {
     port = freePort();
     List<String> command =
@@ -98,8 +107,12 @@ final class OperatorReplica implements AutoCloseable {
           "=== start " + starts + " of " + name + "\n",
           java.nio.file.StandardOpenOption.CREATE,
           java.nio.file.StandardOpenOption.APPEND);
+      ProcessBuilder builder = new ProcessBuilder(command);
+      // the leader-election identity is the host name and a random suffix: the replica's name in
+      // the Lease's holderIdentity tells the suite which replica holds it
+      builder.environment().put("HOSTNAME", name);
       process =
-          new ProcessBuilder(command)
+          builder
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
@@ -108,16 +121,29 @@ final class OperatorReplica implements AutoCloseable {
     }
   }
 
-  /** SIGKILL, as the kernel's OOM killer or a node failure would. */
-  synchronized void kill() {
+  /**
+   * SIGKILL, as the kernel's OOM killer or a node failure would.
+   *
+   * @return the process's exit status as the JVM reports it (137 = 128 + SIGKILL), or -1 when there
+   *     was no process or it did not end within 10 s
+   */
+  synchronized int kill() {
     if (process != null) {
       process.destroyForcibly();
       try {
-        process.waitFor(10, TimeUnit.SECONDS);
+        if (process.waitFor(10, TimeUnit.SECONDS)) {
+          return process.exitValue();
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
+    return -1;
+  }
+
+  /** True when {@code leaseHolder} (a Lease's holderIdentity) is an identity of this replica. */
+  boolean holds(String leaseHolder) {
+    return leaseHolder.startsWith(name + "-");
   }
 
   /**
@@ -188,6 +214,33 @@ final class OperatorReplica implements AutoCloseable {
   String readiness() {
     String body = get("/readyz");
     return body == null ? "" : body;
+  }
+
+  /**
+   * The HTTP status of {@code GET /readyz} (200 ready, 503 not ready), or -1 when the replica does
+   * not answer.
+   */
+  int readyStatus() {
+    int current;
+    synchronized (this) {
+      if (process == null || !process.isAlive()) {
+        return -1;
+      }
+      current = port;
+    }
+    try {
+      return HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + current + "/readyz"))
+                  .timeout(Duration.ofSeconds(1))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
   }
 
   private String get(String path) {

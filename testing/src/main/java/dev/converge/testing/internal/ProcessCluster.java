@@ -493,6 +493,11 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
   }
 
   @Override
+  public java.net.URI etcdUrl() {
+    return java.net.URI.create(etcdUrl);
+  }
+
+  @Override
   public TcpProxy proxyToApiServer() {
     return TcpProxy.to("127.0.0.1", apiPort);
   }
