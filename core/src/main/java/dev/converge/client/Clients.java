@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.json.JsonMapper;
@@ -95,6 +96,18 @@ public final class Clients {
   public static KubernetesClientBuilder builder() {
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new PreferringOkHttpClientFactory(CipherPreference.fromSystem()))
+        .withKubernetesSerialization(serialization());
+  }
+
+  /**
+   * Like {@link #builder()}, with OkHttp network interceptors: each runs on the thread that sends
+   * the request, after the connection is open and right before the request is written to it, for a
+   * check that must be as close as possible to the moment a request leaves the process.
+   */
+  public static KubernetesClientBuilder builder(List<okhttp3.Interceptor> networkInterceptors) {
+    return new KubernetesClientBuilder()
+        .withHttpClientFactory(
+            new PreferringOkHttpClientFactory(CipherPreference.fromSystem(), networkInterceptors))
         .withKubernetesSerialization(serialization());
   }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import okhttp3.CipherSuite;
 import okhttp3.ConnectionSpec;
+import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 
 /**
@@ -15,13 +16,21 @@ import okhttp3.OkHttpClient;
 final class PreferringOkHttpClientFactory extends OkHttpClientFactory {
 
   private final CipherPreference preference;
+  private final List<Interceptor> networkInterceptors;
 
   PreferringOkHttpClientFactory(CipherPreference preference) {
+    this(preference, List.of());
+  }
+
+  PreferringOkHttpClientFactory(
+      CipherPreference preference, List<Interceptor> networkInterceptors) {
     this.preference = Objects.requireNonNull(preference, "preference");
+    this.networkInterceptors = List.copyOf(networkInterceptors);
   }
 
   @Override
   protected void additionalConfig(OkHttpClient.Builder builder) {
+    networkInterceptors.forEach(builder::addNetworkInterceptor);
     if (preference == CipherPreference.DEFAULT) {
       return;
     }

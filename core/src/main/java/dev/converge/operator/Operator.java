@@ -105,6 +105,9 @@ public final class Operator implements AutoCloseable {
    */
   private final LeaseFence fence;
 
+  /** The client of the fenced writes, closed on stop; null without leader election. */
+  private final KubernetesClient fencedClient;
+
   private volatile KubernetesClient electionClient;
   private volatile boolean workersStarted;
 
@@ -118,7 +121,6 @@ public final class Operator implements AutoCloseable {
     this.cacheSyncTimeout = b.cacheSyncTimeout;
     this.fence =
         b.leaderElection
-            .filter(le -> FencedClient.supports(b.client))
             .map(
                 le ->
                     new LeaseFence(
@@ -127,6 +129,7 @@ public final class Operator implements AutoCloseable {
     // Every write the runtime sends for this operator, and those a reconciler sends through its
     // context, go through the fenced client; the informers read through the operator's own.
     KubernetesClient writes = fence == null ? b.client : FencedClient.of(b.client, fence);
+    this.fencedClient = fence == null ? null : writes;
     this.rejected = new RejectedObjects(b.metrics);
     this.informers =
         new SharedInformers(b.client, b.namespaces, b.informerResync, rejected, b.metrics);
@@ -593,6 +596,9 @@ public final class Operator implements AutoCloseable {
     KubernetesClient own = electionClient;
     if (own != null) {
       own.close();
+    }
+    if (fencedClient != null) {
+      fencedClient.close();
     }
     log.info("operator {}: stopped{}", name, clean ? "" : " (some reconciles were interrupted)");
     return clean;
