@@ -7,9 +7,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -23,8 +26,19 @@ import tools.jackson.databind.node.ObjectNode;
  * recomputed on a fresh read (bounded by a {@link ConflictRetry}). Merge patch works for custom
  * resources too, unlike strategic merge patch. Both operations are idempotent and send nothing when
  * there is nothing to do. The object passed in is never modified.
+ *
+ * <p>Every write is bound to the object the decision was made for, by its UID: the fresh read after
+ * a conflict is by name, and the name may meanwhile belong to a new object (the old one deleted, a
+ * new one created in its place). Removing the new object's finalizer would let it be deleted
+ * without its cleanup, and adding one to it would act for an object this caller has not seen. So
+ * when the fresh read shows another UID, nothing is written: {@link #remove} reports the object it
+ * was given as gone, {@link #add} throws a 409 conflict naming the resource, which the runtime
+ * retries on a fresher read. (The first write needs no such check: it carries the resourceVersion
+ * of the object it was computed from, which no other object shares.)
  */
 public final class Finalizers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Finalizers.class);
 
   private final KubernetesClient client;
   private final ConflictRetry retry;
@@ -53,6 +67,8 @@ public final class Finalizers {
    *     example.com/cleanup}
    * @throws IllegalStateException when the object is already being deleted (the API server accepts
    *     no new finalizers then)
+   * @throws KubernetesClientException with code 409 when, after a conflict, the name belongs to a
+   *     new object (another UID): the object the finalizer was meant for is gone
    */
   public <T extends HasMetadata> T add(T object, String finalizer) {
     validate(object, finalizer);
@@ -60,25 +76,45 @@ public final class Finalizers {
       return object;
     }
     String resource = ResourceText.describe(object);
-    return retry.call(
-        resource,
-        attempt -> {
-          T current = attempt == 1 ? object : client.resource(object).require();
-          if (contains(current, finalizer)) {
-            return current;
-          }
-          if (current.getMetadata().getDeletionTimestamp() != null) {
-            throw new IllegalStateException(
-                "cannot add finalizer "
-                    + finalizer
-                    + " to "
-                    + resource
-                    + ": it is being deleted, and the API server accepts no new finalizers then");
-          }
-          List<String> finalizers = new ArrayList<>(listOf(current));
-          finalizers.add(finalizer);
-          return patch(current, finalizers);
-        });
+    try {
+      return retry.call(resource, attempt -> addOnce(object, finalizer, resource, attempt));
+    } catch (Replaced replaced) {
+      // Thrown past the retry on purpose: another read would find the same new object.
+      throw new KubernetesClientException(
+          "finalizer "
+              + finalizer
+              + " not added to "
+              + resource
+              + ": the object it was meant for (uid "
+              + object.getMetadata().getUid()
+              + ") was deleted, and the name now belongs to a new object (uid "
+              + replaced.uid
+              + "); the new object is reconciled on its own",
+          HttpURLConnection.HTTP_CONFLICT,
+          null);
+    }
+  }
+
+  private <T extends HasMetadata> T addOnce(
+      T object, String finalizer, String resource, int attempt) {
+    T current = attempt == 1 ? object : client.resource(object).require();
+    if (replaced(object, current)) {
+      throw new Replaced(current.getMetadata().getUid());
+    }
+    if (contains(current, finalizer)) {
+      return current;
+    }
+    if (current.getMetadata().getDeletionTimestamp() != null) {
+      throw new IllegalStateException(
+          "cannot add finalizer "
+              + finalizer
+              + " to "
+              + resource
+              + ": it is being deleted, and the API server accepts no new finalizers then");
+    }
+    List<String> finalizers = new ArrayList<>(listOf(current));
+    finalizers.add(finalizer);
+    return patch(current, finalizers);
   }
 
   /**
@@ -86,7 +122,8 @@ public final class Finalizers {
    * an object that is being deleted lets the deletion complete.
    *
    * @return the object as stored after the removal, or {@code object} itself when the finalizer was
-   *     not there or the object is already gone
+   *     not there or the object is already gone (also when its name now belongs to a new object,
+   *     whose finalizers are left alone)
    */
   public <T extends HasMetadata> T remove(T object, String finalizer) {
     validate(object, finalizer);
@@ -98,6 +135,17 @@ public final class Finalizers {
         resource,
         attempt -> {
           T current = attempt == 1 ? object : client.resource(object).get();
+          if (current != null && replaced(object, current)) {
+            LOG.info(
+                "{}: finalizer {} not removed: the object it was meant for (uid {}) is gone, and"
+                    + " the name now belongs to a new object (uid {}), whose finalizers are left"
+                    + " to its own reconcile",
+                resource,
+                finalizer,
+                object.getMetadata().getUid(),
+                current.getMetadata().getUid());
+            return object;
+          }
           if (current == null || !contains(current, finalizer)) {
             return current == null ? object : current;
           }
@@ -135,6 +183,28 @@ public final class Finalizers {
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             client.getKubernetesSerialization().asJson(body));
+  }
+
+  /**
+   * True when {@code current}, read by name, is another object than {@code decidedFor}. An object
+   * without a UID (built by hand rather than read) cannot be told apart and counts as the same.
+   */
+  private static boolean replaced(HasMetadata decidedFor, HasMetadata current) {
+    String uid = decidedFor.getMetadata().getUid();
+    return uid != null
+        && !uid.isBlank()
+        && !uid.equals(current.getMetadata() == null ? null : current.getMetadata().getUid());
+  }
+
+  /** The name found to belong to a new object; carries that object's UID out of the retry. */
+  private static final class Replaced extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final String uid;
+
+    Replaced(String uid) {
+      super(null, null, false, false);
+      this.uid = uid;
+    }
   }
 
   private static List<String> listOf(HasMetadata object) {

@@ -156,7 +156,9 @@ public final class ConflictRetry {
    * Applies {@code change} to a copy of {@code object} and writes it with a PUT that carries the
    * object's resourceVersion; on 409 reads the latest version from the API server, applies {@code
    * change} to it again and retries. {@code object} itself is never modified (it may come from an
-   * informer cache). When {@code change} leaves the object as it was, nothing is sent.
+   * informer cache). When {@code change} leaves the object as it was, nothing is sent. The re-read
+   * is by name, so when it finds another object (another UID: the one given was deleted and a new
+   * one created in its place), nothing is written and a 404 is thrown, as for a deleted object.
    *
    * @return the object as the API server stored it
    */
@@ -178,6 +180,20 @@ public final class ConflictRetry {
                   resource
                       + " no longer exists; it was deleted while"
                       + " retrying a conflicting update",
+                  HttpURLConnection.HTTP_NOT_FOUND,
+                  null);
+            }
+            String uid = object.getMetadata().getUid();
+            if (uid != null && !uid.isBlank() && !uid.equals(latest.getMetadata().getUid())) {
+              // The name now belongs to a new object: the change was meant for the deleted one.
+              throw new KubernetesClientException(
+                  resource
+                      + " (uid "
+                      + uid
+                      + ") no longer exists; it was deleted while retrying a conflicting update,"
+                      + " and its name now belongs to a new object (uid "
+                      + latest.getMetadata().getUid()
+                      + "), which is left alone",
                   HttpURLConnection.HTTP_NOT_FOUND,
                   null);
             }

@@ -84,6 +84,30 @@ class ConflictRetryIT {
   }
 
   @Test
+  void anObjectReplacedSinceTheReadIsNotUpdated(KubernetesClient client) {
+    ConfigMap stale = create(client);
+    client.resource(stale).delete();
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> client.configMaps().withName("settings").get() == null);
+    ConfigMap successor = create(client);
+
+    assertThatThrownBy(
+            () ->
+                ConflictRetry.defaults()
+                    .withPause(Pause.none())
+                    .update(client, stale, cm -> cm.getData().put("size", "3")))
+        .isInstanceOfSatisfying(
+            io.fabric8.kubernetes.client.KubernetesClientException.class,
+            e -> assertThat(e.getCode()).isEqualTo(404))
+        .hasMessageContaining("ConfigMap " + client.getNamespace() + "/settings")
+        .hasMessageContaining(successor.getMetadata().getUid());
+    ConfigMap live = client.configMaps().withName("settings").get();
+    assertThat(live.getMetadata().getUid()).isEqualTo(successor.getMetadata().getUid());
+    assertThat(live.getData()).doesNotContainKey("size");
+  }
+
+  @Test
   void noChangeSendsNoWrite(KubernetesClient client) {
     ConfigMap live = create(client);
 

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * What {@code Context.updateStatus} does on a real API server: the status a reconciler computes is
  * written only when it differs, a write based on a stale read is recomputed from a fresh read
- * (keeping what another writer added meanwhile), and a deleted or re-specified object is done.
+ * (keeping what another writer added meanwhile), and a deleted, replaced or re-specified object is
+ * done.
  */
 @ExtendWith(LocalClusterExtension.class)
 class StatusUpdateIT {
@@ -136,6 +137,31 @@ class StatusUpdateIT {
 
     assertThat(outcome).isInstanceOf(StatusOutcome.Gone.class);
     assertThat(outcome.written()).isFalse();
+  }
+
+  @Test
+  void anObjectReplacedSinceTheReadIsDoneAndTheNewOneIsNotWritten(KubernetesClient client) {
+    List<String> evidence = new ArrayList<>();
+    RecomputingStatusUpdate update =
+        new RecomputingStatusUpdate(
+            client, StatusWriter.create(client), (read, what) -> evidence.add(what));
+    Widget read = create(client, "reborn");
+    client.resource(read).withGracePeriod(0).delete();
+    org.awaitility.Awaitility.await()
+        .until(() -> client.resources(Widget.class).withName("reborn").get() == null);
+    // A new object of the same name, at the same generation (1) as the one read.
+    Widget successor = create(client, "reborn");
+
+    StatusOutcome<Widget> outcome = update.update(read, w -> ready(w, new AtomicInteger()));
+
+    assertThat(outcome).isInstanceOf(StatusOutcome.Gone.class);
+    assertThat(outcome.written()).isFalse();
+    assertThat(evidence).singleElement().asString().contains(successor.getMetadata().getUid());
+    Widget live = client.resources(Widget.class).withName("reborn").get();
+    assertThat(live.getMetadata().getUid()).isEqualTo(successor.getMetadata().getUid());
+    assertThat(live.getStatus())
+        .as("the status computed for the deleted object is not written to the new one")
+        .isNull();
   }
 
   @Test

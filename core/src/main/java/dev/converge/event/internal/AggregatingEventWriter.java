@@ -30,6 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * one Event by patching its {@code count} and {@code lastTimestamp}. It sends its requests on the
  * caller's thread; {@link AsyncEventRecorder} puts it behind a queue so that no reconcile waits.
  *
+ * <p>A fold is one JSON merge patch of the Event, sent without reading the Event first, so it needs
+ * only the verbs {@code EventRecorder#verbs()} declares (create, patch).
+ *
  * <p>The aggregation cache is an LRU map of at most {@code cacheSize} keys, so memory stays bounded
  * however many objects the controller sees; a key that fell out (or an Event the API server has
  * expired, which answers 404) simply starts a new Event. Writes for one key are serialised; writes
@@ -159,13 +162,23 @@ public final class AggregatingEventWriter {
             .objectNode()
             .put("count", slot.count + times)
             .put("lastTimestamp", now);
+    // The patch goes to an Event named by a stand-in rather than by withName(...): fabric8's
+    // patch of a resource known only by name reads it first, and the role Converge generates
+    // grants create and patch on Events, not get. One PATCH per fold, no read.
+    Event named =
+        new EventBuilder()
+            .withNewMetadata()
+            .withName(slot.eventName)
+            .withNamespace(namespace)
+            .endMetadata()
+            .build();
     try {
       Event patched =
           client
               .v1()
               .events()
               .inNamespace(namespace)
-              .withName(slot.eventName)
+              .resource(named)
               .patch(
                   PatchContext.of(PatchType.JSON_MERGE),
                   client.getKubernetesSerialization().asJson(patch));

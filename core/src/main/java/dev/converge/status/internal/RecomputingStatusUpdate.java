@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes the status a reconciler computes from its primary: only when it differs from the stored
  * one, with the read's resourceVersion, and on 409 Conflict from a fresh read with the status
- * computed again from that read. A primary deleted meanwhile is done; a primary whose generation
- * moved on is left to the reconcile of the new generation. A conflict that persists after {@value
- * #MAX_ATTEMPTS} attempts is thrown, and the runtime retries the reconcile with backoff.
+ * computed again from that read. A primary deleted meanwhile is done, also when a new object of the
+ * same name (another UID) has taken its place: the status computed for one object is never written
+ * to another. A primary whose generation moved on is left to the reconcile of the new generation. A
+ * conflict that persists after {@value #MAX_ATTEMPTS} attempts is thrown, and the runtime retries
+ * the reconcile with backoff.
  *
  * <p>No sleeping between attempts: the fresh read is what makes the next attempt different.
  */
@@ -73,6 +75,21 @@ public final class RecomputingStatusUpdate {
           LOG.debug("{}: deleted before its status could be written", ResourceText.describe(base));
           if (attempt == 1) {
             serverMovedPast.accept(asRead, "had deleted it");
+          }
+          return new StatusOutcome.Gone<>(base);
+        }
+        String uid = base.getMetadata().getUid();
+        String freshUid = fresh.getMetadata().getUid();
+        if (uid != null && !uid.isBlank() && !uid.equals(freshUid)) {
+          LOG.info(
+              "{}: status not written: the object read (uid {}) was deleted, and the name now"
+                  + " belongs to a new object (uid {}), which its own reconcile handles",
+              ResourceText.describe(base),
+              uid,
+              freshUid);
+          if (attempt == 1) {
+            serverMovedPast.accept(
+                asRead, "had replaced it by a new object (uid " + freshUid + ")");
           }
           return new StatusOutcome.Gone<>(base);
         }
