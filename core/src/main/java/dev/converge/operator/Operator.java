@@ -616,8 +616,8 @@ public final class Operator implements AutoCloseable {
   /**
    * Liveness and readiness, for probes; {@code problems} says what is wrong, naming the kind. A
    * reconcile running past its deadline is named there (controller, {@code Kind namespace/name},
-   * how long it has run) until it ends; it makes the operator not live only with {@link
-   * OperatorBuilder#hungReconcileFailsLiveness}, and never not ready.
+   * how long it has run) until it ends; it makes the operator not live (and so not ready) only with
+   * {@link OperatorBuilder#hungReconcileFailsLiveness}.
    */
   public OperatorHealth health() {
     OperatorState now = state.get();
