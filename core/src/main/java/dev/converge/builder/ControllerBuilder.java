@@ -258,8 +258,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
   }
 
   /**
-   * Also interrupts the worker thread of a reconcile once it runs past its {@link
-   * #reconcileDeadline}, once; off by default.
+   * Also interrupts the worker thread of a reconcile, once, when it runs past its {@link
+   * #reconcileDeadline}; off by default.
    *
    * <p>An interrupt ends what waits interruptibly: a fabric8 call waiting for its answer throws a
    * {@code KubernetesClientException} caused by an {@code InterruptedIOException} at once (the HTTP
