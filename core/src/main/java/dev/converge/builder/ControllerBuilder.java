@@ -53,6 +53,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
   private int maxConcurrentReconciles = DEFAULT_MAX_CONCURRENT_RECONCILES;
   private Duration reconcileEvery;
   private ExponentialBackoff backoff = ExponentialBackoff.DEFAULT;
+  private Duration reconcileDeadline;
+  private boolean interruptPastDeadline;
 
   private ControllerBuilder(Class<P> primaryType) {
     this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
@@ -227,6 +229,59 @@ public final class ControllerBuilder<P extends HasMetadata> {
     return this;
   }
 
+  /**
+   * How long one reconcile of this controller may run before the runtime reports it as hung;
+   * default: the operator's ({@code OperatorBuilder.reconcileDeadline}, 5 minutes unless set).
+   *
+   * <p>A reconcile past its deadline is not stopped (unless {@link #interruptPastDeadline} says
+   * so): it is reported once, when the deadline passes, with a WARN line naming the object, how
+   * long it has run and its worker's stack; in the metrics ({@code converge.reconcile.hung} now,
+   * {@code converge.reconcile.deadline.exceeded} ever); and in {@code Operator.health()}, which
+   * names the controller and the object. When it ends at last, an INFO line gives its total time
+   * and the report clears. A worker held by one hung reconcile takes no other key, so with the
+   * default of one worker a hung call stalls the whole kind: the report is how you learn of it.
+   *
+   * <p>Choose a deadline well past the longest reconcile that still makes progress, so that a
+   * report always means stuck, never slow. Set it longer for a controller that waits on slow
+   * external systems on purpose, shorter for one whose reconciles only read caches and write a few
+   * objects.
+   *
+   * @throws IllegalArgumentException for a deadline that is zero or negative
+   */
+  public ControllerBuilder<P> reconcileDeadline(Duration deadline) {
+    Objects.requireNonNull(deadline, "deadline");
+    if (deadline.isNegative() || deadline.isZero()) {
+      throw new IllegalArgumentException("reconcileDeadline must be positive, got " + deadline);
+    }
+    this.reconcileDeadline = deadline;
+    return this;
+  }
+
+  /**
+   * Also interrupts the worker thread of a reconcile, once, when it runs past its {@link
+   * #reconcileDeadline}; off by default.
+   *
+   * <p>An interrupt ends what waits interruptibly: a fabric8 call waiting for its answer throws a
+   * {@code KubernetesClientException} caused by an {@code InterruptedIOException} at once (the HTTP
+   * request itself is not cancelled by fabric8: a write already sent may still be applied, its
+   * answer is dropped), as do {@code Thread.sleep}, {@code Object.wait}, {@code
+   * BlockingQueue.take}, {@code Future.get} and {@code Lock.lockInterruptibly}. The reconcile then
+   * fails like any other and its key is retried with backoff. What ignores interrupts (a {@code
+   * synchronized} block, blocking socket reads of {@code java.net.Socket}, a busy loop) runs on,
+   * and stays reported.
+   *
+   * <p>It is off by default because an interrupt reaches whatever the thread runs at that moment,
+   * and not all code survives it: an interruptible NIO channel (a {@code FileChannel} shared by
+   * others) is closed by it, and a library that swallows it, or takes it for a failure of its own,
+   * may leave its state half changed. Turn it on for a reconciler whose blocking calls you know to
+   * be safe to interrupt, such as fabric8 calls and calls to HTTP clients that honour interrupts.
+   * An interrupt the reconcile does not consume is cleared before its worker takes the next key.
+   */
+  public ControllerBuilder<P> interruptPastDeadline() {
+    this.interruptPastDeadline = true;
+    return this;
+  }
+
   /** Finishes the description with the reconciler that does the work. */
   public ControllerDefinition<P> build(Reconciler<P> reconciler) {
     List<EventPredicate<? super P>> predicates = List.copyOf(primaryPredicates);
@@ -245,6 +300,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
         maxConcurrentReconciles,
         Optional.ofNullable(reconcileEvery),
         backoff,
-        extraAccess);
+        extraAccess,
+        Optional.ofNullable(reconcileDeadline),
+        interruptPastDeadline);
   }
 }

@@ -17,6 +17,11 @@ import java.util.Optional;
  * beyond what the runtime can see in the definition ({@link ControllerBuilder#alsoUses}); it goes
  * into the operator's generated RBAC rules.
  *
+ * <p>{@code reconcileDeadline} is how long one reconcile may run before the runtime reports it as
+ * hung (empty: the operator's default, {@code OperatorBuilder.reconcileDeadline}); {@code
+ * interruptPastDeadline} says whether the runtime also interrupts its worker thread then (see
+ * {@link ControllerBuilder#reconcileDeadline} and {@link ControllerBuilder#interruptPastDeadline}).
+ *
  * @param <P> the primary kind
  */
 public record ControllerDefinition<P extends HasMetadata>(
@@ -28,7 +33,9 @@ public record ControllerDefinition<P extends HasMetadata>(
     int maxConcurrentReconciles,
     Optional<Duration> reconcileEvery,
     ExponentialBackoff backoff,
-    List<AccessRule> extraAccess) {
+    List<AccessRule> extraAccess,
+    Optional<Duration> reconcileDeadline,
+    boolean interruptPastDeadline) {
 
   public ControllerDefinition {
     Objects.requireNonNull(name, "name");
@@ -39,6 +46,14 @@ public record ControllerDefinition<P extends HasMetadata>(
     Objects.requireNonNull(reconcileEvery, "reconcileEvery");
     Objects.requireNonNull(backoff, "backoff");
     extraAccess = List.copyOf(extraAccess);
+    Objects.requireNonNull(reconcileDeadline, "reconcileDeadline");
+    reconcileDeadline.ifPresent(
+        deadline -> {
+          if (deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException(
+                "controller " + name + ": reconcileDeadline must be positive, got " + deadline);
+          }
+        });
     if (maxConcurrentReconciles < 1) {
       throw new IllegalArgumentException(
           "controller "
@@ -46,6 +61,34 @@ public record ControllerDefinition<P extends HasMetadata>(
               + ": maxConcurrentReconciles must be at least 1, got "
               + maxConcurrentReconciles);
     }
+  }
+
+  /**
+   * As before reconcile deadlines existed: the operator's default deadline, reported but never
+   * interrupted.
+   */
+  public ControllerDefinition(
+      String name,
+      Class<P> primaryType,
+      List<WatchDefinition<?>> watches,
+      List<IndexDefinition<?>> indexes,
+      Reconciler<P> reconciler,
+      int maxConcurrentReconciles,
+      Optional<Duration> reconcileEvery,
+      ExponentialBackoff backoff,
+      List<AccessRule> extraAccess) {
+    this(
+        name,
+        primaryType,
+        watches,
+        indexes,
+        reconciler,
+        maxConcurrentReconciles,
+        reconcileEvery,
+        backoff,
+        extraAccess,
+        Optional.empty(),
+        false);
   }
 
   /** As before extra access existed: a controller that uses nothing beyond its definition. */

@@ -23,6 +23,18 @@ public interface ControllerMetrics {
   default void workersAlive(String controller, IntSupplier alive) {}
 
   /**
+   * Registers how many reconciles of {@code controller} run past their deadline now (reported as
+   * hung and not yet ended).
+   */
+  default void reconcilesHung(String controller, IntSupplier hung) {}
+
+  /**
+   * A reconcile of {@code controller} ran past its deadline: counted once per reconcile, when the
+   * deadline passes.
+   */
+  default void reconcileDeadlineExceeded(String controller) {}
+
+  /**
    * An object of {@code kind} was left out of {@code place} ({@code index}, {@code watch}) because
    * a user function failed on it.
    */

@@ -22,7 +22,10 @@ import java.util.function.IntSupplier;
  *   <li>{@code converge.queue.retries} (counter): backoff retries scheduled;
  *   <li>{@code converge.workers.active} (gauge): reconciles running now;
  *   <li>{@code converge.workers.alive} (gauge): worker loops alive (below {@code
- *       maxConcurrentReconciles} only while one is being replaced).
+ *       maxConcurrentReconciles} only while one is being replaced);
+ *   <li>{@code converge.reconcile.hung} (gauge): reconciles running past their deadline now;
+ *   <li>{@code converge.reconcile.deadline.exceeded} (counter): reconciles that ran past their
+ *       deadline, counted once each when it passed.
  * </ul>
  *
  * Per kind (tag {@code kind}):
@@ -53,6 +56,8 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public static final String QUEUE_RETRIES = "converge.queue.retries";
   public static final String ACTIVE_WORKERS = "converge.workers.active";
   public static final String ALIVE_WORKERS = "converge.workers.alive";
+  public static final String RECONCILES_HUNG = "converge.reconcile.hung";
+  public static final String DEADLINE_EXCEEDED = "converge.reconcile.deadline.exceeded";
   public static final String OBJECTS_REJECTED = "converge.objects.rejected";
   public static final String INFORMER_ERRORS = "converge.informer.errors";
   public static final String ACCESS_DENIED = "converge.access.denied";
@@ -126,6 +131,28 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .description("Worker loops alive")
         .tag("controller", controller)
         .strongReference(true)
+        .register(registry);
+  }
+
+  @Override
+  public void reconcilesHung(String controller, IntSupplier hung) {
+    Gauge.builder(RECONCILES_HUNG, hung, IntSupplier::getAsInt)
+        .description("Reconciles running past their deadline now")
+        .tag("controller", controller)
+        .strongReference(true)
+        .register(registry);
+    deadlineExceeded(controller); // at 0 from the start, so that an alert sees it rise
+  }
+
+  @Override
+  public void reconcileDeadlineExceeded(String controller) {
+    deadlineExceeded(controller).increment();
+  }
+
+  private Counter deadlineExceeded(String controller) {
+    return Counter.builder(DEADLINE_EXCEEDED)
+        .description("Reconciles that ran past their deadline")
+        .tag("controller", controller)
         .register(registry);
   }
 

@@ -9,6 +9,7 @@ import dev.converge.operator.internal.AccessChecks;
 import dev.converge.operator.internal.ControllerRuntime;
 import dev.converge.operator.internal.FencedClient;
 import dev.converge.operator.internal.FencingLeaseLock;
+import dev.converge.operator.internal.HungReconcileWatchdog;
 import dev.converge.operator.internal.LeaseFence;
 import dev.converge.operator.internal.RejectedObjects;
 import dev.converge.operator.internal.RequiredPermissions;
@@ -90,6 +91,8 @@ public final class Operator implements AutoCloseable {
   private final Optional<StrategySelector> strategies;
   private final Set<Class<? extends HasMetadata>> kinds = new LinkedHashSet<>();
   private final EventRecorder ownEvents;
+  private final HungReconcileWatchdog watchdog;
+  private final boolean hungReconcileFailsLiveness;
   private final AtomicReference<OperatorState> state = new AtomicReference<>(OperatorState.NEW);
   private final AtomicReference<String> leader = new AtomicReference<>();
   private final AtomicReference<String> electionFailure = new AtomicReference<>();
@@ -164,12 +167,15 @@ public final class Operator implements AutoCloseable {
       kinds.add(definition.primaryType());
       definition.watches().forEach(w -> kinds.add(w.type()));
       definition.indexes().forEach(i -> kinds.add(i.type()));
-      ControllerRuntime<?> runtime = new ControllerRuntime<>(definition, services);
+      ControllerRuntime<?> runtime =
+          new ControllerRuntime<>(definition, services, b.reconcileDeadline);
       runtime.register(informers);
       controllers.add(runtime);
     }
     b.extraCaches.forEach(informers::keepWhole);
     kinds.addAll(b.extraCaches);
+    this.watchdog = new HungReconcileWatchdog(b.name, controllers);
+    this.hungReconcileFailsLiveness = b.hungReconcileFailsLiveness;
   }
 
   /**
@@ -249,6 +255,7 @@ public final class Operator implements AutoCloseable {
           CommonPool.PARALLELISM);
     }
     access.start();
+    watchdog.start();
     synced = informers.start();
     prefetchSchemas();
     synced =
@@ -593,6 +600,7 @@ public final class Operator implements AutoCloseable {
     informers.stop();
     rejected.stop();
     access.stop();
+    watchdog.stop();
     KubernetesClient own = electionClient;
     if (own != null) {
       own.close();
@@ -663,7 +671,12 @@ public final class Operator implements AutoCloseable {
     return informers;
   }
 
-  /** Liveness and readiness, for probes; {@code problems} says what is wrong, naming the kind. */
+  /**
+   * Liveness and readiness, for probes; {@code problems} says what is wrong, naming the kind. A
+   * reconcile running past its deadline is named there (controller, {@code Kind namespace/name},
+   * how long it has run) until it ends; it makes the operator not live (and so not ready) only with
+   * {@link OperatorBuilder#hungReconcileFailsLiveness}.
+   */
   public OperatorHealth health() {
     OperatorState now = state.get();
     boolean cachesSynced = informers.hasSynced();
@@ -705,6 +718,8 @@ public final class Operator implements AutoCloseable {
       }
     }
     problems.addAll(rejected.problems());
+    List<String> hung = watchdog.problems();
+    problems.addAll(hung);
     List<String> refusedAccess = now == OperatorState.STOPPED ? List.of() : access.problems();
     problems.addAll(refusedAccess);
     if (now == OperatorState.NEW || now == OperatorState.STOPPED) {
@@ -715,7 +730,8 @@ public final class Operator implements AutoCloseable {
             && informers.failures().isEmpty()
             && electionProblem == null
             && timedOut == null
-            && workersOk;
+            && workersOk
+            && (hung.isEmpty() || !hungReconcileFailsLiveness);
     boolean ready =
         live
             && cachesSynced

@@ -37,6 +37,19 @@ public final class OperatorBuilder {
   /** Default interval of the operator's reviews of its own RBAC access. */
   public static final Duration DEFAULT_ACCESS_REVIEW_INTERVAL = Duration.ofMinutes(5);
 
+  /**
+   * Default time one reconcile may run before it is reported as hung: 5 minutes. A reconcile that
+   * only reads caches and writes a few objects takes milliseconds to a second or two. One fabric8
+   * call with the client's defaults gives up after at most about 2 minutes even against a server
+   * that accepts connections and never answers (a 10 s request timeout, and up to 10 retries with
+   * backoff doubling from 100 ms to 3.2 s: 11 attempts and about 19 s of pauses). So a reconcile
+   * still running after 5 minutes waits on something no fabric8 timeout bounds (an external call
+   * without a timeout, a lock, a latch, a loop), or on a client configured without timeouts: stuck,
+   * not slow. Controllers that wait longer on purpose set their own with {@code
+   * ControllerBuilder.reconcileDeadline}.
+   */
+  public static final Duration DEFAULT_RECONCILE_DEADLINE = Duration.ofMinutes(5);
+
   /** Default operator name (event component and field manager). */
   public static final String DEFAULT_NAME = "converge-operator";
 
@@ -61,6 +74,8 @@ public final class OperatorBuilder {
   RateLimit rateLimit = RateLimit.DEFAULT;
   Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
   Duration accessReviewInterval = DEFAULT_ACCESS_REVIEW_INTERVAL;
+  Duration reconcileDeadline = DEFAULT_RECONCILE_DEADLINE;
+  boolean hungReconcileFailsLiveness;
 
   OperatorBuilder(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
@@ -264,6 +279,40 @@ public final class OperatorBuilder {
           "access review interval must not be negative, got " + interval);
     }
     this.accessReviewInterval = interval;
+    return this;
+  }
+
+  /**
+   * How long one reconcile may run before it is reported as hung, for each controller that sets no
+   * deadline of its own ({@code ControllerBuilder.reconcileDeadline}); default {@link
+   * #DEFAULT_RECONCILE_DEADLINE}, 5 minutes. A hung reconcile is reported once (a WARN line with
+   * the object and its worker's stack, the metrics {@code converge.reconcile.hung} and {@code
+   * converge.reconcile.deadline.exceeded}) and named in {@link Operator#health()} until it ends; it
+   * is not stopped unless its controller says {@code interruptPastDeadline()}.
+   */
+  public OperatorBuilder reconcileDeadline(Duration deadline) {
+    Objects.requireNonNull(deadline, "deadline");
+    if (deadline.isNegative() || deadline.isZero()) {
+      throw new IllegalArgumentException("reconcile deadline must be positive, got " + deadline);
+    }
+    this.reconcileDeadline = deadline;
+    return this;
+  }
+
+  /**
+   * Whether a reconcile running past its deadline makes {@link Operator#health()} not live, so that
+   * the kubelet restarts the process; default false.
+   *
+   * <p>By default a hung reconcile is reported (the probes' text names the controller and the
+   * object) but liveness and readiness stay as they are: the rest of the operator still works, the
+   * hung call may yet return, and a restart abandons every other reconcile in flight. Yet a call
+   * that never returns holds its worker for good, and with one worker per controller its whole kind
+   * waits; the library does not kill threads, so a restart is often the only cure. Turn this on
+   * when you prefer that restart to a stalled kind; the liveness probe's {@code failureThreshold}
+   * and {@code periodSeconds} then add their grace on top of the deadline.
+   */
+  public OperatorBuilder hungReconcileFailsLiveness(boolean fails) {
+    this.hungReconcileFailsLiveness = fails;
     return this;
   }
 

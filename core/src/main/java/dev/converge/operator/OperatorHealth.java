@@ -7,7 +7,8 @@ import java.util.Optional;
  * A snapshot for liveness and readiness probes.
  *
  * @param live false when the operator cannot do its job any more and should be restarted: it lost
- *     leadership, or an informer stopped for good
+ *     leadership, or an informer stopped for good, or (only when {@code
+ *     OperatorBuilder.hungReconcileFailsLiveness} is on) a reconcile runs past its deadline
  * @param ready true when every cache has synced and watches, RBAC allows everything the operator
  *     needs (its access reviews and the requests it was refused say so), and the operator is leader
  *     or a healthy standby

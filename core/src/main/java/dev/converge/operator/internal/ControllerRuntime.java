@@ -5,6 +5,7 @@ import dev.converge.builder.IndexDefinition;
 import dev.converge.builder.WatchDefinition;
 import dev.converge.handler.EnqueueControllerOwner;
 import dev.converge.metrics.ReconcileOutcome;
+import dev.converge.operator.OperatorBuilder;
 import dev.converge.queue.WorkQueue;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Result;
@@ -14,7 +15,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -70,6 +74,45 @@ public final class ControllerRuntime<P extends HasMetadata> {
    */
   private volatile WorkerPool paused;
 
+  /** How long one reconcile may run before it is reported as hung. */
+  private final Duration deadline;
+
+  /** The reconciles running now, by key (the queue never hands one key to two workers). */
+  private final Map<ObjectKey, Running> running = new ConcurrentHashMap<>();
+
+  /** One running reconcile, as the deadline check sees it. */
+  private static final class Running {
+    final ObjectKey key;
+    final Thread thread;
+    final long startNanos;
+    private boolean reported; // guarded by this: past its deadline, and said so
+    private boolean interrupted; // guarded by this: its thread was interrupted for it
+    private boolean ended; // guarded by this
+
+    Running(ObjectKey key, Thread thread, long startNanos) {
+      this.key = key;
+      this.thread = thread;
+      this.startNanos = startNanos;
+    }
+
+    synchronized boolean hung() {
+      return reported && !ended;
+    }
+  }
+
+  /**
+   * The stack of a worker whose reconcile ran past its deadline, taken from the worker, not from
+   * where it is logged: logged as the cause so that log formats show it as a stack trace.
+   */
+  private static final class WorkerStack extends Throwable {
+    private static final long serialVersionUID = 1L;
+
+    WorkerStack(String thread, StackTraceElement[] stack) {
+      super("stack of worker " + thread + " when the deadline passed");
+      setStackTrace(stack);
+    }
+  }
+
   /** The threads of one start of the workers, and how many of their loops are alive. */
   private static final class WorkerPool {
     final ExecutorService executor;
@@ -82,8 +125,18 @@ public final class ControllerRuntime<P extends HasMetadata> {
   }
 
   public ControllerRuntime(ControllerDefinition<P> definition, RuntimeServices services) {
+    this(definition, services, OperatorBuilder.DEFAULT_RECONCILE_DEADLINE);
+  }
+
+  /**
+   * A runtime whose reconciles are reported as hung after the definition's deadline, or after
+   * {@code defaultDeadline} when the definition sets none.
+   */
+  public ControllerRuntime(
+      ControllerDefinition<P> definition, RuntimeServices services, Duration defaultDeadline) {
     this.definition = definition;
     this.services = services;
+    this.deadline = definition.reconcileDeadline().orElse(defaultDeadline);
     this.kind = HasMetadata.getKind(definition.primaryType());
     this.queue =
         new WorkQueue<>(
@@ -93,6 +146,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
             services.metrics().queue(definition.name()));
     services.metrics().activeWorkers(definition.name(), active::get);
     services.metrics().workersAlive(definition.name(), this::workersAlive);
+    services.metrics().reconcilesHung(definition.name(), this::hungCount);
   }
 
   public String name() {
@@ -442,6 +496,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
     MDC.put(MDC_CONTROLLER, definition.name());
     MDC.put(MDC_RESOURCE, kind + " " + key);
     active.incrementAndGet();
+    Running now = new Running(key, Thread.currentThread(), services.ticker().nanoTime());
+    running.put(key, now);
     try {
       reconcile(key);
     } catch (Throwable unexpected) {
@@ -455,10 +511,166 @@ public final class ControllerRuntime<P extends HasMetadata> {
       queue.addRateLimited(key);
     } finally {
       active.decrementAndGet();
+      ended(now);
       queue.done(key);
       MDC.remove(MDC_RESOURCE);
       MDC.remove(MDC_CONTROLLER);
     }
+  }
+
+  /** How long one reconcile of this controller may run before it is reported as hung. */
+  public Duration deadline() {
+    return deadline;
+  }
+
+  /**
+   * Reports each running reconcile that has passed its deadline and was not reported yet: once per
+   * reconcile, with a WARN line naming the object, how long it has run and its worker's stack, and
+   * a count in the metrics; with {@code interruptPastDeadline}, its worker is interrupted once.
+   * Called by the operator's one watchdog; reads time from the runtime's ticker.
+   */
+  public void checkDeadlines() {
+    long now = services.ticker().nanoTime();
+    for (Running reconcile : running.values()) {
+      long ran = now - reconcile.startNanos;
+      if (ran < deadline.toNanos()) {
+        continue;
+      }
+      synchronized (reconcile) {
+        if (reconcile.reported || reconcile.ended) {
+          continue;
+        }
+        reconcile.reported = true;
+      }
+      reportHung(reconcile, ran);
+    }
+  }
+
+  private void reportHung(Running reconcile, long ranNanos) {
+    services.metrics().reconcileDeadlineExceeded(definition.name());
+    WorkerStack stack =
+        new WorkerStack(reconcile.thread.getName(), reconcile.thread.getStackTrace());
+    boolean endedMeanwhile;
+    synchronized (reconcile) {
+      endedMeanwhile = reconcile.ended;
+    }
+    boolean interrupt = definition.interruptPastDeadline();
+    MDC.put(MDC_CONTROLLER, definition.name());
+    MDC.put(MDC_RESOURCE, kind + " " + reconcile.key);
+    try {
+      log.warn(
+          "controller {}: the reconcile of {} {} has run for {}, past its deadline of {}; {}{}."
+              + " Its worker {} takes no other key meanwhile ({} worker(s) in all); its stack"
+              + " follows",
+          definition.name(),
+          kind,
+          reconcile.key,
+          seconds(ranNanos),
+          seconds(deadline.toNanos()),
+          interrupt
+              ? "interrupting it"
+              : "it is left running (ControllerBuilder.interruptPastDeadline() would interrupt"
+                  + " it)",
+          endedMeanwhile
+              ? " (it ended while its stack was taken: the stack may show the worker's next task)"
+              : "",
+          reconcile.thread.getName(),
+          definition.maxConcurrentReconciles(),
+          stack);
+    } finally {
+      MDC.remove(MDC_RESOURCE);
+      MDC.remove(MDC_CONTROLLER);
+    }
+    if (interrupt) {
+      synchronized (reconcile) {
+        if (!reconcile.ended) {
+          reconcile.interrupted = true;
+          reconcile.thread.interrupt();
+        }
+      }
+    }
+  }
+
+  /**
+   * Ends the watch over one reconcile: an interrupt the deadline sent and the reconcile did not
+   * consume is cleared, so that it reaches neither the queue nor the next reconcile; a reconcile
+   * that was reported as hung is reported ended, with its total time.
+   */
+  private void ended(Running reconcile) {
+    running.remove(reconcile.key, reconcile);
+    boolean reported;
+    boolean interrupted;
+    synchronized (reconcile) {
+      reconcile.ended = true;
+      reported = reconcile.reported;
+      interrupted = reconcile.interrupted;
+    }
+    if (interrupted) {
+      Thread.interrupted();
+    }
+    if (reported) {
+      log.info(
+          "controller {}: the reconcile of {} {} that ran past its deadline of {} ended after {};"
+              + " no longer reported as hung",
+          definition.name(),
+          kind,
+          reconcile.key,
+          seconds(deadline.toNanos()),
+          seconds(services.ticker().nanoTime() - reconcile.startNanos));
+    }
+  }
+
+  /**
+   * The reconciles running past their deadline now, one sentence each naming the controller, the
+   * object ({@code Kind namespace/name}), how long it has run and its worker: for health.
+   */
+  public List<String> hungReconciles() {
+    long now = services.ticker().nanoTime();
+    List<String> hung = new ArrayList<>();
+    for (Running reconcile : running.values()) {
+      if (reconcile.hung()) {
+        hung.add(
+            "controller "
+                + definition.name()
+                + ": the reconcile of "
+                + kind
+                + " "
+                + reconcile.key
+                + " has run for "
+                + seconds(now - reconcile.startNanos)
+                + ", past its deadline of "
+                + seconds(deadline.toNanos())
+                + ", on worker "
+                + reconcile.thread.getName());
+      }
+    }
+    int workers = definition.maxConcurrentReconciles();
+    if (!hung.isEmpty() && hung.size() >= workers) {
+      hung.add(
+          "controller "
+              + definition.name()
+              + ": all "
+              + workers
+              + " worker(s) are held by hung reconciles; no other "
+              + kind
+              + " is reconciled until one ends");
+    }
+    return hung;
+  }
+
+  /** How many reconciles run past their deadline now. */
+  public int hungCount() {
+    int hung = 0;
+    for (Running reconcile : running.values()) {
+      if (reconcile.hung()) {
+        hung++;
+      }
+    }
+    return hung;
+  }
+
+  private static String seconds(long nanos) {
+    return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
   }
 
   private void reconcile(ObjectKey key) {
