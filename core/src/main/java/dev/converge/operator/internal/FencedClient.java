@@ -2,10 +2,13 @@ package dev.converge.operator.internal;
 
 import dev.converge.client.Clients;
 import dev.converge.operator.LeaseLostException;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -33,12 +36,18 @@ public final class FencedClient {
 
   /** A client like {@code client} whose writes pass through {@code fence}. */
   public static KubernetesClient of(KubernetesClient client, LeaseFence fence) {
-    return Clients.builder(List.of(new SendingCheck(fence)))
-        .withConfig(client.getConfiguration())
-        .withKubernetesSerialization(client.getKubernetesSerialization())
-        .withHttpClientBuilderConsumer(
-            b -> b.addOrReplaceInterceptor("converge-lease-fence", new AttemptCheck(fence)))
-        .build();
+    // A client that never connects (one that only computes RBAC, a test double) may have neither.
+    Config config = client.getConfiguration();
+    KubernetesClientBuilder builder =
+        Clients.builder(List.of(new SendingCheck(fence)))
+            .withConfig(config != null ? config : Config.empty())
+            .withHttpClientBuilderConsumer(
+                b -> b.addOrReplaceInterceptor("converge-lease-fence", new AttemptCheck(fence)));
+    KubernetesSerialization serialization = client.getKubernetesSerialization();
+    if (serialization != null) {
+      builder.withKubernetesSerialization(serialization);
+    }
+    return builder.build();
   }
 
   /** Whether {@code failure} means a write was held back by the fence. */
