@@ -23,9 +23,10 @@ import java.util.Optional;
  * {@code Refusal.of(e)}.
  *
  * <p>Not refusals, because waiting can change the answer: 409 Conflict and AlreadyExists, 429 Too
- * Many Requests, 5xx, network failures, and 403s of RBAC ({@code cannot <verb> resource ...}, and
- * an owner reference's {@code blockOwnerDeletion} without access to the owner's finalizers), which
- * the operator reports as missing permissions until they are granted.
+ * Many Requests, 5xx, network failures, a 403 for a ResourceQuota whose usage is not computed yet,
+ * and 403s of RBAC ({@code cannot <verb> resource ...}, and an owner reference's {@code
+ * blockOwnerDeletion} without access to the owner's finalizers), which the operator reports as
+ * missing permissions until they are granted.
  *
  * @param reason what kind of refusal
  * @param code the HTTP status code
@@ -172,7 +173,9 @@ public record Refusal(
     if (code == 422) {
       return Reason.INVALID;
     }
-    if (code != 403 || isRbacDenial(message)) {
+    if (code != 403 || isRbacDenial(message) || text.contains("status unknown for quota")) {
+      // The last: a quota whose usage the controller manager has not computed yet, which it
+      // does within moments.
       return null;
     }
     if (text.contains("exceeded quota") || text.contains("failed quota")) {

@@ -232,6 +232,17 @@ class RefusalTest {
                 new KubernetesClientException(
                     "Failure executing: PATCH", new IOException("connection reset"))))
         .isEmpty();
+    assertThat(
+            Refusal.of(
+                answer(
+                    403,
+                    "Forbidden",
+                    "configmaps \"web\" is forbidden: status unknown for quota: cm-quota,"
+                        + " resource: count/configmaps",
+                    "configmaps",
+                    null)))
+        .as("a quota not yet computed is waited for")
+        .isEmpty();
     assertThat(Refusal.of(new IllegalStateException("a bug"))).isEmpty();
     assertThat(Refusal.of(null)).isEqualTo(Optional.empty());
   }
