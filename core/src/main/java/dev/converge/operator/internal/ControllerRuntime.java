@@ -87,13 +87,20 @@ public final class ControllerRuntime<P extends HasMetadata> {
     final Long generation;
     final int strikes;
 
+    /** When the safety net reconciles it again (ticker nanos); empty for a permanent failure. */
+    final Optional<Long> recheckAt;
+
     /** The resourceVersion the runtime's own condition write produced, until it is seen once. */
     volatile String echoVersion;
 
-    Standing(HasMetadata primary, int strikes) {
+    Standing(HasMetadata primary, int strikes, Optional<Long> recheckAt, Standing before) {
       this.uid = primary.getMetadata().getUid();
       this.generation = primary.getMetadata().getGeneration();
       this.strikes = strikes;
+      this.recheckAt = recheckAt;
+      // An unchanged condition is not written again: the earlier write's echo is still to come.
+      this.echoVersion =
+          before != null && before.sameGenerationAs(primary) ? before.echoVersion : null;
     }
 
     boolean sameGenerationAs(HasMetadata primary) {
@@ -621,7 +628,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
           failure.reason(),
           failure.message());
       services.events().warning(primary, failure.reason(), failure.message());
-      Standing failed = new Standing(primary, 0);
+      Standing failed = new Standing(primary, 0, Optional.empty(), standing.get(key));
       standing.put(key, failed);
       failureCondition
           .fail(primary, failure.reason(), failure.message())
@@ -664,7 +671,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
         primary.getMetadata().getGeneration(),
         recheck);
     services.events().warning(primary, reason, refusal.message());
-    Standing refused = new Standing(primary, strikes);
+    Standing refused =
+        new Standing(
+            primary,
+            strikes,
+            Optional.of(services.ticker().nanoTime() + recheck.toNanos()),
+            before);
     standing.put(key, refused);
     failureCondition
         .fail(primary, reason, refusal.message())
@@ -685,8 +697,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
   /**
    * True when the only change since this primary's failure is the runtime's own condition write:
    * its watch event would otherwise reconcile it once more, repeating the refused write for
-   * nothing. Any other change of the primary (a new resourceVersion), and any event of a watched
-   * object that maps to it, reconciles it.
+   * nothing. Any other change of the primary (a new resourceVersion), any event of a watched object
+   * that maps to it, and the safety-net recheck of a refusal reconcile it.
    */
   private boolean onlyOwnConditionWriteSince(ObjectKey key, P primary) {
     boolean woken = wokenByWatch.remove(key);
@@ -695,8 +707,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
       return false;
     }
     String echo = failed.echoVersion;
-    failed.echoVersion = null;
-    if (woken || echo == null || !echo.equals(primary.getMetadata().getResourceVersion())) {
+    if (echo == null || !echo.equals(primary.getMetadata().getResourceVersion())) {
+      return false; // changed since (or the cache has not seen the write yet: its echo comes)
+    }
+    failed.echoVersion = null; // seen once; whatever comes next at this version is not the echo
+    boolean due = failed.recheckAt.filter(at -> services.ticker().nanoTime() - at >= 0).isPresent();
+    if (woken || due) {
       return false;
     }
     queue.forget(key);
