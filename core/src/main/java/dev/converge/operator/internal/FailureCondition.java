@@ -4,6 +4,7 @@ import dev.converge.reconcile.Refusal;
 import dev.converge.retry.internal.ResourceText;
 import dev.converge.status.ConditionStatus;
 import dev.converge.status.Conditions;
+import dev.converge.status.HasConditions;
 import dev.converge.status.StatusOutcome;
 import dev.converge.status.internal.RecomputingStatusUpdate;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -147,10 +148,29 @@ final class FailureCondition {
     }
   }
 
+  /**
+   * The conditions in {@code object}'s status; read on every reconcile that ends well, so the
+   * status alone is looked at, and not even converted when it says what its conditions are.
+   */
   private List<Condition> conditionsOf(HasMetadata object) {
     KubernetesSerialization json = services.client().getKubernetesSerialization();
-    JsonNode tree = json.convertValue(object, JsonNode.class);
-    JsonNode list = tree == null ? null : tree.path("status").path("conditions");
+    Object status;
+    if (object instanceof CustomResource<?, ?> resource) {
+      status = resource.getStatus();
+      if (status instanceof HasConditions typed) {
+        return typed.conditions() == null ? List.of() : typed.conditions();
+      }
+    } else if (object instanceof GenericKubernetesResource generic) {
+      status = generic.getAdditionalProperties().get("status");
+    } else {
+      status = json.convertValue(object, JsonNode.class).get("status");
+    }
+    if (status == null) {
+      return List.of();
+    }
+    JsonNode tree =
+        status instanceof JsonNode node ? node : json.convertValue(status, JsonNode.class);
+    JsonNode list = tree == null ? null : tree.get("conditions");
     List<Condition> result = new ArrayList<>();
     if (list != null && list.isArray()) {
       for (JsonNode element : list) {
