@@ -7,7 +7,6 @@ import dev.converge.builder.ControllerBuilder;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorHealth;
-import dev.converge.owner.OwnerReferences;
 import dev.converge.reconcile.Result;
 import dev.converge.status.ConditionStatus;
 import dev.converge.testing.LocalCluster;
@@ -94,7 +93,6 @@ class ForbiddenIT {
                 .accessReviewInterval(Duration.ofSeconds(1))
                 .controller(
                     ControllerBuilder.forPrimary(QuotaWidget.class)
-                        .owns(ConfigMap.class)
                         .build(
                             (widget, context) -> {
                               ConfigMap desired =
@@ -105,7 +103,6 @@ class ForbiddenIT {
                                       .endMetadata()
                                       .addToData("value", widget.getSpec().getData())
                                       .build();
-                              OwnerReferences.setController(widget, desired);
                               context
                                   .client()
                                   .resource(desired)
@@ -117,7 +114,13 @@ class ForbiddenIT {
                               return Result.done();
                             }))
                 .build()) {
-      grant(admin, ns, user, operator.permissions().clusterRole("forbidden-it-" + ns.name()));
+      grant(
+          admin,
+          ns,
+          user,
+          operator
+              .permissions()
+              .clusterRole("forbidden-it-" + Integer.toHexString(ns.name().hashCode())));
       operator.start();
       assertThat(operator.awaitCachesSynced(Duration.ofSeconds(60))).isTrue();
       await().atMost(Duration.ofSeconds(60)).until(() -> operator.health().ready());
@@ -210,8 +213,8 @@ class ForbiddenIT {
   /** The role generated from the operator, bound in the test namespace to {@code user}. */
   private static void grant(
       KubernetesClient admin, TestNamespace ns, String user, ClusterRole generated) {
-    // The reconciler writes its ConfigMaps with the client directly, not through a strategy,
-    // so the generated role knows only that it caches them.
+    // The reconciler writes its ConfigMaps with the client directly (server-side apply, which
+    // creates), not through a strategy, so the generated role does not know of them.
     List<PolicyRule> rules = new ArrayList<>(generated.getRules());
     rules.add(
         new PolicyRuleBuilder()

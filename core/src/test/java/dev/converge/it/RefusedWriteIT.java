@@ -13,13 +13,10 @@ import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -77,10 +74,9 @@ class RefusedWriteIT {
                 .namespace(ns.name())
                 .meterRegistry(registry)
                 .controller(
+                    // The children are written with the client, not through a strategy, and
+                    // not watched: what matters here is the primary.
                     ControllerBuilder.forPrimary(RefusedWidget.class)
-                        .owns(Deployment.class)
-                        .owns(Service.class)
-                        .owns(ConfigMap.class)
                         .build(
                             (widget, context) -> {
                               context
