@@ -147,10 +147,7 @@ class ForbiddenIT {
       assertThat(warning.getReason()).isEqualTo("QuotaExceeded");
       assertThat(warning.getMessage()).contains("exceeded quota");
       Counter refused =
-          registry
-              .find(MicrometerControllerMetrics.REFUSED)
-              .tag("reason", "quota-exceeded")
-              .counter();
+          registry.find("converge.reconcile.refused").tag("reason", "quota-exceeded").counter();
       assertThat(refused).isNotNull();
       assertThat(refused.count()).isGreaterThanOrEqualTo(1.0);
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.converge.builder.ControllerBuilder;
-import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.owner.OwnerReferences;
 import dev.converge.reconcile.Result;
@@ -134,7 +133,7 @@ class RefusedWriteIT {
       }
       Counter refused =
           registry
-              .find(MicrometerControllerMetrics.REFUSED)
+              .find("converge.reconcile.refused")
               .tag("kind", "Deployment")
               .tag("reason", "invalid")
               .counter();
