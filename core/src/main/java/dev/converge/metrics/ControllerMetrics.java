@@ -57,6 +57,14 @@ public interface ControllerMetrics {
   default void accessRefused(String resource, String verb) {}
 
   /**
+   * A reconcile of {@code controller} ended because the API server refused a write as such (see
+   * {@code dev.converge.reconcile.Refusal}): {@code kind} is the refused object's kind, {@code
+   * reason} the refusal's tag ({@code invalid}, {@code admission-denied}, {@code quota-exceeded},
+   * {@code namespace-terminating}, {@code pod-security}, {@code forbidden}).
+   */
+  default void refused(String controller, String kind, String reason) {}
+
+  /**
    * An Event was not written; {@code reason} is {@code rate-limited} (its object used up its
    * writes), {@code queue-full} or {@code stopped}.
    */

@@ -45,6 +45,11 @@ import java.util.function.IntSupplier;
  *   <li>{@code converge.access.refused} (counter): requests refused with 403 Forbidden.
  * </ul>
  *
+ * <p>{@code converge.reconcile.refused} (counter, tags {@code controller}, {@code kind}: the
+ * refused object's kind, {@code reason}: invalid, admission-denied, quota-exceeded,
+ * namespace-terminating, pod-security, forbidden): reconciles ended by a write the API server
+ * refused as such, not retried until something changes.
+ *
  * <p>{@code converge.events.dropped} (counter, tag {@code reason}: rate-limited, queue-full,
  * stopped): Events the recorder did not write.
  */
@@ -63,6 +68,7 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public static final String ACCESS_DENIED = "converge.access.denied";
   public static final String ACCESS_REFUSED = "converge.access.refused";
   public static final String EVENTS_DROPPED = "converge.events.dropped";
+  public static final String REFUSED = "converge.reconcile.refused";
 
   private final MeterRegistry registry;
 
@@ -193,6 +199,17 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .description("Requests refused with 403 Forbidden")
         .tag("resource", resource)
         .tag("verb", verb)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void refused(String controller, String kind, String reason) {
+    Counter.builder(REFUSED)
+        .description("Reconciles ended by a write the API server refused; not retried")
+        .tag("controller", controller)
+        .tag("kind", kind)
+        .tag("reason", reason)
         .register(registry)
         .increment();
   }

@@ -19,9 +19,14 @@ import java.util.Objects;
  *       <td>reconciles again after the key's backoff delay</td></tr>
  *   <tr><td>transient failure (conflict, network, 5xx)</td><td>throw</td>
  *       <td>retries with per-key exponential backoff</td></tr>
+ *   <tr><td>a write the API server refused as such (422, admission, quota; see {@link
+ *       Refusal})</td><td>throw (or let it escape)</td>
+ *       <td>no retry until the primary or something it watches changes; a Warning event and
+ *       the {@value Refusal#CONDITION_TYPE}=False condition</td></tr>
  *   <tr><td>permanent failure (invalid spec)</td>
  *       <td>{@link #permanentFailure(String, String)}</td>
- *       <td>no retry until the primary's generation changes; a Warning event</td></tr>
+ *       <td>no retry until the primary or something it watches changes; a Warning event and
+ *       the {@value Refusal#CONDITION_TYPE}=False condition</td></tr>
  * </table>
  */
 public sealed interface Result {
@@ -54,8 +59,11 @@ public sealed interface Result {
    * primary's generation changes or its deletion starts, whatever else changes: for a reference to
    * something that does not exist yet, return {@link #requeueAfter(Duration)} instead and let a
    * watch of that kind bring the reconcile back when it appears. The runtime records a Warning
-   * event with {@code reason} and {@code message} on the primary. Report it in a status condition
-   * too, so that {@code kubectl get} shows it.
+   * event with {@code reason} and {@code message} on the primary and sets the condition {@value
+   * Refusal#CONDITION_TYPE} to False with the same reason and message and the primary's generation
+   * (for a primary whose status can hold conditions), which the next reconcile that ends without
+   * failure removes. The runtime's own write of that condition does not reconcile the primary
+   * again; any other change of it, or of an object mapped to it, does.
    *
    * @param reason a short UpperCamelCase word for machines, e.g. {@code InvalidSpec}
    * @param message a sentence for humans naming the field and the fix

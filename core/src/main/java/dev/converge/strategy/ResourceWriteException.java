@@ -11,6 +11,10 @@ import java.util.Optional;
  * A write the API server refused, or a conflict that did not resolve within the retry budget. The
  * message names the resource ({@code Kind namespace/name}), the request, and each field the server
  * blamed, e.g. {@code spec.selector: field is immutable}.
+ *
+ * <p>Whether retrying can help is {@link dev.converge.reconcile.Refusal#of(Throwable)}'s answer: a
+ * refusal (422, an admission denial, a quota) ends the reconcile without retry when it escapes the
+ * reconciler; anything else is retried with backoff.
  */
 public final class ResourceWriteException extends RuntimeException {
 

@@ -39,16 +39,27 @@ import org.slf4j.LoggerFactory;
  *       SelfSubjectAccessReview per verb, resource and watched namespace of the operator's {@link
  *       OperatorPermissions} (every authenticated account may ask); the API server's own authorizer
  *       answers;
- *   <li><b>refusals</b>: a 403 Forbidden a reconcile ran into (a strategy write, a status patch, a
- *       finalizer patch, a read by hand), parsed from the API server's message.
+ *   <li><b>refusals</b>: a 403 Forbidden of RBAC a reconcile ran into (a strategy write, a status
+ *       patch, a finalizer patch, a read by hand), parsed from the API server's message.
  * </ul>
  *
- * While anything is denied or refused the reviews run every few seconds (at most {@code interval}),
- * so a restored rule clears the problem soon after.
+ * <p>A 403 that is not RBAC's (a ResourceQuota exceeded, a namespace being deleted, Pod Security,
+ * another admission plugin) is no missing permission: it is left to {@link
+ * dev.converge.reconcile.Refusal}, reported on the object, and never makes the operator not ready.
+ *
+ * <p>While anything is denied or refused the reviews run every few seconds (at most {@code
+ * interval}), so a restored rule clears the problem soon after.
  */
 public final class AccessChecks {
 
   private static final Logger log = LoggerFactory.getLogger(AccessChecks.class);
+
+  /**
+   * The most distinct refused accesses kept (verb, resource, namespace): beyond it a refusal is
+   * still logged and counted, but not remembered, so an operator over many namespaces cannot grow
+   * the set without bound.
+   */
+  static final int MAX_REFUSED = 256;
 
   /** How often reviews run while something is denied or was refused. */
   static final Duration WHILE_DENIED = Duration.ofSeconds(3);
@@ -108,6 +119,8 @@ public final class AccessChecks {
   private final Map<Access, String> denied = new ConcurrentHashMap<>();
   private final Map<Access, Refusal> refused = new ConcurrentHashMap<>();
   private final Set<Access> metered = ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.atomic.AtomicBoolean overflowSaid =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile String reviewFailure;
   private volatile boolean reviewsRan;
   private ScheduledExecutorService scheduler;
@@ -301,7 +314,8 @@ public final class AccessChecks {
    * @param owner the primary kind being reconciled (the owner, when the admission plugin refused a
    *     {@code blockOwnerDeletion} owner reference)
    * @param namespace the primary's namespace
-   * @return a one-line explanation naming the verb, the resource and the fix, if it was a refusal
+   * @return a one-line explanation naming the verb, the resource and the fix, if it was an RBAC
+   *     refusal; empty for any other failure, including a 403 of an admission plugin
    */
   public Optional<String> refused(
       Throwable failure, String where, Class<? extends HasMetadata> owner, String namespace) {
@@ -324,14 +338,27 @@ public final class AccessChecks {
                   "update",
                   Namespaced.class.isAssignableFrom(owner) ? Objects.toString(namespace, "") : "");
         } else {
-          access = new Access("", "(unknown)", "(unknown)", Objects.toString(namespace, ""));
+          // Quota, a terminating namespace, Pod Security, another admission plugin: not a
+          // permission any review could find missing (Refusal classifies these).
+          return Optional.empty();
         }
-        Refusal refusal = refused.computeIfAbsent(access, a -> new Refusal(firstLine(message)));
-        refusal.count.incrementAndGet();
-        refusal.lastWhere = where;
-        refusal.last = Instant.now();
-        meter(access);
         metrics.accessRefused(access.meterResource(), access.verb());
+        Refusal refusal =
+            refused.size() < MAX_REFUSED || refused.containsKey(access)
+                ? refused.computeIfAbsent(access, a -> new Refusal(firstLine(message)))
+                : null;
+        if (refusal != null) {
+          refusal.count.incrementAndGet();
+          refusal.lastWhere = where;
+          refusal.last = Instant.now();
+          meter(access);
+        } else if (overflowSaid.compareAndSet(false, true)) {
+          log.warn(
+              "operator {}: more than {} distinct RBAC refusals; further ones are logged but not"
+                  + " remembered for health until the ones remembered are allowed again",
+              operatorName,
+              MAX_REFUSED);
+        }
         schedule(Duration.ofSeconds(1));
         return Optional.of(
             "the API server refused "

@@ -4,10 +4,12 @@ import dev.converge.builder.ControllerDefinition;
 import dev.converge.builder.IndexDefinition;
 import dev.converge.builder.WatchDefinition;
 import dev.converge.handler.EnqueueControllerOwner;
+import dev.converge.handler.EnqueueSelf;
 import dev.converge.metrics.ReconcileOutcome;
 import dev.converge.operator.OperatorBuilder;
 import dev.converge.queue.WorkQueue;
 import dev.converge.reconcile.ObjectKey;
+import dev.converge.reconcile.Refusal;
 import dev.converge.reconcile.Result;
 import dev.converge.retry.ConflictRetry;
 import dev.converge.source.ResourceEvent;
@@ -64,6 +66,52 @@ public final class ControllerRuntime<P extends HasMetadata> {
    * server is asked whether they still exist.
    */
   private final Set<ObjectKey> ownerToVerify = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Primaries whose last reconcile ended in a refusal or a permanent failure of their current
+   * generation; see {@link #endRefused}. At most one entry per primary, removed when it reconciles
+   * without failure or is gone.
+   */
+  private final Map<ObjectKey, Standing> standing = new ConcurrentHashMap<>();
+
+  /** Keys queued by a watch of another object (or a generic trigger) since their last reconcile. */
+  private final Set<ObjectKey> wokenByWatch = ConcurrentHashMap.newKeySet();
+
+  private final FailureCondition failureCondition;
+
+  /** First safety-net recheck of a refused primary; doubles per refusal of one generation. */
+  static final Duration REFUSAL_RECHECK = Duration.ofMinutes(2);
+
+  /** The longest safety-net recheck of a refused primary. */
+  static final Duration REFUSAL_RECHECK_MAX = Duration.ofMinutes(30);
+
+  /** A failure that stands for one generation of one primary. */
+  private static final class Standing {
+    final String uid;
+    final Long generation;
+    final int strikes;
+
+    /** When the safety net reconciles it again (ticker nanos); empty for a permanent failure. */
+    final Optional<Long> recheckAt;
+
+    /** The resourceVersion the runtime's own condition write produced, until it is seen once. */
+    volatile String echoVersion;
+
+    Standing(HasMetadata primary, int strikes, Optional<Long> recheckAt, Standing before) {
+      this.uid = primary.getMetadata().getUid();
+      this.generation = primary.getMetadata().getGeneration();
+      this.strikes = strikes;
+      this.recheckAt = recheckAt;
+      // An unchanged condition is not written again: the earlier write's echo is still to come.
+      this.echoVersion =
+          before != null && before.sameGenerationAs(primary) ? before.echoVersion : null;
+    }
+
+    boolean sameGenerationAs(HasMetadata primary) {
+      return Objects.equals(uid, primary.getMetadata().getUid())
+          && Objects.equals(generation, primary.getMetadata().getGeneration());
+    }
+  }
 
   private final AtomicInteger pools = new AtomicInteger();
   private volatile WorkerPool pool;
@@ -138,6 +186,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
     this.services = services;
     this.deadline = definition.reconcileDeadline().orElse(defaultDeadline);
     this.kind = HasMetadata.getKind(definition.primaryType());
+    this.failureCondition = new FailureCondition(services, definition.name());
     this.queue =
         new WorkQueue<>(
             services.ticker(),
@@ -233,9 +282,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
     boolean childDeleted =
         event instanceof ResourceEvent.Deleted<T>
             && watch.handler() instanceof EnqueueControllerOwner;
+    boolean byWatch =
+        !(watch.handler() instanceof EnqueueSelf) || event instanceof ResourceEvent.Generic<T>;
     for (ObjectKey key : keys) {
       if (childDeleted) {
         ownerToVerify.add(key);
+      }
+      if (byWatch) {
+        wokenByWatch.add(key);
       }
       queue.add(key);
     }
@@ -680,6 +734,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
       queue.forget(key);
       goneOnServer.remove(key);
       ownerToVerify.remove(key);
+      standing.remove(key);
+      wokenByWatch.remove(key);
       log.debug("{} {} no longer exists; nothing to reconcile", kind, key);
       return;
     }
@@ -706,6 +762,9 @@ public final class ControllerRuntime<P extends HasMetadata> {
       markDeletedOnServer(key, version);
       return;
     }
+    if (onlyOwnConditionWriteSince(key, primary)) {
+      return;
+    }
     int retries = queue.failures(key);
     long start = services.ticker().nanoTime();
     Result result;
@@ -721,9 +780,9 @@ public final class ControllerRuntime<P extends HasMetadata> {
       if (failure instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      record(ReconcileOutcome.ERROR, start);
       if (FencedClient.fenced(failure)) {
         // Not sent: this instance no longer holds the Lease. The next leader reconciles it.
+        record(ReconcileOutcome.ERROR, start);
         queue.addRateLimited(key);
         log.info(
             "reconcile of {} {} stopped: a write was not sent because this instance's leader"
@@ -733,8 +792,14 @@ public final class ControllerRuntime<P extends HasMetadata> {
             failure.getMessage());
         return;
       }
+      Optional<Refusal> refused = queue.isShutDown() ? Optional.empty() : Refusal.of(failure);
+      record(refused.isPresent() ? ReconcileOutcome.PERMANENT : ReconcileOutcome.ERROR, start);
       if (queue.isShutDown()) {
         log.warn("reconcile of {} {} ended by shutdown: {}", kind, key, failure.toString());
+        return;
+      }
+      if (refused.isPresent()) {
+        endRefused(key, primary, refused.get());
         return;
       }
       Duration delay = queue.addRateLimited(key);
@@ -787,6 +852,9 @@ public final class ControllerRuntime<P extends HasMetadata> {
       markDeletedOnServer(key, version);
       return;
     }
+    if (!(result instanceof Result.PermanentFailure)) {
+      recovered(key, primary);
+    }
     if (result instanceof Result.Done) {
       queue.forget(key);
       definition.reconcileEvery().ifPresent(every -> queue.addAfter(key, every));
@@ -812,7 +880,101 @@ public final class ControllerRuntime<P extends HasMetadata> {
           failure.reason(),
           failure.message());
       services.events().warning(primary, failure.reason(), failure.message());
+      Standing failed = new Standing(primary, 0, Optional.empty(), standing.get(key));
+      standing.put(key, failed);
+      failureCondition
+          .fail(primary, failure.reason(), failure.message())
+          .ifPresent(written -> failed.echoVersion = written);
     }
+  }
+
+  /**
+   * Ends a reconcile whose write the API server refused as such (see {@link Refusal}): no retry
+   * with backoff, since the same request would get the same answer. Instead: one INFO line without
+   * a stack trace, a Warning Event on the primary with the refusal's reason and message (a repeat
+   * folds into its count), the {@code converge.reconcile.refused} counter, and the {@value
+   * Refusal#CONDITION_TYPE}=False condition with the same reason and message and the primary's
+   * generation. The next change of the primary (other than that condition write) or of something
+   * that maps to it reconciles it again. As a safety net for refusals that lift without any such
+   * change (a ResourceQuota raised, a webhook's policy changed), the primary is also checked again
+   * after {@link #REFUSAL_RECHECK}, doubling per refusal of the same generation up to {@link
+   * #REFUSAL_RECHECK_MAX}.
+   */
+  private void endRefused(ObjectKey key, P primary, Refusal refusal) {
+    Standing before = standing.get(key);
+    int strikes =
+        before != null && before.sameGenerationAs(primary) ? Math.min(before.strikes + 1, 16) : 0;
+    Duration recheck = REFUSAL_RECHECK.multipliedBy(1L << Math.min(strikes, 10));
+    if (recheck.compareTo(REFUSAL_RECHECK_MAX) > 0) {
+      recheck = REFUSAL_RECHECK_MAX;
+    }
+    queue.forget(key);
+    queue.addAfter(key, recheck);
+    String reason = refusal.reason().condition();
+    services.metrics().refused(definition.name(), refusal.kind(), refusal.reason().tag());
+    log.info(
+        "reconcile of {} {} ended: the API server refused a write ({}): {}; not retried until"
+            + " generation {} changes or something it watches does (checked again in {} at the"
+            + " latest)",
+        kind,
+        key,
+        reason,
+        refusal.message(),
+        primary.getMetadata().getGeneration(),
+        recheck);
+    services.events().warning(primary, reason, refusal.message());
+    Standing refused =
+        new Standing(
+            primary,
+            strikes,
+            Optional.of(services.ticker().nanoTime() + recheck.toNanos()),
+            before);
+    standing.put(key, refused);
+    failureCondition
+        .fail(primary, reason, refusal.message())
+        .ifPresent(written -> refused.echoVersion = written);
+  }
+
+  /**
+   * A reconcile ended without failure: a failure that stood for this primary is over, and the
+   * {@value Refusal#CONDITION_TYPE} condition, if the primary carries it False, is removed.
+   */
+  private void recovered(ObjectKey key, P primary) {
+    Standing was = standing.remove(key);
+    if (failureCondition.clear(primary).isPresent() || was != null) {
+      log.debug("{} {}: reconciled again after a failure", kind, key);
+    }
+  }
+
+  /**
+   * True when the only change since this primary's failure is the runtime's own condition write:
+   * its watch event would otherwise reconcile it once more, repeating the refused write for
+   * nothing. Any other change of the primary (a new resourceVersion), any event of a watched object
+   * that maps to it, and the safety-net recheck of a refusal reconcile it.
+   */
+  private boolean onlyOwnConditionWriteSince(ObjectKey key, P primary) {
+    boolean woken = wokenByWatch.remove(key);
+    Standing failed = standing.get(key);
+    if (failed == null) {
+      return false;
+    }
+    String echo = failed.echoVersion;
+    if (echo == null || !echo.equals(primary.getMetadata().getResourceVersion())) {
+      return false; // changed since (or the cache has not seen the write yet: its echo comes)
+    }
+    failed.echoVersion = null; // seen once; whatever comes next at this version is not the echo
+    boolean due = failed.recheckAt.filter(at -> services.ticker().nanoTime() - at >= 0).isPresent();
+    if (woken || due) {
+      return false;
+    }
+    queue.forget(key);
+    log.debug(
+        "{} {}: changed only by the runtime's own {} condition since it failed; not reconciled"
+            + " again",
+        kind,
+        key,
+        Refusal.CONDITION_TYPE);
+    return true;
   }
 
   /**

@@ -16,8 +16,10 @@ import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Reconciler;
 import dev.converge.reconcile.Result;
 import dev.converge.source.ResourceEvent;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -369,6 +371,92 @@ class ControllerRuntimeTest {
     rt.processNext();
     assertThat(calls.get()).isEqualTo(2);
     assertThat(count("success")).isEqualTo(1);
+  }
+
+  private static KubernetesClientException answer(int code, String reason, String message) {
+    return new KubernetesClientException(
+        new StatusBuilder().withCode(code).withReason(reason).withMessage(message).build());
+  }
+
+  @Test
+  void aRefusedWriteEndsTheReconcileWithOneWarningAndOnlyALongSafetyNetRecheck() {
+    caches.put(deployment("web", 1));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            (primary, context) -> {
+              calls.incrementAndGet();
+              throw new IllegalStateException(
+                  "applying the child",
+                  answer(
+                      422,
+                      "Invalid",
+                      "Deployment.apps \"web\" is invalid: spec.selector: Invalid value: {}:"
+                          + " field is immutable"));
+            });
+    rt.queue().add(WEB);
+    rt.processNext();
+
+    assertThat(calls.get()).isEqualTo(1);
+    assertThat(events)
+        .singleElement()
+        .asString()
+        .startsWith(EventType.WARNING + " web Invalid: HTTP 422: ")
+        .contains("spec.selector");
+    assertThat(rt.queue().failures(WEB)).as("no backoff").isZero();
+    assertThat(rt.queue().pendingDelay(WEB))
+        .as("only the safety net")
+        .contains(ControllerRuntime.REFUSAL_RECHECK);
+    assertThat(count("permanent")).isEqualTo(1);
+    assertThat(count("error")).isZero();
+    assertThat(
+            registry
+                .find(MicrometerControllerMetrics.REFUSED)
+                .tag("controller", "test")
+                .tag("reason", "invalid")
+                .counter()
+                .count())
+        .isEqualTo(1.0);
+
+    ticker.advance(ControllerRuntime.REFUSAL_RECHECK.minusSeconds(1));
+    assertThat(rt.processNext()).as("nothing before the safety net").isFalse();
+    ticker.advance(Duration.ofSeconds(1));
+    assertThat(rt.processNext()).isTrue();
+    assertThat(calls.get()).isEqualTo(2);
+    assertThat(rt.queue().pendingDelay(WEB))
+        .as("the second recheck of the same generation waits twice as long")
+        .contains(ControllerRuntime.REFUSAL_RECHECK.multipliedBy(2));
+  }
+
+  @Test
+  void transientFailuresAndRbacRefusalsKeepTheBackoff() {
+    caches.put(deployment("web", 1));
+    List<RuntimeException> failures =
+        List.of(
+            answer(409, "Conflict", "the object has been modified"),
+            answer(429, "TooManyRequests", "too many requests"),
+            answer(500, "InternalError", "etcdserver: request timed out"),
+            answer(
+                403,
+                "Forbidden",
+                "deployments.apps \"web\" is forbidden: User \"op\" cannot patch resource"
+                    + " \"deployments\" in API group \"apps\" in the namespace \"ns\""));
+    AtomicInteger calls = new AtomicInteger();
+    ControllerRuntime<Deployment> rt =
+        runtime(
+            (primary, context) -> {
+              throw failures.get(calls.getAndIncrement());
+            });
+    rt.queue().add(WEB);
+    for (int i = 0; i < failures.size(); i++) {
+      rt.processNext();
+      assertThat(rt.queue().failures(WEB)).as("after %s", failures.get(i)).isEqualTo(i + 1);
+      ticker.advance(rt.queue().pendingDelay(WEB).orElseThrow());
+    }
+    assertThat(calls.get()).isEqualTo(4);
+    assertThat(events).isEmpty();
+    assertThat(count("error")).isEqualTo(4);
+    assertThat(registry.find(MicrometerControllerMetrics.REFUSED).counter()).isNull();
   }
 
   @Test

@@ -12,18 +12,20 @@ import dev.converge.example.api.AppDeploymentStatus;
 import dev.converge.example.api.Phase;
 import dev.converge.example.desired.DesiredDeployment;
 import dev.converge.example.desired.DesiredService;
-import dev.converge.naming.DnsLabel;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.Reconciler;
+import dev.converge.reconcile.Refusal;
 import dev.converge.reconcile.Result;
 import dev.converge.status.ConditionStatus;
 import dev.converge.status.Conditions;
 import dev.converge.status.WantedConditions;
+import dev.converge.strategy.ApplyResult;
 import dev.converge.workload.ImageReference;
 import dev.converge.workload.InvalidImageReferenceException;
 import dev.converge.workload.Readiness;
 import dev.converge.workload.WorkloadReadiness;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,8 +37,6 @@ import java.util.function.Consumer;
  * the pod template, and its status.
  *
  * <ol>
- *   <li>A name that cannot name the Service (not an RFC 1035 label, core's {@code DnsLabel}) is a
- *       permanent failure: phase Failed, Ready=False/InvalidName, nothing written.
  *   <li>An image reference that does not parse is a permanent failure: phase Failed, condition
  *       Ready=False/InvalidImage, a Warning event (recorded by the runtime), and no retry until the
  *       spec changes. The running Deployment is left as it is.
@@ -46,7 +46,11 @@ import java.util.function.Consumer;
  *       seconds &mdash; though the ConfigMap watch reconciles at once when it appears.
  *   <li>Otherwise the Deployment and the Service are written through the strategy configured for
  *       them, which sends nothing when they already match; {@code Context.apply} makes the
- *       AppDeployment their controller owner.
+ *       AppDeployment their controller owner. A write the API server refuses as such (a name too
+ *       long for a label or no DNS-1035 label for the Service, say) is left to the runtime, which
+ *       reports it (condition {@code Reconciled=False}, a Warning event) and does not retry it
+ *       until the spec changes; the reconciler only adds phase Failed and Ready=False with the
+ *       refusal's reason, so that the printer columns say it too.
  *   <li>The status is computed from the AppDeployment and written only when it differs ({@code
  *       Context.updateStatus}, which also recomputes it from a fresh read on a conflict): the
  *       conditions this reconcile wants ({@code Conditions.want}) folded into the stored ones, with
@@ -66,9 +70,6 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
 
   public static final String REASON_INVALID_IMAGE = "InvalidImage";
 
-  /** Reason of Ready=False when the AppDeployment's name cannot name its Service. */
-  public static final String REASON_INVALID_NAME = "InvalidName";
-
   public static final String REASON_CONFIG_MAP_NOT_FOUND = "ConfigMapNotFound";
 
   private final Conditions conditions;
@@ -82,14 +83,6 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     AppDeploymentSpec spec = app.getSpec();
     String name = app.getMetadata().getName();
     int ready = context.get(Deployment.class, name).map(WorkloadReadiness::readyReplicas).orElse(0);
-    Optional<String> badName = DnsLabel.rfc1035Problem(name);
-    if (badName.isPresent()) {
-      String message =
-          "metadata.name: "
-              + badName.get()
-              + "; the Service is named after the AppDeployment: recreate it under such a name";
-      return failed(context, app, ready, REASON_INVALID_NAME, message);
-    }
     try {
       ImageReference.parse(spec == null ? null : spec.image()); // the CRD requires spec
     } catch (InvalidImageReferenceException e) {
@@ -112,7 +105,7 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
                 + "/"
                 + spec.configMapName()
                 + " not found; create it or change spec.configMapName";
-        context.apply(DesiredService.of(app));
+        applyOrReport(context, app, ready, DesiredService.of(app));
         WantedConditions missing =
             conditions
                 .want(READY, FALSE, REASON_CONFIG_MAP_NOT_FOUND, message)
@@ -124,8 +117,9 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
       String message = "ConfigMap " + spec.configMapName() + " (content hash " + hash.get() + ")";
       config = conditions.want(CONFIG_RESOLVED, TRUE, "ConfigMapFound", message);
     }
-    Deployment deployment = context.apply(DesiredDeployment.of(app, hash)).live();
-    context.apply(DesiredService.of(app));
+    Deployment deployment =
+        applyOrReport(context, app, ready, DesiredDeployment.of(app, hash)).live();
+    applyOrReport(context, app, ready, DesiredService.of(app));
     if (!WorkloadReadiness.hasObservedLatest(deployment)) {
       // The Deployment controller has not yet looked at the latest generation (a new Deployment,
       // or an edit of its template), so its status says nothing new; its next status write
@@ -141,6 +135,27 @@ public final class AppDeploymentReconciler implements Reconciler<AppDeployment> 
     Phase phase = running ? Phase.Running : Phase.Pending;
     context.updateStatus(app, status(phase, WorkloadReadiness.readyReplicas(deployment), wanted));
     return Result.done();
+  }
+
+  /**
+   * Applies {@code desired}; when the API server refuses it as such, says so in the status (phase
+   * Failed, Ready=False with the refusal's reason) and lets the exception go on to the runtime,
+   * which records the rest and waits for a new spec.
+   */
+  private <R extends HasMetadata> ApplyResult<R> applyOrReport(
+      Context<AppDeployment> context, AppDeployment app, int ready, R desired) {
+    try {
+      return context.apply(desired);
+    } catch (RuntimeException e) {
+      Optional<Refusal> refused = Refusal.of(e);
+      if (refused.isPresent()) {
+        WantedConditions failed =
+            conditions.want(
+                READY, FALSE, refused.get().reason().condition(), refused.get().message());
+        context.updateStatus(app, status(Phase.Failed, ready, failed));
+      }
+      throw e;
+    }
   }
 
   /** Reports a spec that cannot be realised: phase Failed, Ready=False, no retry. */

@@ -95,22 +95,6 @@ class AppDeploymentReconcilerTest {
   }
 
   @Test
-  void aNameThatCannotNameTheServiceIsAPermanentFailureBeforeAnyWrite() throws Exception {
-    AppDeployment app = AppDeployment.of("shop", "a".repeat(64), null);
-    TestContext<AppDeployment> context = TestContext.of(app);
-
-    assertThat(reconcile(context))
-        .isInstanceOfSatisfying(
-            Result.PermanentFailure.class,
-            failure -> {
-              assertThat(failure.reason()).isEqualTo("InvalidName");
-              assertThat(failure.message()).contains("metadata.name").contains("63");
-            });
-    assertThat(context.applied()).isEmpty();
-    assertThat(context.primary().getStatus().phase()).isEqualTo(Phase.Failed);
-  }
-
-  @Test
   void anAppDeploymentWithoutSpecIsAPermanentFailureToo() throws Exception {
     AppDeployment app = AppDeployment.of("shop", "web", null);
     TestContext<AppDeployment> context = TestContext.of(app);
