@@ -3,6 +3,7 @@ package dev.converge.metrics;
 import dev.converge.queue.QueueListener;
 import java.time.Duration;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * What the runtime reports about each controller. {@link MicrometerControllerMetrics} records it in
@@ -69,6 +70,12 @@ public interface ControllerMetrics {
    * writes), {@code queue-full} or {@code stopped}.
    */
   default void eventDropped(String reason) {}
+
+  /**
+   * Registers the count of writes a leader-elected operator did not send because its hold on the
+   * Lease was not current (the fence was closed).
+   */
+  default void writesFenced(LongSupplier fenced) {}
 
   /** Metrics that record nothing. */
   static ControllerMetrics none() {

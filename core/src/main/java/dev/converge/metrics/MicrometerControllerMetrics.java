@@ -2,6 +2,7 @@ package dev.converge.metrics;
 
 import dev.converge.queue.QueueListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Records controller metrics in a Micrometer registry. Every meter carries the tag {@code
@@ -62,6 +64,10 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
   public static final String ACTIVE_WORKERS = "converge.workers.active";
   public static final String ALIVE_WORKERS = "converge.workers.alive";
   public static final String RECONCILES_HUNG = "converge.reconcile.hung";
+
+  /** Writes not sent because this instance's hold on the leader Lease was not current. */
+  public static final String WRITES_FENCED = "converge.writes.fenced";
+
   public static final String DEADLINE_EXCEEDED = "converge.reconcile.deadline.exceeded";
   public static final String OBJECTS_REJECTED = "converge.objects.rejected";
   public static final String INFORMER_ERRORS = "converge.informer.errors";
@@ -137,6 +143,13 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .description("Worker loops alive")
         .tag("controller", controller)
         .strongReference(true)
+        .register(registry);
+  }
+
+  @Override
+  public void writesFenced(LongSupplier fenced) {
+    FunctionCounter.builder(WRITES_FENCED, fenced, f -> f.getAsLong())
+        .description("Writes not sent because the leader Lease was not current")
         .register(registry);
   }
 

@@ -133,6 +133,9 @@ public final class Operator implements AutoCloseable {
     // context, go through the fenced client; the informers read through the operator's own.
     KubernetesClient writes = fence == null ? b.client : FencedClient.of(b.client, fence);
     this.fencedClient = fence == null ? null : writes;
+    if (fence != null) {
+      b.metrics.writesFenced(fence::fencedWrites);
+    }
     this.rejected = new RejectedObjects(b.metrics);
     this.informers =
         new SharedInformers(b.client, b.namespaces, b.informerResync, rejected, b.metrics);
