@@ -28,18 +28,6 @@ public final class Subresources {
 
   private Subresources() {}
 
-  /** Whether objects of this kind have the subresource (read from the server's discovery). */
-  public static boolean has(
-      KubernetesClient client, String apiVersion, String kind, String subresource) {
-    Optional<APIResource> resource = resource(client, apiVersion, kind);
-    if (resource.isEmpty()) {
-      return false;
-    }
-    String name = resource.get().getName() + "/" + subresource;
-    APIResourceList list = client.getApiResources(apiVersion);
-    return list != null && list.getResources().stream().anyMatch(r -> name.equals(r.getName()));
-  }
-
   /**
    * A JSON merge patch of {@code ref}'s subresource under {@code fieldManager}. Throws a {@link
    * KubernetesClientException} with the server's code when it refuses.
