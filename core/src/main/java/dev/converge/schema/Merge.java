@@ -447,7 +447,7 @@ public final class Merge {
     } else if (owned
         && (others.holding().isEmpty()
             || prev.elements().isEmpty()
-            || others.holding().minus(prev).isEmpty())) {
+            || (!collection(schema, live) && others.holding().minus(prev).isEmpty()))) {
       // A value this writer set goes whole when desired drops it, even where another writer
       // changed parts of it since (the server then lists them both): what would stay is rarely
       // valid alone (a probe without a handler). Only a map or element that another writer added
@@ -463,6 +463,40 @@ public final class Merge {
     if (prev.isEmpty()) {
       return live;
     }
+    Object trimmed = trim(schema, live, prev, others, path, removed);
+    if (owned
+        && !others.keeping().member()
+        && ((trimmed instanceof Map<?, ?> m && m.isEmpty())
+            || (trimmed instanceof List<?> l && l.isEmpty()))) {
+      // A map or list of separate values (labels, a map list) this writer set, of which nothing
+      // another writer owns is left.
+      removed.add(path.render());
+      return REMOVE;
+    }
+    return trimmed;
+  }
+
+  /**
+   * Whether a value is a collection of separate values — a string-keyed map (labels, data), a map
+   * list or a set — rather than one value with parts (a struct such as a probe): each of its keys
+   * or elements is kept or removed on its own.
+   */
+  private static boolean collection(SchemaNode schema, Object live) {
+    if (live instanceof List<?>) {
+      return !(schema instanceof ListSchema ls) || ls.type() != ListType.ATOMIC;
+    }
+    return live instanceof Map<?, ?>
+        && !(schema instanceof MapSchema m && (m.atomic() || !m.fieldNames().isEmpty()));
+  }
+
+  /** {@code live} without what this writer alone set below it. */
+  private static Object trim(
+      SchemaNode schema,
+      Object live,
+      FieldSet prev,
+      Owners others,
+      Trail path,
+      List<String> removed) {
     if (live instanceof Map<?, ?> map && !(schema instanceof MapSchema m && m.atomic())) {
       MapSchema ms = schema instanceof MapSchema m ? m : null;
       Map<String, Object> out = new LinkedHashMap<>();

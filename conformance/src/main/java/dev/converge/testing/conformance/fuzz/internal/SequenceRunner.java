@@ -64,6 +64,10 @@ public final class SequenceRunner {
   private static final java.util.Set<String> NOT_CO_APPLIED =
       java.util.Set.of("selector", "matchLabels", "limits", "template", "jobTemplate", "roleRef");
 
+  /** The spec fields (and maps) another actor may apply too. */
+  private static final java.util.Set<String> CO_APPLIED_SPEC =
+      java.util.Set.of("replicas", "revisionHistoryLimit", "color", "size", "settings");
+
   /** The field manager of the other actor's server-side applies. */
   public static final String OTHER_APPLIER = "fuzz-other-applier";
 
@@ -225,6 +229,14 @@ public final class SequenceRunner {
           }
         });
     leaves.removeIf(kind::isFrozen);
+    // Of spec, only fields no one-of switch of the corpus clears (a Service's
+    // externalTrafficPolicy goes with its LoadBalancer type, whoever owns it).
+    leaves.removeIf(
+        p ->
+            p.steps().get(0).equals(new FieldPath.Key("spec"))
+                && !(p.steps().size() > 1
+                    && p.steps().get(1) instanceof FieldPath.Key k
+                    && CO_APPLIED_SPEC.contains(k.name())));
     leaves.removeIf(
         p ->
             p.steps().size() > 4
