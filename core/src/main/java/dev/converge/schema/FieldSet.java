@@ -100,6 +100,81 @@ public final class FieldSet {
     return root.build();
   }
 
+  /**
+   * The paths of {@link #of} where {@code tree} holds an explicitly empty list. The server records
+   * no field for a map list or a set an apply sets empty (it records list elements, and there are
+   * none), so an applier that compares what it owns with what it sets must count these as its own.
+   * Empty when there are none, without allocating.
+   */
+  public static FieldSet emptyLists(SchemaNode schema, Map<String, Object> tree) {
+    Builder root = null;
+    for (Map.Entry<String, Object> e : tree.entrySet()) {
+      String key = e.getKey();
+      if (e.getValue() == null
+          || key.equals("apiVersion")
+          || key.equals("kind")
+          || key.equals("status")
+          || key.equals("metadata")) {
+        continue;
+      }
+      SchemaNode child = schema instanceof MapSchema map ? map.child(key) : UntypedSchema.INSTANCE;
+      Builder found = emptyListsBelow(child, e.getValue());
+      if (found != null) {
+        if (root == null) {
+          root = new Builder();
+        }
+        root.put(field(key), found);
+      }
+    }
+    return root == null ? EMPTY : root.build();
+  }
+
+  /** The empty lists at or below {@code value}, as a node; null when there are none. */
+  private static Builder emptyListsBelow(SchemaNode schema, Object value) {
+    if (value instanceof List<?> list) {
+      if (list.isEmpty()) {
+        return new Builder(true);
+      }
+      if (!(schema instanceof ListSchema ls) || ls.type() != ListType.MAP) {
+        return null;
+      }
+      Builder node = null;
+      for (Object element : list) {
+        if (element instanceof Map<?, ?> e) {
+          Optional<Map<String, Object>> keys = ListKeys.of(ls, e);
+          Builder found = keys.isEmpty() ? null : emptyListsBelow(ls.items(), e);
+          if (found != null) {
+            if (node == null) {
+              node = new Builder();
+            }
+            node.put(key(keys.get()), found);
+          }
+        }
+      }
+      return node;
+    }
+    if (value instanceof Map<?, ?> map
+        && !(schema instanceof MapSchema m && m.atomic())
+        && !(schema instanceof ScalarSchema)) {
+      Builder node = null;
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (e.getValue() instanceof Map<?, ?> || e.getValue() instanceof List<?>) {
+          SchemaNode child =
+              schema instanceof MapSchema m ? m.child((String) e.getKey()) : UntypedSchema.INSTANCE;
+          Builder found = emptyListsBelow(child, e.getValue());
+          if (found != null) {
+            if (node == null) {
+              node = new Builder();
+            }
+            node.put(field((String) e.getKey()), found);
+          }
+        }
+      }
+      return node;
+    }
+    return null;
+  }
+
   private static Builder collect(SchemaNode schema, Object value) {
     Builder node = new Builder();
     node.member = true;

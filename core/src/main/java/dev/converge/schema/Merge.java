@@ -20,8 +20,14 @@ import java.util.Set;
  *       writers' elements; atomic lists are replaced;
  *   <li>what this writer set before ({@code previouslyOwned}) and desired no longer sets is
  *       removed: a dropped label, a dropped container, a dropped probe with the values the server
- *       defaulted inside it; a map or list element that another writer ({@code ownedByOthers})
- *       added to keeps their part;
+ *       defaulted inside it;
+ *   <li>unless another writer ({@code ownedByOthers}) owns that very value too — another applier
+ *       that declared it, an update of the object, an update through a subresource such as {@code
+ *       /scale}: then it stays, as the API server's own apply keeps a field another manager still
+ *       owns (only what this writer alone owned below it goes);
+ *   <li>a value another writer owns only parts of (a probe whose period it tuned) goes whole, since
+ *       what would stay is rarely valid on its own (a probe without a handler); a map or list
+ *       element another writer added something of its own to keeps their part;
  *   <li>one-of members desired does not select are cleared ({@link Unions}).
  * </ul>
  */
@@ -69,16 +75,33 @@ public final class Merge {
   private static final char POINTER = '\u0001';
 
   /** Merges {@code desired} into {@code live}. */
-  @SuppressWarnings("unchecked")
   public static Result apply(
       SchemaNode schema,
       Map<String, Object> live,
       Map<String, Object> desired,
       FieldSet previouslyOwned,
       FieldSet ownedByOthers) {
+    return apply(schema, live, desired, previouslyOwned, ownedByOthers, FieldSet.empty());
+  }
+
+  /**
+   * Merges {@code desired} into {@code live}, where {@code alsoHeldByThisWriter} are fields this
+   * writer holds under another name than {@code previouslyOwned}'s (a server-side applier's own
+   * {@code Update} entries: its JSON patches). They keep nothing, as its own, but a value removed
+   * while they hold part of it is reported {@linkplain Result#contested contested}: a write that
+   * removes only what one entry owns (an apply) would leave that part behind.
+   */
+  @SuppressWarnings("unchecked")
+  public static Result apply(
+      SchemaNode schema,
+      Map<String, Object> live,
+      Map<String, Object> desired,
+      FieldSet previouslyOwned,
+      FieldSet ownedByOthers,
+      FieldSet alsoHeldByThisWriter) {
     List<String> removed = new ArrayList<>();
-    Object merged =
-        merge(schema, live, desired, previouslyOwned, ownedByOthers, Trail.ROOT, removed);
+    Owners owners = new Owners(ownedByOthers, ownedByOthers.union(alsoHeldByThisWriter));
+    Object merged = merge(schema, live, desired, previouslyOwned, owners, Trail.ROOT, removed);
     List<String> all = new ArrayList<>();
     List<String> cleared = new ArrayList<>();
     List<String> contested = new ArrayList<>();
@@ -153,7 +176,7 @@ public final class Merge {
       Object live,
       Object want,
       FieldSet prev,
-      FieldSet others,
+      Owners others,
       Trail path,
       List<String> removed) {
     if (want instanceof Map<?, ?> wantMap && !(schema instanceof ScalarSchema)) {
@@ -181,7 +204,7 @@ public final class Merge {
       Map<?, ?> live,
       Map<?, ?> want,
       FieldSet prev,
-      FieldSet others,
+      Owners others,
       Trail path,
       List<String> removed) {
     Map<String, Object> out = new LinkedHashMap<>();
@@ -239,7 +262,7 @@ public final class Merge {
       List<?> live,
       List<?> want,
       FieldSet prev,
-      FieldSet others,
+      Owners others,
       Trail path,
       List<String> removed) {
     List<Object> desired = new ArrayList<>();
@@ -281,7 +304,7 @@ public final class Merge {
       List<?> live,
       List<?> want,
       FieldSet prev,
-      FieldSet others,
+      Owners others,
       Trail path,
       List<String> removed) {
     SchemaNode items = schema.items();
@@ -408,20 +431,30 @@ public final class Merge {
       Object live,
       FieldSet parentPrev,
       String element,
-      FieldSet parentOthers,
+      Owners parentOthers,
       Trail path,
       List<String> removed) {
-    FieldSet others = sub(parentOthers, element);
+    Owners others = sub(parentOthers, element);
     FieldSet prev = parentPrev.ownsAllChildren() ? FieldSet.everything() : sub(parentPrev, element);
     boolean owned = prev.member();
-    if (owned && (others.isEmpty() || prev.elements().isEmpty() || others.minus(prev).isEmpty())) {
+    if (owned && others.keeping().member()) {
+      // Another writer owns this very value too (another applier declared it, an update of the
+      // object or of its /scale set it): it stays, as the server's apply keeps a field another
+      // manager still owns. Only what this writer alone set below it goes (trimmed below).
+      if (prev.isEmpty() || prev.elements().isEmpty()) {
+        return live;
+      }
+    } else if (owned
+        && (others.holding().isEmpty()
+            || prev.elements().isEmpty()
+            || (!collection(schema, live) && others.holding().minus(prev).isEmpty()))) {
       // A value this writer set goes whole when desired drops it, even where another writer
-      // changed parts of it since (the server then lists them both); only a map or element that
-      // another writer added something of its own to is trimmed of this writer's part below.
-      removed.add((others.isEmpty() ? "" : CONTESTED) + path.render());
+      // changed parts of it since (the server then lists them both): what would stay is rarely
+      // valid alone (a probe without a handler). Only a map or element that another writer added
+      // something of its own to is trimmed of this writer's part below.
+      removed.add((others.holding().isEmpty() ? "" : CONTESTED) + path.render());
       return REMOVE;
-    }
-    if (!element.startsWith("f:") && owned && !others.member()) {
+    } else if (!element.startsWith("f:") && owned) {
       // A list element this writer added and dropped goes, even where another writer changed a
       // field inside it since (a drifted targetPort must not keep a dropped port alive).
       removed.add(path.render());
@@ -430,6 +463,40 @@ public final class Merge {
     if (prev.isEmpty()) {
       return live;
     }
+    Object trimmed = trim(schema, live, prev, others, path, removed);
+    if (owned
+        && !others.keeping().member()
+        && ((trimmed instanceof Map<?, ?> m && m.isEmpty())
+            || (trimmed instanceof List<?> l && l.isEmpty()))) {
+      // A map or list of separate values (labels, a map list) this writer set, of which nothing
+      // another writer owns is left.
+      removed.add(path.render());
+      return REMOVE;
+    }
+    return trimmed;
+  }
+
+  /**
+   * Whether a value is a collection of separate values — a string-keyed map (labels, data), a map
+   * list or a set — rather than one value with parts (a struct such as a probe): each of its keys
+   * or elements is kept or removed on its own.
+   */
+  private static boolean collection(SchemaNode schema, Object live) {
+    if (live instanceof List<?>) {
+      return !(schema instanceof ListSchema ls) || ls.type() != ListType.ATOMIC;
+    }
+    return live instanceof Map<?, ?>
+        && !(schema instanceof MapSchema m && (m.atomic() || !m.fieldNames().isEmpty()));
+  }
+
+  /** {@code live} without what this writer alone set below it. */
+  private static Object trim(
+      SchemaNode schema,
+      Object live,
+      FieldSet prev,
+      Owners others,
+      Trail path,
+      List<String> removed) {
     if (live instanceof Map<?, ?> map && !(schema instanceof MapSchema m && m.atomic())) {
       MapSchema ms = schema instanceof MapSchema m ? m : null;
       Map<String, Object> out = new LinkedHashMap<>();
@@ -622,6 +689,17 @@ public final class Merge {
   private static FieldSet sub(FieldSet set, String element) {
     return set.child(element).orElse(FieldSet.empty());
   }
+
+  private static Owners sub(Owners owners, String element) {
+    return new Owners(sub(owners.keeping(), element), sub(owners.holding(), element));
+  }
+
+  /**
+   * The other owners at one path: {@code keeping}, whose ownership of a value keeps it; {@code
+   * holding}, those and this writer's other entries, whose ownership of part of a removed value
+   * makes its removal contested.
+   */
+  private record Owners(FieldSet keeping, FieldSet holding) {}
 
   /**
    * An atomic value: desired replaces it whole, unless live already holds it — then live stays as

@@ -37,6 +37,21 @@ class FieldSetTest {
   }
 
   @Test
+  void emptyListsAreFoundByTheirPathsAndNothingElseIs() {
+    Map<String, Object> desired =
+        json(
+            "{'metadata':{'name':'p','finalizers':[]},'spec':{'imagePullSecrets':[],"
+                + "'containers':[{'name':'c','args':[],'ports':[{'containerPort':80}]}],"
+                + "'tolerations':[{'key':'k'}]}}");
+    assertThat(FieldSet.emptyLists(POD, desired).leaves())
+        .containsExactlyInAnyOrder(
+            List.of("f:spec", "f:imagePullSecrets"),
+            List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:args"));
+    assertThat(FieldSet.emptyLists(POD, json("{'spec':{'containers':[{'name':'c'}]}}")).isEmpty())
+        .isTrue();
+  }
+
+  @Test
   void theServersKeyOrderReadsAsTheSamePath() {
     FieldSet fromServer =
         FieldSet.fromFieldsV1(

@@ -32,7 +32,9 @@ class MergeTest {
   }
 
   @Test
-  void aDroppedValueGoesEvenWhenAnotherWriterChangedItSince() {
+  void aDroppedValueAnotherWriterOwnsTooStays() {
+    // Another writer changed the value since (or applied it too): its entry owns the key itself,
+    // and the server's own apply keeps a field another manager still owns.
     Map<String, Object> live = json("{'data':{'a':'1','shared':'changed'}}");
     Merge.Result result =
         Merge.apply(
@@ -40,8 +42,51 @@ class MergeTest {
             live,
             json("{'data':{'a':'1'}}"),
             owned(CONFIG_MAP, "{'data':{'a':'1','shared':'2'}}"),
-            owned(CONFIG_MAP, "{'data':{'shared':'changed'}}"));
+            FieldSet.fromFieldsV1(json("{'f:data':{'f:shared':{}}}")));
+    assertThat(result.object()).isEqualTo(json("{'data':{'a':'1','shared':'changed'}}"));
+    assertThat(result.removed()).isEmpty();
+  }
+
+  @Test
+  void aValueOnlyThisWritersOtherEntriesHoldGoesAsContested() {
+    // A server-side applier's own JSON patches are recorded as its Update entry: that keeps
+    // nothing, but an apply alone would not remove the value, so the removal is contested.
+    Map<String, Object> live = json("{'data':{'a':'1','patched':'2'}}");
+    Merge.Result result =
+        Merge.apply(
+            CONFIG_MAP,
+            live,
+            json("{'data':{'a':'1'}}"),
+            owned(CONFIG_MAP, "{'data':{'a':'1','patched':'2'}}"),
+            FieldSet.empty(),
+            FieldSet.fromFieldsV1(json("{'f:data':{'f:patched':{}}}")));
     assertThat(result.object()).isEqualTo(json("{'data':{'a':'1'}}"));
+    assertThat(result.contested()).containsExactly(".data.patched");
+  }
+
+  @Test
+  void aListElementAnotherWriterOwnsTooStaysWithoutThisWritersFieldsInIt() {
+    Map<String, Object> live =
+        json(
+            "{'spec':{'containers':[{'name':'a','image':'x'},"
+                + "{'name':'shared','image':'y','args':['--mine']}]}}");
+    Merge.Result result =
+        Merge.apply(
+            POD,
+            live,
+            json("{'spec':{'containers':[{'name':'a','image':'x'}]}}"),
+            owned(
+                POD,
+                "{'spec':{'containers':[{'name':'a','image':'x'},"
+                    + "{'name':'shared','image':'y','args':['--mine']}]}}"),
+            FieldSet.fromFieldsV1(
+                json(
+                    "{'f:spec':{'f:containers':{'k:{\\'name\\':\\'shared\\'}':"
+                        + "{'.':{},'f:name':{},'f:image':{}}}}}")));
+    assertThat(result.object())
+        .isEqualTo(
+            json(
+                "{'spec':{'containers':[{'name':'a','image':'x'},{'name':'shared','image':'y'}]}}"));
   }
 
   @Test
@@ -291,10 +336,13 @@ class MergeTest {
                 POD,
                 "{'spec':{'containers':[{'name':'a','livenessProbe':{'httpGet':{'path':'/','port':80},"
                     + "'initialDelaySeconds':5}}]}}"),
-            owned(
-                POD,
-                "{'spec':{'containers':[{'name':'a','livenessProbe':{'initialDelaySeconds':13}}]}}"));
+            // as the server records another writer's change of one value: that leaf only
+            FieldSet.fromFieldsV1(
+                json(
+                    "{'f:spec':{'f:containers':{'k:{\\'name\\':\\'a\\'}':"
+                        + "{'f:livenessProbe':{'f:initialDelaySeconds':{}}}}}}")));
     assertThat(result.object()).isEqualTo(json("{'spec':{'containers':[{'name':'a'}]}}"));
+    assertThat(result.contested()).containsExactly(".spec.containers[{name=a}].livenessProbe");
   }
 
   @Test

@@ -44,6 +44,15 @@ public enum ConformanceCase {
   CUSTOM_RESOURCE_LISTS(
       "custom-resource-lists",
       "list-type map, set and atomic lists, granular and atomic maps of a custom resource; another actor's elements"),
+  SUBRESOURCE_OWNER(
+      "subresource-owner",
+      "spec.replicas another writer set through /scale (an autoscaler, kubectl scale) stays when desired stops setting it"),
+  CO_OWNED_VALUES(
+      "co-owned-values",
+      "a value desired drops that another writer owns too stays: an annotation, a set element and a map-list element another applier applied as well, spec.replicas another update set"),
+  EXPLICIT_EMPTY_LISTS(
+      "explicit-empty-lists",
+      "lists desired sets explicitly empty (map lists, sets, atomic lists; built-in and x-kubernetes-list-type): written once, then no apply writes again"),
   REALISTIC_ROUND_TRIP(
       "realistic-round-trip",
       "each corpus kind: create, another actor's changes, a change with removals; judged against a fresh create");

@@ -55,6 +55,17 @@ public abstract class StrategyConformanceKit {
 
   private static final Logger log = LoggerFactory.getLogger(StrategyConformanceKit.class);
 
+  /**
+   * System property: a comma-separated list of case names ({@link ConformanceCase#caseName()});
+   * when set, only those cases run and no scenario does — to check one change quickly.
+   */
+  public static final String ONLY_CASES = "converge.conformance.cases";
+
+  private static List<String> onlyCases() {
+    String only = System.getProperty(ONLY_CASES, "").trim();
+    return only.isEmpty() ? List.of() : List.of(only.split("\\s*,\\s*"));
+  }
+
   private KubernetesClient strategyClient;
   private KubernetesClient other;
   private WriteCounter counter;
@@ -136,6 +147,9 @@ public abstract class StrategyConformanceKit {
 
   @TestFactory
   Stream<DynamicContainer> conformance() {
+    if (!onlyCases().isEmpty()) {
+      return Stream.empty();
+    }
     ConformanceTarget target = target();
     ScenarioRunner runner =
         new ScenarioRunner(
@@ -160,7 +174,9 @@ public abstract class StrategyConformanceKit {
         new CaseRunner(
             target, strategyClient, counter, other, namespace, new Corpus(widgets.apiVersion()));
     List<CaseRunner.CaseRun> runs = runner.runs();
+    List<String> only = onlyCases();
     return Arrays.stream(ConformanceCase.values())
+        .filter(check -> only.isEmpty() || only.contains(check.caseName()))
         .map(
             check ->
                 DynamicContainer.dynamicContainer(

@@ -9,6 +9,11 @@ import java.util.Set;
 /**
  * Reads {@code metadata.managedFields} of a live object: which writer owns which fields, as the API
  * server recorded it.
+ *
+ * <p>Ownership that decides what to keep counts every entry, those of subresources included: a
+ * {@code kubectl scale} or an autoscaler writes {@code spec.replicas} through {@code /scale}, and
+ * the server records that as an {@code Update} entry with {@code subresource: scale} which owns the
+ * field as much as a write of the object itself would.
  */
 public final class ManagedFields {
 
@@ -20,19 +25,23 @@ public final class ManagedFields {
 
   private ManagedFields() {}
 
-  /** The entries of the object's main resource (not of its status or other subresources). */
-  @SuppressWarnings("unchecked")
+  /**
+   * The entries of the object's main resource (not of its status or other subresources): where this
+   * controller's own entries are looked for, since it writes only the object itself.
+   */
   public static List<Map<String, Object>> entries(Map<String, Object> liveTree) {
+    return allEntries(liveTree).stream().filter(ManagedFields::isMainResource).toList();
+  }
+
+  /** Every entry, those written through a subresource ({@code /scale}, {@code /status}) too. */
+  @SuppressWarnings("unchecked")
+  public static List<Map<String, Object>> allEntries(Map<String, Object> liveTree) {
     Object list =
         ResourceTree.mapAt(liveTree, "metadata").map(m -> m.get("managedFields")).orElse(null);
     if (!(list instanceof List<?> l)) {
       return List.of();
     }
-    return l.stream()
-        .filter(Map.class::isInstance)
-        .map(m -> (Map<String, Object>) m)
-        .filter(ManagedFields::isMainResource)
-        .toList();
+    return l.stream().filter(Map.class::isInstance).map(m -> (Map<String, Object>) m).toList();
   }
 
   /**
@@ -53,10 +62,13 @@ public final class ManagedFields {
     return Set.copyOf(java.util.List.of(context.fieldManager(), userAgentManager(context)));
   }
 
-  /** The fields every manager other than {@code own} holds, under any operation. */
+  /**
+   * The fields every manager other than {@code own} holds, under any operation and through any
+   * subresource ({@code spec.replicas} an autoscaler set through {@code /scale} among them).
+   */
   public static FieldSet ownedByOthers(Map<String, Object> liveTree, Set<String> own) {
     FieldSet out = FieldSet.empty();
-    for (Map<String, Object> entry : entries(liveTree)) {
+    for (Map<String, Object> entry : allEntries(liveTree)) {
       if (!own.contains(String.valueOf(entry.get("manager")))) {
         out = out.union(fieldsOf(entry));
       }
@@ -71,7 +83,8 @@ public final class ManagedFields {
         : FieldSet.empty();
   }
 
-  private static boolean isMainResource(Map<String, Object> entry) {
+  /** Whether an entry records writes of the object itself, not of a subresource. */
+  public static boolean isMainResource(Map<String, Object> entry) {
     Object subresource = entry.get("subresource");
     return subresource == null || "".equals(subresource);
   }

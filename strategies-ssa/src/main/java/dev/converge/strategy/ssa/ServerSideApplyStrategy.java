@@ -194,6 +194,9 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
             : AppliedFieldsRecord.encode(fields));
     metadata.put("annotations", annotations);
     FieldSet wantedFields = fields.union(RECORD_FIELD);
+    // The server records no field for a list (a map list or a set) an apply sets explicitly empty:
+    // the no-op check counts them as claimed, or every apply would try to claim them again.
+    FieldSet emptyLists = FieldSet.emptyLists(schema, wanted);
     List<String> sent = new ArrayList<>();
     ApplyOutcome outcome = current.isEmpty() ? ApplyOutcome.CREATED : ApplyOutcome.UPDATED;
     boolean cleared = false;
@@ -214,6 +217,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
                 takenTree,
                 wanted,
                 wantedFields,
+                emptyLists,
                 ManagedFields.fieldsOf(claimed)
                     .union(ownUpdates(ManagedFields.entries(takenTree), context, wantedFields)))) {
           return new ApplyResult<>(ApplyOutcome.UPDATED, taken, String.join(", ", sent));
@@ -225,6 +229,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
               liveTree,
               wanted,
               wantedFields,
+              emptyLists,
               ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
         return ApplyResult.unchanged(live);
       }
@@ -242,6 +247,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
                 liveTree,
                 wanted,
                 wantedFields,
+                emptyLists,
                 ownedFields(live, mine).union(ownUpdates(entries, context, wantedFields)))) {
           return ApplyResult.unchanged(live);
         }
@@ -324,12 +330,17 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       Map<String, Object> live,
       Map<String, Object> wanted,
       FieldSet desiredFields,
-      FieldSet owned) {
+      FieldSet emptyLists,
+      FieldSet ownedByEntries) {
     Optional<String> difference = Comparison.firstDifference(schema, live, wanted);
     if (difference.isPresent()) {
       log.debug("apply needed: live differs at {}", difference.get());
       return false;
     }
+    // Live holds desired, so a list desired sets empty is empty in live (or holds only other
+    // writers' elements): it is claimed although no entry can show it. An element this manager
+    // still owns below it keeps the sets apart, so a list being emptied is still applied.
+    FieldSet owned = emptyLists.isEmpty() ? ownedByEntries : ownedByEntries.union(emptyLists);
     if (!owned.sameLeaves(desiredFields) && !onlyAttributedByServer(live, owned, desiredFields)) {
       if (log.isDebugEnabled()) {
         Set<List<String>> extra = new LinkedHashSet<>(owned.leaves());
@@ -393,11 +404,13 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
             liveTree,
             wanted,
             applied,
+            // Another manager's ownership of a value keeps it (as the server's apply does), under
+            // any operation and through any subresource.
+            ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context)),
             // An apply removes only what its own Apply entry holds: a field this manager's Update
             // entries also hold (its patches; an autoscaler's spec.metrics, which the server
-            // credits to every update) stays unless cleared here, like another writer's.
-            ManagedFields.ownedByOthers(liveTree, ManagedFields.ownManagers(context))
-                .union(ownUpdates(ManagedFields.entries(liveTree), context, null)));
+            // credits to every update) is its own to remove, but stays unless cleared here.
+            ownUpdates(ManagedFields.entries(liveTree), context, null));
     Set<String> removedPointers = new LinkedHashSet<>();
     for (String path : merged.contested()) {
       removedPointers.add(merged.pointer(path));

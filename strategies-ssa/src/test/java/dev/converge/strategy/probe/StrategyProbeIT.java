@@ -636,11 +636,11 @@ class StrategyProbeIT {
             .getSpec()
             .getBehavior()
             .getScaleDown();
-    // The server's default for a scale-down without policies: 100 percent per 15 seconds.
+    // The policies are the tuner's now (its update owns the atomic list): they stay, as the
+    // server's own apply keeps a field another manager owns; the rest of what desired dropped
+    // settles to the server's defaults.
     assertThat(scaleDown.getPolicies()).hasSize(1);
-    assertThat(scaleDown.getPolicies().get(0).getType()).isEqualTo("Percent");
-    assertThat(scaleDown.getPolicies().get(0).getValue()).isEqualTo(100);
-    assertThat(scaleDown.getPolicies().get(0).getPeriodSeconds()).isEqualTo(15);
+    assertThat(scaleDown.getPolicies().get(0).getValue()).isEqualTo(53);
     assertThat(scaleDown.getStabilizationWindowSeconds()).isEqualTo(300);
   }
 
@@ -682,7 +682,9 @@ class StrategyProbeIT {
             .build());
     Service live = client.services().inNamespace(ns.name()).withName("db").get();
     assertThat(live.getSpec().getType()).isEqualTo("ClusterIP");
-    assertThat(live.getSpec().getExternalName()).isNull();
+    // externalName is the tuner's (its update owns it): it stays, as the server's own apply keeps
+    // it, and a ClusterIP Service ignores it.
+    assertThat(live.getSpec().getExternalName()).isEqualTo("db2.example.com");
     assertThat(live.getSpec().getClusterIP()).isNotBlank();
     assertThat(live.getSpec().getPorts()).hasSize(1);
   }

@@ -48,6 +48,10 @@ public final class CaseRunner {
   }
 
   private static final String WEB = "spec.template.spec.containers[name=web]";
+
+  /** The field manager of the other actor's writes through /scale. */
+  private static final String SCALER = "conformance-autoscaler";
+
   private static final String JOB_WEB = "spec.jobTemplate.spec.template.spec.containers[name=web]";
 
   private final ConformanceTarget target;
@@ -495,6 +499,98 @@ public final class CaseRunner {
                     equal("spec.ports[name=peer].port", 7001))));
     runs.add(
         run(ConformanceCase.CUSTOM_RESOURCE_LISTS, "Custom resource", this::customResourceLists));
+    // owners through subresources
+    for (String kind : List.of("Deployment", "StatefulSet", "Custom resource")) {
+      runs.add(
+          run(
+              ConformanceCase.SUBRESOURCE_OWNER,
+              kind + " (/scale)",
+              name -> scaledReplicasKept(name, kind)));
+    }
+    // values another writer owns too
+    runs.add(
+        run(
+            ConformanceCase.CO_OWNED_VALUES,
+            "Deployment (annotation another applier applied too)",
+            this::coAppliedAnnotation));
+    runs.add(
+        run(
+            ConformanceCase.CO_OWNED_VALUES,
+            "Deployment (spec.replicas another update set)",
+            this::coUpdatedReplicas));
+    runs.add(
+        run(
+            ConformanceCase.CO_OWNED_VALUES,
+            "Custom resource (set and map-list elements another applier applied too)",
+            this::coAppliedElements));
+    // explicitly empty lists
+    runs.add(
+        run(
+            ConformanceCase.EXPLICIT_EMPTY_LISTS,
+            "Deployment (emptied)",
+            name ->
+                change(
+                    name,
+                    "Deployment",
+                    t -> {
+                      FieldPath.of("spec.template.spec.imagePullSecrets").set(t, new ArrayList<>());
+                      FieldPath.of("spec.template.spec.tolerations").set(t, new ArrayList<>());
+                      FieldPath.of(WEB + ".env").set(t, new ArrayList<>());
+                    },
+                    absent("spec.template.spec.tolerations"),
+                    absent(WEB + ".env"),
+                    equal(WEB + ".image", "registry.example/web:1.4.2"))));
+    runs.add(
+        run(
+            ConformanceCase.EXPLICIT_EMPTY_LISTS,
+            "Deployment (created empty)",
+            name -> {
+              Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+              FieldPath.of("spec.template.spec.imagePullSecrets").set(v1, new ArrayList<>());
+              FieldPath.of("spec.template.spec.containers[name=sidecar].env")
+                  .set(v1, new ArrayList<>());
+              Map<String, Object> v2 = JsonValue.copy(v1);
+              FieldPath.of("metadata.labels.release").set(v2, "2");
+              // as a generic resource: fabric8's typed Deployment drops empty lists when it
+              // serializes, so only an untyped object brings them to the strategy
+              return steps(
+                  List.of(v1, v2),
+                  List.of(
+                      List.of(absent("spec.template.spec.imagePullSecrets")),
+                      List.of(
+                          equal("metadata.labels.release", "2"),
+                          absent("spec.template.spec.imagePullSecrets"))),
+                  true);
+            }));
+    runs.add(
+        run(
+            ConformanceCase.EXPLICIT_EMPTY_LISTS,
+            "Custom resource (emptied)",
+            name ->
+                change(
+                    name,
+                    "Custom resource",
+                    CaseRunner::emptyWidgetLists,
+                    lacks("spec.tags", "blue"),
+                    lacks("spec.tags", "green"),
+                    absent("spec.ports[name=http]"),
+                    absent("spec.template.containers[name=main].env[name=LEVEL]"),
+                    equal("spec.color", "red"))));
+    runs.add(
+        run(
+            ConformanceCase.EXPLICIT_EMPTY_LISTS,
+            "Custom resource (created empty)",
+            name -> {
+              Map<String, Object> v1 = corpus.object(kind("Custom resource"), namespace, name);
+              emptyWidgetLists(v1);
+              Map<String, Object> v2 = JsonValue.copy(v1);
+              FieldPath.of("spec.color").set(v2, "blue");
+              return steps(
+                  List.of(v1, v2),
+                  List.of(
+                      List.of(lacks("spec.tags", "blue")),
+                      List.of(equal("spec.color", "blue"), lacks("spec.tags", "blue"))));
+            }));
     List<CorpusKind> kinds = corpus.kinds();
     for (int i = 0; i < kinds.size(); i++) {
       CorpusKind kind = kinds.get(i);
@@ -538,10 +634,24 @@ public final class CaseRunner {
    * the same desired applied again sends no write.
    */
   private String steps(List<Map<String, Object>> desired, List<List<Expectation>> expected) {
+    return steps(desired, expected, false);
+  }
+
+  /**
+   * As {@link #steps(List, List)}; {@code generic}: each desired object is handed to the strategy
+   * as a {@link GenericKubernetesResource}, as an operator working on untyped objects does.
+   */
+  private String steps(
+      List<Map<String, Object>> desired, List<List<Expectation>> expected, boolean generic) {
     Findings f = new Findings();
     List<String> notes = new ArrayList<>();
     for (int i = 0; i < desired.size(); i++) {
-      HasMetadata object = SequenceRunner.toObject(desired.get(i));
+      HasMetadata object =
+          generic
+              ? other
+                  .getKubernetesSerialization()
+                  .convertValue(desired.get(i), GenericKubernetesResource.class)
+              : SequenceRunner.toObject(desired.get(i));
       ApplyResult<HasMetadata> result = applyAccepted(f, object, "step " + i);
       if (i > 0) {
         f.check(
@@ -743,6 +853,152 @@ public final class CaseRunner {
     steady(f, second, "after the change");
     f.throwIfAny();
     return "applied " + cut(result.request());
+  }
+
+  private static void emptyWidgetLists(Map<String, Object> t) {
+    FieldPath.of("spec.tags").set(t, new ArrayList<>());
+    FieldPath.of("spec.ports").set(t, new ArrayList<>());
+    FieldPath.of("spec.steps").set(t, new ArrayList<>());
+    FieldPath.of("spec.template.containers[name=main].env").set(t, new ArrayList<>());
+  }
+
+  /**
+   * Desired sets spec.replicas; another writer scales through /scale; desired stops setting
+   * replicas: the scaled value stays (the other writer owns it), and no apply writes again.
+   */
+  private String scaledReplicasKept(String name, String kind) {
+    Map<String, Object> v1 = corpus.object(kind(kind), namespace, name);
+    FieldPath.of("spec.replicas").set(v1, 2);
+    Map<String, Object> v2 = JsonValue.copy(v1);
+    FieldPath.of("spec.replicas").remove(v2);
+    FieldPath.of("metadata.labels.release").set(v2, "2");
+    HasMetadata first = SequenceRunner.toObject(v1);
+    Findings f = new Findings();
+    applyAccepted(f, first, "create");
+    expect(f, first, List.of(equal("spec.replicas", 2)));
+    Subresources.mergePatch(other, first, "scale", SCALER, "{\"spec\":{\"replicas\":3}}");
+    HasMetadata second = SequenceRunner.toObject(v2);
+    applyAccepted(f, second, "desired without spec.replicas");
+    expect(f, second, List.of(equal("spec.replicas", 3), equal("metadata.labels.release", "2")));
+    steady(f, second, "after desired dropped spec.replicas");
+    f.throwIfAny();
+    return "spec.replicas 3 kept";
+  }
+
+  /**
+   * An annotation desired sets and another actor applies as well (server-side apply, the same
+   * value): desired drops it, and it stays with the other applier's value.
+   */
+  private String coAppliedAnnotation(String name) {
+    String annotation = "metadata.annotations[\"example.com/owner\"]";
+    Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+    Map<String, Object> v2 = JsonValue.copy(v1);
+    FieldPath.of(annotation).remove(v2);
+    FieldPath.of("metadata.annotations[\"example.com/revision\"]").set(v2, "011");
+    HasMetadata first = SequenceRunner.toObject(v1);
+    Findings f = new Findings();
+    applyAccepted(f, first, "create");
+    otherApply(
+        first, Map.of("metadata", Map.of("annotations", Map.of("example.com/owner", "team-a"))));
+    HasMetadata second = SequenceRunner.toObject(v2);
+    applyAccepted(f, second, "desired without the annotation");
+    expect(
+        f,
+        second,
+        List.of(
+            equal(annotation, "team-a"),
+            equal("metadata.annotations[\"example.com/revision\"]", "011")));
+    steady(f, second, "after desired dropped the annotation");
+    f.throwIfAny();
+    return "the co-applied annotation kept";
+  }
+
+  /**
+   * Another actor's update sets spec.replicas to 3; desired then sets 3 too (both own it); desired
+   * drops it: 3 stays, as it does for an apply when another manager owns the field.
+   */
+  private String coUpdatedReplicas(String name) {
+    Map<String, Object> v1 = corpus.object(kind("Deployment"), namespace, name);
+    Map<String, Object> v2 = JsonValue.copy(v1);
+    FieldPath.of("spec.replicas").set(v2, 3);
+    Map<String, Object> v3 = JsonValue.copy(v2);
+    FieldPath.of("spec.replicas").remove(v3);
+    HasMetadata first = SequenceRunner.toObject(v1);
+    Findings f = new Findings();
+    applyAccepted(f, first, "create");
+    otherPatch(first, PatchType.JSON_MERGE, "{\"spec\":{\"replicas\":3}}");
+    HasMetadata second = SequenceRunner.toObject(v2);
+    applyAccepted(f, second, "desired with the same spec.replicas");
+    expect(f, second, List.of(equal("spec.replicas", 3)));
+    steady(f, second, "desired with the same spec.replicas");
+    HasMetadata third = SequenceRunner.toObject(v3);
+    applyAccepted(f, third, "desired without spec.replicas");
+    expect(f, third, List.of(equal("spec.replicas", 3)));
+    steady(f, third, "after desired dropped spec.replicas");
+    f.throwIfAny();
+    return "spec.replicas 3 kept";
+  }
+
+  /**
+   * A set element and a map-list element desired sets and another actor applies as well: desired
+   * drops them, and they stay.
+   */
+  private String coAppliedElements(String name) {
+    Map<String, Object> v1 = corpus.object(kind("Custom resource"), namespace, name);
+    Map<String, Object> v2 = JsonValue.copy(v1);
+    FieldPath.of("spec.tags").set(v2, new ArrayList<>(List.of("green")));
+    FieldPath.of("spec.ports[name=http]").remove(v2);
+    HasMetadata first = SequenceRunner.toObject(v1);
+    Findings f = new Findings();
+    applyAccepted(f, first, "create");
+    otherApply(
+        first,
+        Map.of(
+            "spec",
+            Map.of(
+                "tags",
+                List.of("blue"),
+                "ports",
+                List.of(Map.of("name", "http", "port", 80, "protocol", "TCP")))));
+    HasMetadata second = SequenceRunner.toObject(v2);
+    applyAccepted(f, second, "desired without them");
+    expect(
+        f,
+        second,
+        List.of(
+            contains("spec.tags", "blue", "green"),
+            equal("spec.ports[name=http].port", 80),
+            equal("spec.ports[name=metrics].port", 9090)));
+    steady(f, second, "after desired dropped them");
+    f.throwIfAny();
+    return "the co-applied elements kept";
+  }
+
+  /** A server-side apply of {@code fields} of {@code ref} by the other actor. */
+  private void otherApply(HasMetadata ref, Map<String, Object> fields) {
+    GenericKubernetesResource theirs = new GenericKubernetesResource();
+    theirs.setApiVersion(ref.getApiVersion());
+    theirs.setKind(ref.getKind());
+    theirs.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName(ref.getMetadata().getName())
+            .withNamespace(ref.getMetadata().getNamespace())
+            .build());
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    fields.forEach(
+        (k, v) -> {
+          if (k.equals("metadata") && v instanceof Map<?, ?> m) {
+            m.forEach((mk, mv) -> metadata.put(String.valueOf(mk), mv));
+          } else {
+            theirs.setAdditionalProperty(k, v);
+          }
+        });
+    if (metadata.get("annotations") instanceof Map<?, ?> a) {
+      Map<String, String> annotations = new LinkedHashMap<>();
+      a.forEach((k, v) -> annotations.put(String.valueOf(k), String.valueOf(v)));
+      theirs.getMetadata().setAnnotations(annotations);
+    }
+    other.resource(theirs).fieldManager(ScenarioRunner.OTHER_MANAGER).serverSideApply();
   }
 
   private String roundTrip(CorpusKind kind, long seed, String name) {

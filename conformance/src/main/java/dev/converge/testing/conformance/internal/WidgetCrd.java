@@ -19,7 +19,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * sets — plus the shapes whose merge semantics the schema declares: {@code ports} (a list-type map
  * keyed by name, with a defaulted {@code protocol}), {@code tags} (a set), {@code steps} (an atomic
  * list), {@code settings} (a granular map), {@code limits} (an atomic map) and {@code
- * template.containers[].env[]} (list-type maps nested in a list-type map).
+ * template.containers[].env[]} (list-type maps nested in a list-type map). It has a {@code /status}
+ * and a {@code /scale} subresource ({@code spec.replicas}), as workload-like custom resources do.
  */
 public record WidgetCrd(String group, KubernetesClient admin) implements AutoCloseable {
 
@@ -182,6 +183,11 @@ public record WidgetCrd(String group, KubernetesClient admin) implements AutoClo
             .withNewSubresources()
             .withNewStatus()
             .endStatus()
+            // spec.replicas through /scale, as an autoscaler or kubectl scale writes it
+            .withNewScale()
+            .withSpecReplicasPath(".spec.replicas")
+            .withStatusReplicasPath(".status.replicas")
+            .endScale()
             .endSubresources()
             .withNewSchema()
             .withOpenAPIV3Schema(

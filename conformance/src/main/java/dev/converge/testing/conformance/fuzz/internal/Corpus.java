@@ -27,6 +27,10 @@ public final class Corpus {
   private static final String POD = "spec.template.spec";
   private static final String JOB_POD = "spec.jobTemplate.spec.template.spec";
 
+  /** What a load-balancer controller writes into an Ingress's status. */
+  private static final Map<String, Object> LOAD_BALANCER_ADDRESS =
+      Map.of("/status/loadBalancer", Map.of("ingress", List.of(Map.of("ip", "203.0.113.10"))));
+
   private final String widgetApiVersion;
 
   /**
@@ -42,39 +46,45 @@ public final class Corpus {
     List<FieldPath> always = paths("apiVersion", "kind", "metadata.name", "metadata.namespace");
     return List.of(
         new CorpusKind(
-            "Deployment",
-            "deploy",
-            "deployment.yaml",
-            plus(always, "spec.selector", "spec.template.metadata.labels.app"),
-            concat(
-                podUnions(POD),
-                List.of(
-                    set(
-                        "switch spec.strategy to Recreate",
-                        "spec.strategy",
-                        Map.of("type", "Recreate")),
-                    set(
-                        "set spec.strategy to RollingUpdate maxSurge 1 maxUnavailable 0",
-                        "spec.strategy",
-                        Map.of(
-                            "type",
-                            "RollingUpdate",
-                            "rollingUpdate",
-                            Map.of("maxSurge", 1, "maxUnavailable", 0))))),
-            Map.of("/spec/minReadySeconds", 7, "/spec/progressDeadlineSeconds", 900)),
+                "Deployment",
+                "deploy",
+                "deployment.yaml",
+                plus(always, "spec.selector", "spec.template.metadata.labels.app"),
+                concat(
+                    podUnions(POD),
+                    List.of(
+                        set(
+                            "switch spec.strategy to Recreate",
+                            "spec.strategy",
+                            Map.of("type", "Recreate")),
+                        set(
+                            "set spec.strategy to RollingUpdate maxSurge 1 maxUnavailable 0",
+                            "spec.strategy",
+                            Map.of(
+                                "type",
+                                "RollingUpdate",
+                                "rollingUpdate",
+                                Map.of("maxSurge", 1, "maxUnavailable", 0))))),
+                Map.of("/spec/minReadySeconds", 7, "/spec/progressDeadlineSeconds", 900))
+            .withScale(),
         new CorpusKind(
-            "StatefulSet",
-            "sts",
-            "statefulset.yaml",
-            plus(always, "spec.selector", "spec.serviceName", "spec.template.metadata.labels.app"),
-            concat(
-                podUnions(POD),
-                List.of(
-                    set(
-                        "switch spec.updateStrategy to OnDelete",
-                        "spec.updateStrategy",
-                        Map.of("type", "OnDelete")))),
-            Map.of("/spec/minReadySeconds", 5)),
+                "StatefulSet",
+                "sts",
+                "statefulset.yaml",
+                plus(
+                    always,
+                    "spec.selector",
+                    "spec.serviceName",
+                    "spec.template.metadata.labels.app"),
+                concat(
+                    podUnions(POD),
+                    List.of(
+                        set(
+                            "switch spec.updateStrategy to OnDelete",
+                            "spec.updateStrategy",
+                            Map.of("type", "OnDelete")))),
+                Map.of("/spec/minReadySeconds", 5))
+            .withScale(),
         new CorpusKind(
             "DaemonSet",
             "ds",
@@ -159,16 +169,17 @@ public final class Corpus {
             List.of(),
             Map.of("/data/foreign-key", "eA==")),
         new CorpusKind(
-            "Ingress",
-            "ing",
-            "ingress.yaml",
-            always,
-            List.of(
-                set(
-                    "switch the first backend's port from number to name",
-                    "spec.rules[0].http.paths[0].backend.service.port",
-                    Map.of("name", "http"))),
-            Map.of("/spec/ingressClassName", "other")),
+                "Ingress",
+                "ing",
+                "ingress.yaml",
+                always,
+                List.of(
+                    set(
+                        "switch the first backend's port from number to name",
+                        "spec.rules[0].http.paths[0].backend.service.port",
+                        Map.of("name", "http"))),
+                Map.of("/spec/ingressClassName", "other"))
+            .withStatus(LOAD_BALANCER_ADDRESS),
         new CorpusKind(
             "HorizontalPodAutoscaler",
             "hpa",
@@ -232,12 +243,14 @@ public final class Corpus {
         new CorpusKind("ResourceQuota", "quota", "resourcequota.yaml", always, List.of(), Map.of()),
         new CorpusKind("LimitRange", "limits", "limitrange.yaml", always, List.of(), Map.of()),
         new CorpusKind(
-            "Custom resource",
-            "widget",
-            "widget.yaml",
-            plus(always, "spec.mode"),
-            List.of(),
-            Map.of("/spec/extra", "kept")));
+                "Custom resource",
+                "widget",
+                "widget.yaml",
+                plus(always, "spec.mode"),
+                List.of(),
+                Map.of("/spec/extra", "kept"))
+            .withScale()
+            .withStatus(Map.of("/status/phase", "Ready")));
   }
 
   /** The kind labelled {@code label}. */
@@ -357,6 +370,13 @@ public final class Corpus {
                 List<Object> reversed = new ArrayList<>(list);
                 java.util.Collections.reverse(reversed);
                 FieldPath.of(pod + ".tolerations").set(t, reversed);
+              }
+            }),
+        new Mutation(
+            "set " + pod + ".imagePullSecrets = []",
+            t -> {
+              if (FieldPath.of(pod).get(t).isPresent()) {
+                FieldPath.of(pod + ".imagePullSecrets").set(t, new ArrayList<>());
               }
             }),
         new Mutation(

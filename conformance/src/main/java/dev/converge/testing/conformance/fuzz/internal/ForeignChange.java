@@ -21,7 +21,19 @@ public record ForeignChange(Type type, FieldPath path, String pointer, Object va
     /** A field desired does not name. */
     FIELD,
     /** A field desired names, changed (it must be restored). */
-    DRIFT
+    DRIFT,
+    /**
+     * {@code spec.replicas} written through {@code /scale} (it must be restored while desired sets
+     * it, and kept once desired stops setting it).
+     */
+    SCALE,
+    /** A status field written through {@code /status} (it must survive every apply). */
+    STATUS,
+    /**
+     * A field desired sets, server-side applied by another actor with the same value: both own it,
+     * so it stays when desired drops it, unless desired changed it in between.
+     */
+    CO_APPLY
   }
 
   @Override
@@ -30,6 +42,9 @@ public record ForeignChange(Type type, FieldPath path, String pointer, Object va
       case METADATA, FIELD -> "another actor sets " + path + " = " + value;
       case FINALIZER -> "another actor adds finalizer " + value;
       case DRIFT -> "another actor changes " + path + " to " + value;
+      case SCALE -> "another actor scales " + path + " to " + value + " through /scale";
+      case STATUS -> "another actor sets " + path + " = " + value + " through /status";
+      case CO_APPLY -> "another actor applies " + path + " = " + value + " too";
     };
   }
 }

@@ -11,9 +11,10 @@ import java.util.Set;
 /**
  * Draws random changes to a desired object from everything its tree offers: map keys added, removed
  * and changed (with number-like strings and {@code ""} among the values), scalars changed,
- * quantities respelled, list elements removed, swapped and added, fields dropped, and the kind's
- * curated union switches. Frozen (immutable) paths are never touched; changes that make an object
- * invalid are possible and are weeded out by the caller with a dry-run create.
+ * quantities respelled, list elements removed, swapped and added, lists set explicitly empty,
+ * fields dropped, and the kind's curated union switches. Frozen (immutable) paths are never
+ * touched; changes that make an object invalid are possible and are weeded out by the caller with a
+ * dry-run create.
  */
 public final class Mutator {
 
@@ -137,6 +138,17 @@ public final class Mutator {
             walk(root, child, v, out, metadata);
           });
     } else if (node instanceof List<?> list) {
+      if (!list.isEmpty()) {
+        // an explicitly empty list (a map list, a set, an atomic list): written, then no write
+        out.add(
+            new Mutation(
+                "set " + at + " = []",
+                t -> {
+                  if (at.get(t).isPresent()) {
+                    at.set(t, new ArrayList<>());
+                  }
+                }));
+      }
       if (list.size() > 1) {
         int i = random.nextInt(list.size());
         out.add(

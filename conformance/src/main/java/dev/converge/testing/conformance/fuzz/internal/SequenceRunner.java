@@ -8,7 +8,9 @@ import dev.converge.testing.conformance.FieldPath;
 import dev.converge.testing.conformance.Judge;
 import dev.converge.testing.conformance.fuzz.FuzzCategory;
 import dev.converge.testing.conformance.internal.JsonValue;
+import dev.converge.testing.conformance.internal.Subresources;
 import dev.converge.testing.conformance.internal.WriteCounter;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -54,6 +56,24 @@ public final class SequenceRunner {
           "apiGroups",
           "resources",
           "verbs");
+
+  /**
+   * Keys under which a field is not co-applied alone: atomic maps (selectors) and templates, which
+   * an apply of one value would replace whole or fight over.
+   */
+  private static final java.util.Set<String> NOT_CO_APPLIED =
+      java.util.Set.of("selector", "matchLabels", "limits", "template", "jobTemplate", "roleRef");
+
+  /** The spec fields (and maps) another actor may apply too. */
+  private static final java.util.Set<String> CO_APPLIED_SPEC =
+      java.util.Set.of("replicas", "revisionHistoryLimit", "color", "size", "settings");
+
+  /** The field manager of the other actor's server-side applies. */
+  public static final String OTHER_APPLIER = "fuzz-other-applier";
+
+  /** The field manager of the other actor's writes through subresources. */
+  public static final String SUBRESOURCE_WRITER = "fuzz-scaler";
+
   private static final Failure INVALID =
       new Failure(-1, FuzzCategory.REFUSED_VALID_CHANGE, "valid", "desired is invalid");
 
@@ -160,6 +180,81 @@ public final class SequenceRunner {
   }
 
   private List<ForeignChange> drawForeign(CorpusKind kind, Map<String, Object> d0, Random random) {
+    List<ForeignChange> out = drawForeignWrites(kind, d0, random);
+    // Writers through subresources and co-appliers, often enough that a short run meets them.
+    if (kind.scalable() && random.nextBoolean()) {
+      Object replicas = FieldPath.of("spec.replicas").get(d0).orElse(1);
+      long current = replicas instanceof Number n ? n.longValue() : 1;
+      out.add(
+          new ForeignChange(
+              ForeignChange.Type.SCALE,
+              FieldPath.of("spec.replicas"),
+              "/spec/replicas",
+              current + 1 + random.nextInt(2)));
+    }
+    if (!kind.statusFields().isEmpty() && random.nextBoolean()) {
+      List<String> pointers = new ArrayList<>(kind.statusFields().keySet());
+      pointers.sort(null);
+      String pointer = pointers.get(random.nextInt(pointers.size()));
+      out.add(
+          new ForeignChange(
+              ForeignChange.Type.STATUS,
+              pathOf(pointer),
+              pointer,
+              kind.statusFields().get(pointer)));
+    }
+    if (random.nextInt(3) == 0) {
+      coApply(kind, d0, random).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /**
+   * A field of {@code d0} another actor server-side applies with the same value: a label, an
+   * annotation, or a scalar reached through map keys only (not inside a list, a selector or a
+   * template, where an apply of one value would replace or conflict with more than it).
+   */
+  private Optional<ForeignChange> coApply(CorpusKind kind, Map<String, Object> d0, Random random) {
+    List<FieldPath> leaves = new ArrayList<>();
+    for (String k : List.of("labels", "annotations")) {
+      if (FieldPath.of("metadata").key(k).get(d0).orElse(null) instanceof Map<?, ?> map) {
+        map.keySet()
+            .forEach(key -> leaves.add(FieldPath.of("metadata").key(k).key(String.valueOf(key))));
+      }
+    }
+    d0.forEach(
+        (k, v) -> {
+          if (k.equals("spec") || k.equals("data")) {
+            leaves(FieldPath.of(List.of(new FieldPath.Key(k))), v, leaves);
+          }
+        });
+    leaves.removeIf(kind::isFrozen);
+    // Of spec, only fields no one-of switch of the corpus clears (a Service's
+    // externalTrafficPolicy goes with its LoadBalancer type, whoever owns it).
+    leaves.removeIf(
+        p ->
+            p.steps().get(0).equals(new FieldPath.Key("spec"))
+                && !(p.steps().size() > 1
+                    && p.steps().get(1) instanceof FieldPath.Key k
+                    && CO_APPLIED_SPEC.contains(k.name())));
+    leaves.removeIf(
+        p ->
+            p.steps().size() > 4
+                || !p.steps().stream().allMatch(s -> s instanceof FieldPath.Key)
+                || p.steps().stream()
+                    .anyMatch(
+                        s -> s instanceof FieldPath.Key k && NOT_CO_APPLIED.contains(k.name())));
+    if (leaves.isEmpty()) {
+      return Optional.empty();
+    }
+    FieldPath path = leaves.get(random.nextInt(leaves.size()));
+    return Optional.of(
+        new ForeignChange(
+            ForeignChange.Type.CO_APPLY, path, pointerOf(path), path.get(d0).orElseThrow()));
+  }
+
+  private List<ForeignChange> drawForeignWrites(
+      CorpusKind kind, Map<String, Object> d0, Random random) {
     List<ForeignChange> out = new ArrayList<>();
     int n = 1 + random.nextInt(3);
     for (int i = 0; i < n; i++) {
@@ -381,6 +476,25 @@ public final class SequenceRunner {
           }
         }
         case DRIFT -> {}
+        case SCALE, CO_APPLY -> {
+          // Kept with the other actor's value while desired has not set it otherwise since.
+          if (f.path().get(tree).isEmpty()
+              && unchangedSince(desired, i, f)
+              && foreign.stream()
+                  .noneMatch(
+                      g ->
+                          !g.equals(f)
+                              && g.type() != ForeignChange.Type.METADATA
+                              && (g.path().covers(f.path()) || f.path().covers(g.path())))
+              && !JsonValue.equal(f.path().get(live).orElse(null), f.value())) {
+            foreignLost.add(f + ", live holds " + JsonValue.text(f.path().get(live).orElse(null)));
+          }
+        }
+        case STATUS -> {
+          if (!JsonValue.equal(f.path().get(live).orElse(null), f.value())) {
+            foreignLost.add(f + ", live holds " + JsonValue.text(f.path().get(live).orElse(null)));
+          }
+        }
       }
     }
     if (!foreignLost.isEmpty()) {
@@ -420,6 +534,23 @@ public final class SequenceRunner {
     return Optional.empty();
   }
 
+  /**
+   * Whether no desired object since the first apply set {@code f}'s field to a value other than the
+   * other actor's (for a scale, whether none set it at all: desired's own value takes the field
+   * back from the scaler).
+   */
+  private static boolean unchangedSince(
+      List<Map<String, Object>> desired, int step, ForeignChange f) {
+    for (int j = 1; j <= step; j++) {
+      Optional<Object> value = f.path().get(desired.get(j));
+      if (value.isPresent()
+          && (f.type() == ForeignChange.Type.SCALE || !JsonValue.equal(value.get(), f.value()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private ApplyResult<HasMetadata> apply(HasMetadata desired) {
     applies++;
     return strategy.apply(desired, new DirectStrategyContext(strategyClient, fieldManager));
@@ -445,6 +576,34 @@ public final class SequenceRunner {
               PatchType.JSON_MERGE,
               Serialization.asJson(Map.of("metadata", Map.of("finalizers", finalizers))));
         }
+        case SCALE ->
+            Subresources.mergePatch(
+                other,
+                ref,
+                "scale",
+                SUBRESOURCE_WRITER,
+                Serialization.asJson(Map.of("spec", Map.of("replicas", change.value()))));
+        case STATUS -> {
+          Map<String, Object> patch = new LinkedHashMap<>();
+          change.path().set(patch, change.value());
+          Subresources.mergePatch(
+              other, ref, "status", SUBRESOURCE_WRITER, Serialization.asJson(patch));
+        }
+        case CO_APPLY -> {
+          Map<String, Object> tree = new LinkedHashMap<>();
+          tree.put("apiVersion", ref.getApiVersion());
+          tree.put("kind", ref.getKind());
+          Map<String, Object> metadata = new LinkedHashMap<>();
+          metadata.put("name", ref.getMetadata().getName());
+          metadata.put("namespace", ref.getMetadata().getNamespace());
+          tree.put("metadata", metadata);
+          change.path().set(tree, JsonValue.copy(change.value()));
+          GenericKubernetesResource theirs =
+              other
+                  .getKubernetesSerialization()
+                  .convertValue(tree, GenericKubernetesResource.class);
+          other.resource(theirs).fieldManager(OTHER_APPLIER).serverSideApply();
+        }
         case DRIFT ->
             patch(
                 ref,
@@ -456,7 +615,8 @@ public final class SequenceRunner {
       }
       return true;
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 422 || e.getCode() == 400) {
+      if (e.getCode() == 422 || e.getCode() == 400 || e.getCode() == 409) {
+        // (409: another manager's value conflicts with a co-apply)
         return false; // the server refuses this change by another actor; the sequence goes on
         // without it
       }
