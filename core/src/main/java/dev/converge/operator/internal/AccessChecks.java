@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -182,13 +181,7 @@ public final class AccessChecks {
     if (scheduler != null || stopped) {
       return;
     }
-    scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "converge-" + operatorName + "-access-checks");
-              t.setDaemon(true);
-              return t;
-            });
+    scheduler = DaemonScheduler.named("converge-" + operatorName + "-access-checks");
     schedule(Duration.ZERO);
   }
 

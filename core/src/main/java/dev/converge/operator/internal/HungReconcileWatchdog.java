@@ -3,7 +3,6 @@ package dev.converge.operator.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -55,13 +54,7 @@ public final class HungReconcileWatchdog {
     if (scheduler != null || stopped) {
       return;
     }
-    scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "converge-" + operatorName + "-watchdog");
-              t.setDaemon(true);
-              return t;
-            });
+    scheduler = DaemonScheduler.named("converge-" + operatorName + "-watchdog");
     long period = period().toMillis();
     checks = scheduler.scheduleWithFixedDelay(this::check, period, period, TimeUnit.MILLISECONDS);
   }
