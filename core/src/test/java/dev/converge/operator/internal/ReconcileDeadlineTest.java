@@ -159,6 +159,20 @@ class ReconcileDeadlineTest {
         .count();
   }
 
+  /**
+   * Waits until the worker named {@code name} waits on the latch: the stack the runtime takes must
+   * show the call it is blocked in, not the moment before it.
+   */
+  private static void awaitBlocked(String name) {
+    await("worker " + name + " blocked")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(
+                        t -> t.getName().equals(name) && t.getState() == Thread.State.WAITING));
+  }
+
   /** Blocks on {@link #release} for "stuck", noting whether it was interrupted. */
   private Reconciler<Deployment> blockingOnStuck(CountDownLatch entered, List<String> interrupted) {
     return (primary, context) -> {
@@ -190,6 +204,7 @@ class ReconcileDeadlineTest {
     rt.queue().add(STUCK);
     rt.startWorkers(); // one worker
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    awaitBlocked("converge-test-worker-1");
     assertThat(hungGauge()).isZero();
     assertThat(exceededCounter()).as("registered at 0 before anything hangs").isZero();
 
@@ -257,6 +272,7 @@ class ReconcileDeadlineTest {
     rt.queue().add(STUCK);
     rt.startWorkers();
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    awaitBlocked("converge-test-worker-1");
     ticker.advance(Duration.ofSeconds(11));
     rt.checkDeadlines();
     assertThat(rt.hungCount()).as("the operator's default deadline applies").isEqualTo(1);
@@ -296,6 +312,7 @@ class ReconcileDeadlineTest {
     rt.queue().add(STUCK);
     rt.startWorkers();
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    awaitBlocked("converge-test-worker-1");
 
     ticker.advance(Duration.ofSeconds(11));
     rt.checkDeadlines();
