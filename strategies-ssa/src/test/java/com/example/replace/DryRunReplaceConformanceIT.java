@@ -49,7 +49,12 @@ class DryRunReplaceConformanceIT extends StrategyConformanceKit {
         .withLimit(
             ConformanceCase.REALISTIC_ROUND_TRIP,
             "dropped-label-or-annotation-stayed",
-            KEEPS_METADATA);
+            KEEPS_METADATA)
+        .withLimit(ConformanceCase.SUBRESOURCE_OWNER, "spec.replicas = 3", REPLACES)
+        .withLimit(ConformanceCase.CO_OWNED_VALUES, "spec.replicas = 3", REPLACES)
+        .withLimit(
+            ConformanceCase.CO_OWNED_VALUES, "spec.tags contains [\"blue\",\"green\"]", REPLACES)
+        .withLimit(ConformanceCase.CO_OWNED_VALUES, "spec.ports[name=http].port = 80", REPLACES);
   }
 
   @Override
