@@ -17,10 +17,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -67,51 +65,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
    */
   private final Set<ObjectKey> ownerToVerify = ConcurrentHashMap.newKeySet();
 
-  /**
-   * Primaries whose last reconcile ended in a refusal or a permanent failure of their current
-   * generation; see {@link #endRefused}. At most one entry per primary, removed when it reconciles
-   * without failure or is gone.
-   */
-  private final Map<ObjectKey, Standing> standing = new ConcurrentHashMap<>();
-
-  /** Keys queued by a watch of another object (or a generic trigger) since their last reconcile. */
-  private final Set<ObjectKey> wokenByWatch = ConcurrentHashMap.newKeySet();
-
-  private final FailureCondition failureCondition;
-
-  /** First safety-net recheck of a refused primary; doubles per refusal of one generation. */
-  static final Duration REFUSAL_RECHECK = Duration.ofMinutes(2);
-
-  /** The longest safety-net recheck of a refused primary. */
-  static final Duration REFUSAL_RECHECK_MAX = Duration.ofMinutes(30);
-
-  /** A failure that stands for one generation of one primary. */
-  private static final class Standing {
-    final String uid;
-    final Long generation;
-    final int strikes;
-
-    /** When the safety net reconciles it again (ticker nanos); empty for a permanent failure. */
-    final Optional<Long> recheckAt;
-
-    /** The resourceVersion the runtime's own condition write produced, until it is seen once. */
-    volatile String echoVersion;
-
-    Standing(HasMetadata primary, int strikes, Optional<Long> recheckAt, Standing before) {
-      this.uid = primary.getMetadata().getUid();
-      this.generation = primary.getMetadata().getGeneration();
-      this.strikes = strikes;
-      this.recheckAt = recheckAt;
-      // An unchanged condition is not written again: the earlier write's echo is still to come.
-      this.echoVersion =
-          before != null && before.sameGenerationAs(primary) ? before.echoVersion : null;
-    }
-
-    boolean sameGenerationAs(HasMetadata primary) {
-      return Objects.equals(uid, primary.getMetadata().getUid())
-          && Objects.equals(generation, primary.getMetadata().getGeneration());
-    }
-  }
+  /** Failures that stand for a primary's generation: refusals and permanent failures. */
+  private final StandingFailures failures;
 
   private final AtomicInteger pools = new AtomicInteger();
   private volatile WorkerPool pool;
@@ -122,44 +77,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
    */
   private volatile WorkerPool paused;
 
-  /** How long one reconcile may run before it is reported as hung. */
-  private final Duration deadline;
-
-  /** The reconciles running now, by key (the queue never hands one key to two workers). */
-  private final Map<ObjectKey, Running> running = new ConcurrentHashMap<>();
-
-  /** One running reconcile, as the deadline check sees it. */
-  private static final class Running {
-    final ObjectKey key;
-    final Thread thread;
-    final long startNanos;
-    private boolean reported; // guarded by this: past its deadline, and said so
-    private boolean interrupted; // guarded by this: its thread was interrupted for it
-    private boolean ended; // guarded by this
-
-    Running(ObjectKey key, Thread thread, long startNanos) {
-      this.key = key;
-      this.thread = thread;
-      this.startNanos = startNanos;
-    }
-
-    synchronized boolean hung() {
-      return reported && !ended;
-    }
-  }
-
-  /**
-   * The stack of a worker whose reconcile ran past its deadline, taken from the worker, not from
-   * where it is logged: logged as the cause so that log formats show it as a stack trace.
-   */
-  private static final class WorkerStack extends Throwable {
-    private static final long serialVersionUID = 1L;
-
-    WorkerStack(String thread, StackTraceElement[] stack) {
-      super("stack of worker " + thread + " when the deadline passed");
-      setStackTrace(stack);
-    }
-  }
+  /** The reconciles running now, watched for their deadline. */
+  private final ReconcileDeadlines deadlines;
 
   /** The threads of one start of the workers, and how many of their loops are alive. */
   private static final class WorkerPool {
@@ -184,9 +103,11 @@ public final class ControllerRuntime<P extends HasMetadata> {
       ControllerDefinition<P> definition, RuntimeServices services, Duration defaultDeadline) {
     this.definition = definition;
     this.services = services;
-    this.deadline = definition.reconcileDeadline().orElse(defaultDeadline);
+    this.deadlines =
+        new ReconcileDeadlines(
+            definition, definition.reconcileDeadline().orElse(defaultDeadline), services);
     this.kind = HasMetadata.getKind(definition.primaryType());
-    this.failureCondition = new FailureCondition(services, definition.name());
+    this.failures = new StandingFailures(definition, services);
     this.queue =
         new WorkQueue<>(
             services.ticker(),
@@ -195,7 +116,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
             services.metrics().queue(definition.name()));
     services.metrics().activeWorkers(definition.name(), active::get);
     services.metrics().workersAlive(definition.name(), this::workersAlive);
-    services.metrics().reconcilesHung(definition.name(), this::hungCount);
+    services.metrics().reconcilesHung(definition.name(), deadlines::hungCount);
   }
 
   public String name() {
@@ -289,7 +210,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
         ownerToVerify.add(key);
       }
       if (byWatch) {
-        wokenByWatch.add(key);
+        failures.woken(key);
       }
       queue.add(key);
     }
@@ -550,8 +471,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
     MDC.put(MDC_CONTROLLER, definition.name());
     MDC.put(MDC_RESOURCE, kind + " " + key);
     active.incrementAndGet();
-    Running now = new Running(key, Thread.currentThread(), services.ticker().nanoTime());
-    running.put(key, now);
+    ReconcileDeadlines.Running now = deadlines.started(key);
     try {
       reconcile(key);
     } catch (Throwable unexpected) {
@@ -565,7 +485,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
       queue.addRateLimited(key);
     } finally {
       active.decrementAndGet();
-      ended(now);
+      deadlines.ended(now);
       queue.done(key);
       MDC.remove(MDC_RESOURCE);
       MDC.remove(MDC_CONTROLLER);
@@ -574,157 +494,22 @@ public final class ControllerRuntime<P extends HasMetadata> {
 
   /** How long one reconcile of this controller may run before it is reported as hung. */
   public Duration deadline() {
-    return deadline;
+    return deadlines.deadline();
   }
 
-  /**
-   * Reports each running reconcile that has passed its deadline and was not reported yet: once per
-   * reconcile, with a WARN line naming the object, how long it has run and its worker's stack, and
-   * a count in the metrics; with {@code interruptPastDeadline}, its worker is interrupted once.
-   * Called by the operator's one watchdog; reads time from the runtime's ticker.
-   */
+  /** See {@link ReconcileDeadlines#check}; called by the operator's one watchdog. */
   public void checkDeadlines() {
-    long now = services.ticker().nanoTime();
-    for (Running reconcile : running.values()) {
-      long ran = now - reconcile.startNanos;
-      if (ran < deadline.toNanos()) {
-        continue;
-      }
-      synchronized (reconcile) {
-        if (reconcile.reported || reconcile.ended) {
-          continue;
-        }
-        reconcile.reported = true;
-      }
-      reportHung(reconcile, ran);
-    }
+    deadlines.check();
   }
 
-  private void reportHung(Running reconcile, long ranNanos) {
-    services.metrics().reconcileDeadlineExceeded(definition.name());
-    WorkerStack stack =
-        new WorkerStack(reconcile.thread.getName(), reconcile.thread.getStackTrace());
-    boolean endedMeanwhile;
-    synchronized (reconcile) {
-      endedMeanwhile = reconcile.ended;
-    }
-    boolean interrupt = definition.interruptPastDeadline();
-    MDC.put(MDC_CONTROLLER, definition.name());
-    MDC.put(MDC_RESOURCE, kind + " " + reconcile.key);
-    try {
-      log.warn(
-          "controller {}: the reconcile of {} {} has run for {}, past its deadline of {}; {}{}."
-              + " Its worker {} takes no other key meanwhile ({} worker(s) in all); its stack"
-              + " follows",
-          definition.name(),
-          kind,
-          reconcile.key,
-          seconds(ranNanos),
-          seconds(deadline.toNanos()),
-          interrupt
-              ? "interrupting it"
-              : "it is left running (ControllerBuilder.interruptPastDeadline() would interrupt"
-                  + " it)",
-          endedMeanwhile
-              ? " (it ended while its stack was taken: the stack may show the worker's next task)"
-              : "",
-          reconcile.thread.getName(),
-          definition.maxConcurrentReconciles(),
-          stack);
-    } finally {
-      MDC.remove(MDC_RESOURCE);
-      MDC.remove(MDC_CONTROLLER);
-    }
-    if (interrupt) {
-      synchronized (reconcile) {
-        if (!reconcile.ended) {
-          reconcile.interrupted = true;
-          reconcile.thread.interrupt();
-        }
-      }
-    }
-  }
-
-  /**
-   * Ends the watch over one reconcile: an interrupt the deadline sent and the reconcile did not
-   * consume is cleared, so that it reaches neither the queue nor the next reconcile; a reconcile
-   * that was reported as hung is reported ended, with its total time.
-   */
-  private void ended(Running reconcile) {
-    running.remove(reconcile.key, reconcile);
-    boolean reported;
-    boolean interrupted;
-    synchronized (reconcile) {
-      reconcile.ended = true;
-      reported = reconcile.reported;
-      interrupted = reconcile.interrupted;
-    }
-    if (interrupted) {
-      Thread.interrupted();
-    }
-    if (reported) {
-      log.info(
-          "controller {}: the reconcile of {} {} that ran past its deadline of {} ended after {};"
-              + " no longer reported as hung",
-          definition.name(),
-          kind,
-          reconcile.key,
-          seconds(deadline.toNanos()),
-          seconds(services.ticker().nanoTime() - reconcile.startNanos));
-    }
-  }
-
-  /**
-   * The reconciles running past their deadline now, one sentence each naming the controller, the
-   * object ({@code Kind namespace/name}), how long it has run and its worker: for health.
-   */
+  /** See {@link ReconcileDeadlines#hungReconciles}. */
   public List<String> hungReconciles() {
-    long now = services.ticker().nanoTime();
-    List<String> hung = new ArrayList<>();
-    for (Running reconcile : running.values()) {
-      if (reconcile.hung()) {
-        hung.add(
-            "controller "
-                + definition.name()
-                + ": the reconcile of "
-                + kind
-                + " "
-                + reconcile.key
-                + " has run for "
-                + seconds(now - reconcile.startNanos)
-                + ", past its deadline of "
-                + seconds(deadline.toNanos())
-                + ", on worker "
-                + reconcile.thread.getName());
-      }
-    }
-    int workers = definition.maxConcurrentReconciles();
-    if (!hung.isEmpty() && hung.size() >= workers) {
-      hung.add(
-          "controller "
-              + definition.name()
-              + ": all "
-              + workers
-              + " worker(s) are held by hung reconciles; no other "
-              + kind
-              + " is reconciled until one ends");
-    }
-    return hung;
+    return deadlines.hungReconciles();
   }
 
   /** How many reconciles run past their deadline now. */
   public int hungCount() {
-    int hung = 0;
-    for (Running reconcile : running.values()) {
-      if (reconcile.hung()) {
-        hung++;
-      }
-    }
-    return hung;
-  }
-
-  private static String seconds(long nanos) {
-    return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+    return deadlines.hungCount();
   }
 
   private void reconcile(ObjectKey key) {
@@ -734,8 +519,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
       queue.forget(key);
       goneOnServer.remove(key);
       ownerToVerify.remove(key);
-      standing.remove(key);
-      wokenByWatch.remove(key);
+      failures.forget(key);
       log.debug("{} {} no longer exists; nothing to reconcile", kind, key);
       return;
     }
@@ -762,7 +546,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
       markDeletedOnServer(key, version);
       return;
     }
-    if (onlyOwnConditionWriteSince(key, primary)) {
+    if (failures.onlyOwnConditionWriteSince(key, primary)) {
+      queue.forget(key);
       return;
     }
     int retries = queue.failures(key);
@@ -799,7 +584,9 @@ public final class ControllerRuntime<P extends HasMetadata> {
         return;
       }
       if (refused.isPresent()) {
-        endRefused(key, primary, refused.get());
+        Duration recheck = failures.refused(key, primary, refused.get());
+        queue.forget(key);
+        queue.addAfter(key, recheck);
         return;
       }
       Duration delay = queue.addRateLimited(key);
@@ -853,7 +640,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
       return;
     }
     if (!(result instanceof Result.PermanentFailure)) {
-      recovered(key, primary);
+      failures.recovered(key, primary);
     }
     if (result instanceof Result.Done) {
       queue.forget(key);
@@ -880,101 +667,8 @@ public final class ControllerRuntime<P extends HasMetadata> {
           failure.reason(),
           failure.message());
       services.events().warning(primary, failure.reason(), failure.message());
-      Standing failed = new Standing(primary, 0, Optional.empty(), standing.get(key));
-      standing.put(key, failed);
-      failureCondition
-          .fail(primary, failure.reason(), failure.message())
-          .ifPresent(written -> failed.echoVersion = written);
+      failures.permanent(key, primary, failure.reason(), failure.message());
     }
-  }
-
-  /**
-   * Ends a reconcile whose write the API server refused as such (see {@link Refusal}): no retry
-   * with backoff, since the same request would get the same answer. Instead: one INFO line without
-   * a stack trace, a Warning Event on the primary with the refusal's reason and message (a repeat
-   * folds into its count), the {@code converge.reconcile.refused} counter, and the {@value
-   * Refusal#CONDITION_TYPE}=False condition with the same reason and message and the primary's
-   * generation. The next change of the primary (other than that condition write) or of something
-   * that maps to it reconciles it again. As a safety net for refusals that lift without any such
-   * change (a ResourceQuota raised, a webhook's policy changed), the primary is also checked again
-   * after {@link #REFUSAL_RECHECK}, doubling per refusal of the same generation up to {@link
-   * #REFUSAL_RECHECK_MAX}.
-   */
-  private void endRefused(ObjectKey key, P primary, Refusal refusal) {
-    Standing before = standing.get(key);
-    int strikes =
-        before != null && before.sameGenerationAs(primary) ? Math.min(before.strikes + 1, 16) : 0;
-    Duration recheck = REFUSAL_RECHECK.multipliedBy(1L << Math.min(strikes, 10));
-    if (recheck.compareTo(REFUSAL_RECHECK_MAX) > 0) {
-      recheck = REFUSAL_RECHECK_MAX;
-    }
-    queue.forget(key);
-    queue.addAfter(key, recheck);
-    String reason = refusal.reason().condition();
-    services.metrics().refused(definition.name(), refusal.kind(), refusal.reason().tag());
-    log.info(
-        "reconcile of {} {} ended: the API server refused a write ({}): {}; not retried until"
-            + " generation {} changes or something it watches does (checked again in {} at the"
-            + " latest)",
-        kind,
-        key,
-        reason,
-        refusal.message(),
-        primary.getMetadata().getGeneration(),
-        recheck);
-    services.events().warning(primary, reason, refusal.message());
-    Standing refused =
-        new Standing(
-            primary,
-            strikes,
-            Optional.of(services.ticker().nanoTime() + recheck.toNanos()),
-            before);
-    standing.put(key, refused);
-    failureCondition
-        .fail(primary, reason, refusal.message())
-        .ifPresent(written -> refused.echoVersion = written);
-  }
-
-  /**
-   * A reconcile ended without failure: a failure that stood for this primary is over, and the
-   * {@value Refusal#CONDITION_TYPE} condition, if the primary carries it False, is removed.
-   */
-  private void recovered(ObjectKey key, P primary) {
-    Standing was = standing.remove(key);
-    if (failureCondition.clear(primary).isPresent() || was != null) {
-      log.debug("{} {}: reconciled again after a failure", kind, key);
-    }
-  }
-
-  /**
-   * True when the only change since this primary's failure is the runtime's own condition write:
-   * its watch event would otherwise reconcile it once more, repeating the refused write for
-   * nothing. Any other change of the primary (a new resourceVersion), any event of a watched object
-   * that maps to it, and the safety-net recheck of a refusal reconcile it.
-   */
-  private boolean onlyOwnConditionWriteSince(ObjectKey key, P primary) {
-    boolean woken = wokenByWatch.remove(key);
-    Standing failed = standing.get(key);
-    if (failed == null) {
-      return false;
-    }
-    String echo = failed.echoVersion;
-    if (echo == null || !echo.equals(primary.getMetadata().getResourceVersion())) {
-      return false; // changed since (or the cache has not seen the write yet: its echo comes)
-    }
-    failed.echoVersion = null; // seen once; whatever comes next at this version is not the echo
-    boolean due = failed.recheckAt.filter(at -> services.ticker().nanoTime() - at >= 0).isPresent();
-    if (woken || due) {
-      return false;
-    }
-    queue.forget(key);
-    log.debug(
-        "{} {}: changed only by the runtime's own {} condition since it failed; not reconciled"
-            + " again",
-        kind,
-        key,
-        Refusal.CONDITION_TYPE);
-    return true;
   }
 
   /**

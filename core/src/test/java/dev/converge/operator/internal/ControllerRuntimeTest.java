@@ -406,7 +406,7 @@ class ControllerRuntimeTest {
     assertThat(rt.queue().failures(WEB)).as("no backoff").isZero();
     assertThat(rt.queue().pendingDelay(WEB))
         .as("only the safety net")
-        .contains(ControllerRuntime.REFUSAL_RECHECK);
+        .contains(StandingFailures.REFUSAL_RECHECK);
     assertThat(count("permanent")).isEqualTo(1);
     assertThat(count("error")).isZero();
     assertThat(
@@ -418,14 +418,14 @@ class ControllerRuntimeTest {
                 .count())
         .isEqualTo(1.0);
 
-    ticker.advance(ControllerRuntime.REFUSAL_RECHECK.minusSeconds(1));
+    ticker.advance(StandingFailures.REFUSAL_RECHECK.minusSeconds(1));
     assertThat(rt.processNext()).as("nothing before the safety net").isFalse();
     ticker.advance(Duration.ofSeconds(1));
     assertThat(rt.processNext()).isTrue();
     assertThat(calls.get()).isEqualTo(2);
     assertThat(rt.queue().pendingDelay(WEB))
         .as("the second recheck of the same generation waits twice as long")
-        .contains(ControllerRuntime.REFUSAL_RECHECK.multipliedBy(2));
+        .contains(StandingFailures.REFUSAL_RECHECK.multipliedBy(2));
   }
 
   @Test
