@@ -98,7 +98,7 @@ public final class Finalizers {
   private <T extends HasMetadata> T addOnce(
       T object, String finalizer, String resource, int attempt) {
     T current = attempt == 1 ? object : client.resource(object).require();
-    if (replaced(object, current)) {
+    if (ConflictRetry.replaced(object, current)) {
       throw new Replaced(current.getMetadata().getUid());
     }
     if (contains(current, finalizer)) {
@@ -135,7 +135,7 @@ public final class Finalizers {
         resource,
         attempt -> {
           T current = attempt == 1 ? object : client.resource(object).get();
-          if (current != null && replaced(object, current)) {
+          if (current != null && ConflictRetry.replaced(object, current)) {
             LOG.info(
                 "{}: finalizer {} not removed: the object it was meant for (uid {}) is gone, and"
                     + " the name now belongs to a new object (uid {}), whose finalizers are left"
@@ -183,17 +183,6 @@ public final class Finalizers {
         .patch(
             PatchContext.of(PatchType.JSON_MERGE),
             client.getKubernetesSerialization().asJson(body));
-  }
-
-  /**
-   * True when {@code current}, read by name, is another object than {@code decidedFor}. An object
-   * without a UID (built by hand rather than read) cannot be told apart and counts as the same.
-   */
-  private static boolean replaced(HasMetadata decidedFor, HasMetadata current) {
-    String uid = decidedFor.getMetadata().getUid();
-    return uid != null
-        && !uid.isBlank()
-        && !uid.equals(current.getMetadata() == null ? null : current.getMetadata().getUid());
   }
 
   /** The name found to belong to a new object; carries that object's UID out of the retry. */

@@ -113,6 +113,18 @@ public final class ConflictRetry {
     return total;
   }
 
+  /**
+   * True when {@code fresh}, read again by name after a conflict, is another object than {@code
+   * read}: the one read was deleted and a new one took its name, so nothing decided for the old one
+   * may be written to it. Objects without a UID (not yet created) are never replaced.
+   */
+  public static boolean replaced(HasMetadata read, HasMetadata fresh) {
+    String uid = read.getMetadata().getUid();
+    return uid != null
+        && !uid.isBlank()
+        && !uid.equals(fresh.getMetadata() == null ? null : fresh.getMetadata().getUid());
+  }
+
   /** True when {@code error} (or one of its causes) is an HTTP 409 Conflict from the API server. */
   public static boolean isConflict(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
@@ -183,13 +195,12 @@ public final class ConflictRetry {
                   HttpURLConnection.HTTP_NOT_FOUND,
                   null);
             }
-            String uid = object.getMetadata().getUid();
-            if (uid != null && !uid.isBlank() && !uid.equals(latest.getMetadata().getUid())) {
+            if (replaced(object, latest)) {
               // The name now belongs to a new object: the change was meant for the deleted one.
               throw new KubernetesClientException(
                   resource
                       + " (uid "
-                      + uid
+                      + object.getMetadata().getUid()
                       + ") no longer exists; it was deleted while retrying a conflicting update,"
                       + " and its name now belongs to a new object (uid "
                       + latest.getMetadata().getUid()

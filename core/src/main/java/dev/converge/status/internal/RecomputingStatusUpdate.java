@@ -1,5 +1,6 @@
 package dev.converge.status.internal;
 
+import dev.converge.retry.ConflictRetry;
 import dev.converge.retry.internal.ResourceText;
 import dev.converge.status.StatusOutcome;
 import dev.converge.status.StatusWriter;
@@ -80,7 +81,7 @@ public final class RecomputingStatusUpdate {
         }
         String uid = base.getMetadata().getUid();
         String freshUid = fresh.getMetadata().getUid();
-        if (uid != null && !uid.isBlank() && !uid.equals(freshUid)) {
+        if (ConflictRetry.replaced(base, fresh)) {
           LOG.info(
               "{}: status not written: the object read (uid {}) was deleted, and the name now"
                   + " belongs to a new object (uid {}), which its own reconcile handles",
