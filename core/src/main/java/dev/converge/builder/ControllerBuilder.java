@@ -42,15 +42,14 @@ import java.util.function.Function;
 public final class ControllerBuilder<P extends HasMetadata> {
 
   /** Default number of reconciles that run at once (for different keys). */
-  public static final int DEFAULT_MAX_CONCURRENT_RECONCILES = 1;
-
   private final Class<P> primaryType;
+
   private final List<EventPredicate<? super P>> primaryPredicates = new ArrayList<>();
   private final List<WatchDefinition<?>> watches = new ArrayList<>();
   private final List<IndexDefinition<?>> indexes = new ArrayList<>();
   private final List<AccessRule> extraAccess = new ArrayList<>();
   private String name;
-  private int maxConcurrentReconciles = DEFAULT_MAX_CONCURRENT_RECONCILES;
+  private int maxConcurrentReconciles; // 0: the operator's workers
   private Duration reconcileEvery;
   private ExponentialBackoff backoff = ExponentialBackoff.DEFAULT;
   private Duration reconcileDeadline;
@@ -200,7 +199,10 @@ public final class ControllerBuilder<P extends HasMetadata> {
     return this;
   }
 
-  /** How many keys may be reconciled at once; one key is never reconciled twice at once. */
+  /**
+   * How many keys may be reconciled at once; one key is never reconciled twice at once. Default:
+   * the operator's {@code OperatorBuilder.workers} (1 unless set).
+   */
   public ControllerBuilder<P> maxConcurrentReconciles(int max) {
     if (max < 1) {
       throw new IllegalArgumentException("maxConcurrentReconciles must be at least 1, got " + max);

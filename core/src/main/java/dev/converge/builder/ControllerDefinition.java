@@ -17,6 +17,9 @@ import java.util.Optional;
  * beyond what the runtime can see in the definition ({@link ControllerBuilder#alsoUses}); it goes
  * into the operator's generated RBAC rules.
  *
+ * <p>{@code maxConcurrentReconciles} is how many primaries are reconciled at once; 0 leaves it to
+ * the operator ({@code OperatorBuilder.workers}).
+ *
  * <p>{@code reconcileDeadline} is how long one reconcile may run before the runtime reports it as
  * hung (empty: the operator's default, {@code OperatorBuilder.reconcileDeadline}); {@code
  * interruptPastDeadline} says whether the runtime also interrupts its worker thread then (see
@@ -54,11 +57,12 @@ public record ControllerDefinition<P extends HasMetadata>(
                 "controller " + name + ": reconcileDeadline must be positive, got " + deadline);
           }
         });
-    if (maxConcurrentReconciles < 1) {
+    if (maxConcurrentReconciles < 0) {
       throw new IllegalArgumentException(
           "controller "
               + name
-              + ": maxConcurrentReconciles must be at least 1, got "
+              + ": maxConcurrentReconciles must be at least 1 (or 0 for the operator's workers),"
+              + " got "
               + maxConcurrentReconciles);
     }
   }
@@ -111,5 +115,21 @@ public record ControllerDefinition<P extends HasMetadata>(
         reconcileEvery,
         backoff,
         List.of());
+  }
+
+  /** This definition reconciling {@code count} primaries at once. */
+  public ControllerDefinition<P> withMaxConcurrentReconciles(int count) {
+    return new ControllerDefinition<>(
+        name,
+        primaryType,
+        watches,
+        indexes,
+        reconciler,
+        count,
+        reconcileEvery,
+        backoff,
+        extraAccess,
+        reconcileDeadline,
+        interruptPastDeadline);
   }
 }

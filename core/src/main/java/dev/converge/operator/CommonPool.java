@@ -20,7 +20,7 @@ import java.util.concurrent.ForkJoinPool;
  * -Djava.util.concurrent.ForkJoinPool.common.parallelism=2}. {@code Operator.start()} logs a
  * warning when it finds stages still on threads of their own.
  */
-public final class CommonPool {
+final class CommonPool {
 
   /** The system property the common pool's parallelism is read from, once. */
   public static final String PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";

@@ -23,7 +23,6 @@ import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
-import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
@@ -35,13 +34,18 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +81,14 @@ public final class Operator implements AutoCloseable {
   private static final Duration INTERRUPTED_GRACE = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
+  private final boolean ownsClient;
   private final String name;
+  private final int httpPort;
+  private final MeterRegistry registry;
+  private final List<OperatorBuilder.NamedComponent> components;
+  private final List<AutoCloseable> startedComponents = new ArrayList<>();
+  private final CountDownLatch ended = new CountDownLatch(1);
+  private volatile ProbeServer probes;
   private final SharedInformers informers;
   private final List<ControllerRuntime<?>> controllers = new ArrayList<>();
   private final Optional<LeaderElection> leaderElection;
@@ -116,7 +127,11 @@ public final class Operator implements AutoCloseable {
 
   Operator(OperatorBuilder b) {
     this.client = b.client;
+    this.ownsClient = b.ownsClient;
     this.name = b.name;
+    this.httpPort = b.httpPort;
+    this.registry = b.registry != null ? b.registry : new SimpleMeterRegistry();
+    this.components = List.copyOf(b.components);
     this.leaderElection = b.leaderElection;
     this.shutdownTimeout = b.shutdownTimeout;
     this.onLeadershipLost = b.onLeadershipLost;
@@ -166,7 +181,11 @@ public final class Operator implements AutoCloseable {
             b.rateLimit,
             rejected,
             access);
-    for (ControllerDefinition<?> definition : b.controllers) {
+    for (ControllerDefinition<?> configured : b.controllers) {
+      ControllerDefinition<?> definition =
+          configured.maxConcurrentReconciles() == 0
+              ? configured.withMaxConcurrentReconciles(b.workers)
+              : configured;
       kinds.add(definition.primaryType());
       definition.watches().forEach(w -> kinds.add(w.type()));
       definition.indexes().forEach(i -> kinds.add(i.type()));
@@ -187,38 +206,115 @@ public final class Operator implements AutoCloseable {
    * none is an error now rather than at its first reconcile.
    */
   private static Optional<StrategySelector> strategies(OperatorBuilder b) {
-    if (b.strategies.isPresent()) {
-      return b.strategies;
-    }
+    String notFound;
     try {
-      return Optional.of(StrategySelector.discover(StrategySelection.defaults()));
+      Optional<StrategySelector> selector = b.selector();
+      if (selector.isPresent()) {
+        return selector;
+      }
+      notFound = "no strategy jar is on the classpath.";
     } catch (StrategyConfigurationException e) {
-      List<String> owners = new ArrayList<>();
-      for (ControllerDefinition<?> definition : b.controllers) {
-        for (WatchDefinition<?> watch : definition.watches()) {
-          if (watch.handler() instanceof EnqueueControllerOwner<?>) {
-            owners.add(
-                "controller " + definition.name() + " owns " + HasMetadata.getKind(watch.type()));
-          }
+      if (b.selectionSet() || b.strategies.isPresent()) {
+        throw e;
+      }
+      notFound = e.getMessage();
+    }
+    List<String> owners = new ArrayList<>();
+    for (ControllerDefinition<?> definition : b.controllers) {
+      for (WatchDefinition<?> watch : definition.watches()) {
+        if (watch.handler() instanceof EnqueueControllerOwner<?>) {
+          owners.add(
+              "controller " + definition.name() + " owns " + HasMetadata.getKind(watch.type()));
         }
       }
-      if (owners.isEmpty()) {
-        return Optional.empty();
-      }
-      throw new StrategyConfigurationException(
-          String.join(", ", owners)
-              + " and writes what it"
-              + " owns with Context.apply, but no strategy is configured and none can be found: "
-              + e.getMessage()
-              + " Add a strategy jar (converge-strategies-ssa, -update or -patch) to"
-              + " the classpath, or configure one with OperatorBuilder.strategies(...) or Guice's"
-              + " StrategiesModule.");
     }
+    if (owners.isEmpty()) {
+      return Optional.empty();
+    }
+    throw new StrategyConfigurationException(
+        String.join(", ", owners)
+            + " and writes what it"
+            + " owns with Context.apply, but no strategy is configured and none can be found: "
+            + notFound
+            + " Add a strategy jar (converge-strategies-ssa, -update or -patch) to"
+            + " the classpath, or add one with OperatorBuilder.strategy(...).");
   }
 
-  /** Starts configuring an operator on {@code client}. */
+  /**
+   * Starts configuring an operator that makes its own client ({@link OperatorBuilder#clientConfig},
+   * default the kubeconfig or the in-cluster service account) and closes it when it stops: the way
+   * a process runs one. On a JVM that sees one or two processors, it first keeps the JDK's
+   * asynchronous stages on pooled threads, so that no HTTP client made later starts a thread for
+   * every API response.
+   */
+  public static OperatorBuilder builder() {
+    CommonPool.ensureAsyncPool();
+    return new OperatorBuilder(null);
+  }
+
+  /**
+   * Starts configuring an operator on {@code client}, which stays the caller's: the operator does
+   * not close it. For tests and for processes that share one client.
+   */
   public static OperatorBuilder builder(KubernetesClient client) {
-    return new OperatorBuilder(client);
+    return new OperatorBuilder(Objects.requireNonNull(client, "client"));
+  }
+
+  /**
+   * Runs the operator until the process is asked to stop (SIGTERM from the kubelet, Ctrl-C), then
+   * stops it gracefully from the JVM's shutdown: controllers first, then the components and the
+   * probes, the caches, and with leader election the Lease last. Meant to end {@code main}: {@code
+   * System.exit(operator.run())}.
+   *
+   * @return the exit code: 0 once stopped by a signal; 1 when leadership was lost and the operator
+   *     stopped for it ({@link LeadershipLoss#STOP}), so that the process restarts and stands for
+   *     election again; 2 when it could not start because of its configuration (a strategy naming
+   *     no served kind, a port in use, a component failing), printed as one line on standard error
+   */
+  public int run() {
+    try {
+      start();
+    } catch (StrategyConfigurationException | IllegalArgumentException e) {
+      System.err.println(name + ": " + e.getMessage());
+      stop(Duration.ZERO);
+      return CONFIGURATION_ERROR;
+    }
+    Thread hook = new Thread(this::stop, "converge-" + name + "-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      ended.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stop();
+      return 1;
+    }
+    if (state.get() == OperatorState.LEADERSHIP_LOST) {
+      stop();
+      return 1;
+    }
+    return 0;
+  }
+
+  /** Exit code of {@link #run()} when the operator's configuration keeps it from starting. */
+  public static final int CONFIGURATION_ERROR = 2;
+
+  /**
+   * The port the probes and metrics are served on, once started; -1 without {@link
+   * OperatorBuilder#httpPort}.
+   */
+  public int httpPort() {
+    ProbeServer server = probes;
+    return server == null ? httpPort : server.port();
+  }
+
+  /** The operator's meter registry: the one it was given, or the one it made. */
+  public MeterRegistry meterRegistry() {
+    return registry;
+  }
+
+  /** The client the operator reads with (its writes go through a fenced view of it). */
+  public KubernetesClient client() {
+    return client;
   }
 
   /**
@@ -252,11 +348,12 @@ public final class Operator implements AutoCloseable {
       log.warn(
           "operator {}: the JDK HTTP client starts a thread for every API response on this JVM"
               + " (the common ForkJoinPool has parallelism {}); start it with -D{}=2, or run it"
-              + " through OperatorProcess.run, which sets it",
+              + " with Operator.builder(), which sets it",
           name,
           ForkJoinPool.getCommonPoolParallelism(),
           CommonPool.PARALLELISM);
     }
+    startServing();
     access.start();
     watchdog.start();
     synced = informers.start();
@@ -280,6 +377,52 @@ public final class Operator implements AutoCloseable {
     LeaderElection le = leaderElection.get();
     electionClient = electionClient(client, le);
     startElection(le);
+  }
+
+  /** The probes and the components, before the caches; on a failure, nothing stays started. */
+  private void startServing() {
+    try {
+      if (httpPort >= 0) {
+        probes = ProbeServer.start(httpPort, this::health, this::metricsText);
+        log.info("operator {}: probes and metrics on :{}", name, probes.port());
+      }
+      for (OperatorBuilder.NamedComponent component : components) {
+        startedComponents.add(component.component().start(client, registry));
+        log.info("operator {}: started {}", name, component.name());
+      }
+    } catch (Exception e) {
+      state.set(OperatorState.STOPPED);
+      closeServing();
+      if (ownsClient) {
+        client.close();
+      }
+      ended.countDown();
+      if (e instanceof IllegalArgumentException || e instanceof StrategyConfigurationException) {
+        throw (RuntimeException) e;
+      }
+      throw new IllegalArgumentException(
+          "operator " + name + " could not start: " + e.getMessage(), e);
+    }
+  }
+
+  private String metricsText() {
+    return registry instanceof PrometheusMeterRegistry prometheus ? prometheus.scrape() : "";
+  }
+
+  /** Closes the started components in reverse order, then the probes. */
+  private void closeServing() {
+    for (int i = startedComponents.size() - 1; i >= 0; i--) {
+      try {
+        startedComponents.get(i).close();
+      } catch (Exception e) {
+        log.warn("operator {}: closing a component failed: {}", name, e.toString());
+      }
+    }
+    startedComponents.clear();
+    ProbeServer server = probes;
+    if (server != null) {
+      server.close();
+    }
   }
 
   /**
@@ -514,6 +657,7 @@ public final class Operator implements AutoCloseable {
       } catch (RuntimeException e) {
         log.error("operator {}: the onLeadershipLost callback threw", name, e);
       }
+      ended.countDown(); // run() returns 1, so that the process restarts and stands again
     }
   }
 
@@ -570,11 +714,11 @@ public final class Operator implements AutoCloseable {
     }
     log.info("operator {}: shutting down (waiting up to {} for running reconciles)", name, timeout);
     boolean clean = stopControllers(timeout);
-    boolean ended = clean;
+    boolean workersEnded = clean;
     if (!clean) {
-      ended = true;
+      workersEnded = true;
       for (ControllerRuntime<?> controller : controllers) {
-        ended &= controller.awaitWorkersEnded(INTERRUPTED_GRACE);
+        workersEnded &= controller.awaitWorkersEnded(INTERRUPTED_GRACE);
       }
     }
     CompletableFuture<?> running = election;
@@ -587,9 +731,14 @@ public final class Operator implements AutoCloseable {
     if (fence != null) {
       fence.closed(); // from here on nothing of this instance is written
     }
+    closeServing();
+    informers.stop();
+    rejected.stop();
+    access.stop();
+    watchdog.stop();
     LeaderElector current = elector;
     if (current != null && before == OperatorState.RUNNING) {
-      if (ended) {
+      if (workersEnded) {
         releaseLease(current); // a standby takes over at once instead of after the lease duration
       } else {
         log.warn(
@@ -600,10 +749,6 @@ public final class Operator implements AutoCloseable {
             leaderElection.orElseThrow().leaseDuration().toSeconds());
       }
     }
-    informers.stop();
-    rejected.stop();
-    access.stop();
-    watchdog.stop();
     KubernetesClient own = electionClient;
     if (own != null) {
       own.close();
@@ -611,7 +756,11 @@ public final class Operator implements AutoCloseable {
     if (fencedClient != null) {
       fencedClient.close();
     }
+    if (ownsClient) {
+      client.close();
+    }
     log.info("operator {}: stopped{}", name, clean ? "" : " (some reconciles were interrupted)");
+    ended.countDown();
     return clean;
   }
 

@@ -1,17 +1,25 @@
 package dev.converge.operator;
 
 import dev.converge.builder.ControllerDefinition;
+import dev.converge.client.ClientKeyAlgorithm;
+import dev.converge.client.Clients;
 import dev.converge.event.EventRecorder;
 import dev.converge.metrics.ControllerMetrics;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.queue.RateLimit;
 import dev.converge.queue.Ticker;
 import dev.converge.status.StatusWriter;
+import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,8 +31,20 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Configures an {@link Operator}. Only the client and at least one controller are required; every
- * other setting has a default suited to production.
+ * Configures an {@link Operator}: the one place an operator's settings live. Only a controller is
+ * required; every other setting has a default suited to production. {@link OperatorOptions} fills a
+ * builder from command-line flags or environment variables, and the Guice module of {@code
+ * converge-guice} from an injector; both only call the setters below.
+ *
+ * <pre>{@code
+ * Operator.builder()
+ *     .name("app-operator")
+ *     .controller(appDeployments)
+ *     .strategies("default=ssa, v1/Service=update")
+ *     .httpPort(8081)
+ *     .build()
+ *     .run();
+ * }</pre>
  */
 public final class OperatorBuilder {
 
@@ -55,7 +75,14 @@ public final class OperatorBuilder {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
 
-  final KubernetesClient client;
+  KubernetesClient client;
+  boolean ownsClient;
+  Config clientConfig;
+  String userAgent;
+  int workers = 1;
+  int httpPort = -1;
+  MeterRegistry registry;
+  final List<NamedComponent> components = new ArrayList<>();
   final List<ControllerDefinition<?>> controllers = new ArrayList<>();
   final Set<Class<? extends HasMetadata>> extraCaches = new LinkedHashSet<>();
   String name = DEFAULT_NAME;
@@ -65,6 +92,10 @@ public final class OperatorBuilder {
   Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
   ControllerMetrics metrics = ControllerMetrics.none();
   Optional<StrategySelector> strategies = Optional.empty();
+  StrategySelection selection = StrategySelection.defaults();
+  boolean selectionSet;
+  Optional<List<ResourceStrategy>> installed = Optional.empty();
+  final List<ResourceStrategy> extraStrategies = new ArrayList<>();
   EventRecorder events;
   StatusWriter status;
   String fieldManager;
@@ -78,7 +109,88 @@ public final class OperatorBuilder {
   boolean hungReconcileFailsLiveness;
 
   OperatorBuilder(KubernetesClient client) {
-    this.client = Objects.requireNonNull(client, "client");
+    this.client = client;
+  }
+
+  /** A component and the name it is logged under. */
+  record NamedComponent(String name, Component component) {}
+
+  /**
+   * Runs the operator on {@code kubernetesClient}, which stays the caller's: the operator does not
+   * close it (tests, processes that share one client). Default: a client the operator makes from
+   * {@link #clientConfig} and closes when it stops.
+   */
+  public OperatorBuilder client(KubernetesClient kubernetesClient) {
+    this.client = Objects.requireNonNull(kubernetesClient, "kubernetesClient");
+    return this;
+  }
+
+  /**
+   * The connection of the client the operator makes, owns and closes when it stops; default: the
+   * kubeconfig ({@code $KUBECONFIG}, {@code ~/.kube/config}) or the in-cluster service account. Not
+   * used when the operator was built on a client of the caller's ({@link
+   * Operator#builder(KubernetesClient)}).
+   */
+  public OperatorBuilder clientConfig(Config config) {
+    this.clientConfig = Objects.requireNonNull(config, "config");
+    return this;
+  }
+
+  /**
+   * The user agent of the client the operator makes; default the operator's name. The API server
+   * records a PUT or POST, which carries no field manager, under the user agent's first word, so
+   * begin it with the operator's name ({@code app-operator/1.4.0}). With leader election, the
+   * replica's identity is appended in parentheses, so that the audit log tells replicas apart.
+   */
+  public OperatorBuilder userAgent(String agent) {
+    this.userAgent = Objects.requireNonNull(agent, "agent");
+    return this;
+  }
+
+  /**
+   * How many primaries each controller reconciles at once unless its definition sets its own
+   * ({@code ControllerBuilder.maxConcurrentReconciles}); default 1. A reconcile mostly waits for
+   * the API server, so an operator with many objects wants more than one.
+   */
+  public OperatorBuilder workers(int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("workers must be at least 1, was " + count);
+    }
+    this.workers = count;
+    return this;
+  }
+
+  /**
+   * Serves {@code /healthz}, {@code /readyz} and {@code /metrics} on {@code port} (0: any free
+   * port; see {@link Operator#httpPort()}) from {@link Operator#start()} until it stops. {@code
+   * /metrics} is the Prometheus text of the operator's meter registry: the one given to {@link
+   * #meterRegistry}, or else one the operator makes with the JVM's memory and thread metrics.
+   * Default: no HTTP server.
+   */
+  public OperatorBuilder httpPort(int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("HTTP port must be 0 to 65535, was " + port);
+    }
+    this.httpPort = port;
+    return this;
+  }
+
+  /**
+   * Runs {@code component} beside the controllers (a webhook server, an endpoint of your own): it
+   * is started by {@link Operator#start()} after the probes and before the caches, on every replica
+   * whether it leads or not, and what it returns is closed when the operator stops, in reverse
+   * order of starting.
+   *
+   * <pre>{@code
+   * builder.component("webhooks", (client, metrics) -> webhookServer.start());
+   * }</pre>
+   */
+  public OperatorBuilder component(String componentName, Component component) {
+    components.add(
+        new NamedComponent(
+            Objects.requireNonNull(componentName, "componentName"),
+            Objects.requireNonNull(component, "component")));
+    return this;
   }
 
   /** The operator's name: the component of its Events and its field manager unless set apart. */
@@ -166,8 +278,9 @@ public final class OperatorBuilder {
   }
 
   /** Records controller metrics in {@code registry}. */
-  public OperatorBuilder meterRegistry(MeterRegistry registry) {
-    return metrics(new MicrometerControllerMetrics(registry));
+  public OperatorBuilder meterRegistry(MeterRegistry meterRegistry) {
+    this.registry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+    return metrics(new MicrometerControllerMetrics(meterRegistry));
   }
 
   public OperatorBuilder metrics(ControllerMetrics controllerMetrics) {
@@ -175,24 +288,86 @@ public final class OperatorBuilder {
     return this;
   }
 
-  /** The strategies reconcilers use through {@code Context.apply}. */
+  /**
+   * A selector of the caller's making, replacing every other strategy setting; for tests and for
+   * injectors that build their own.
+   */
   public OperatorBuilder strategies(StrategySelector selector) {
     this.strategies = Optional.of(Objects.requireNonNull(selector, "selector"));
     return this;
   }
 
   /**
-   * The strategies found on the classpath ({@code META-INF/services} entries, no injector needed),
-   * chosen per object by {@code selection}, e.g. {@code
-   * StrategySelection.parse("apps/v1/Deployment=ssa, v1/Service=update")}. Without this call or
-   * {@link #strategies(StrategySelector)}, the strategies found are used with {@link
-   * StrategySelection#defaults()}.
-   *
-   * @throws dev.converge.strategy.StrategyConfigurationException when the selection names a
-   *     strategy that is not on the classpath, listing those that are
+   * Which strategy writes each kind, e.g. {@code StrategySelection.parse("apps/v1/Deployment=ssa,
+   * v1/Service=update")}; default {@link StrategySelection#defaults()}. The strategies it names are
+   * looked up when the operator is built among those found on the classpath ({@code
+   * META-INF/services} entries of the strategy jars, no injector needed) or given to {@link
+   * #installedStrategies}, and those added with {@link #strategy}; {@link #build()} fails naming
+   * any it does not find.
    */
   public OperatorBuilder strategies(StrategySelection selection) {
-    return strategies(StrategySelector.discover(selection));
+    this.selection = Objects.requireNonNull(selection, "selection");
+    this.selectionSet = true;
+    return this;
+  }
+
+  /**
+   * {@link #strategies(StrategySelection)} in the form of {@link StrategySelection#parse}, e.g.
+   * {@code "default=ssa, v1/Service=update"}.
+   *
+   * @throws dev.converge.strategy.StrategyConfigurationException when the text is malformed
+   */
+  public OperatorBuilder strategies(String selectionText) {
+    return strategies(StrategySelection.parse(selectionText));
+  }
+
+  /**
+   * Adds a strategy of your own beside those found on the classpath, to be named in the selection
+   * by its {@link ResourceStrategy#name()}.
+   */
+  public OperatorBuilder strategy(ResourceStrategy strategy) {
+    extraStrategies.add(Objects.requireNonNull(strategy, "strategy"));
+    return this;
+  }
+
+  /**
+   * The strategies to choose from instead of those found on the classpath (an injector's chosen
+   * set); those added with {@link #strategy} still join them.
+   */
+  public OperatorBuilder installedStrategies(Collection<? extends ResourceStrategy> strategies) {
+    this.installed = Optional.of(List.copyOf(strategies));
+    return this;
+  }
+
+  /** The strategy selection configured so far. */
+  StrategySelection strategySelection() {
+    return strategies.map(StrategySelector::selection).orElse(selection);
+  }
+
+  /**
+   * The selector the operator writes with: the caller's, or the configured selection over the
+   * installed strategies; empty when none is configured and none is found.
+   */
+  Optional<StrategySelector> selector() {
+    if (strategies.isPresent()) {
+      return strategies;
+    }
+    List<ResourceStrategy> all = new ArrayList<>();
+    if (installed.isPresent()) {
+      all.addAll(installed.get());
+    } else {
+      all.addAll(StrategySelector.findInstalled(OperatorBuilder.class.getClassLoader()).values());
+    }
+    all.addAll(extraStrategies);
+    if (all.isEmpty() && !selectionSet()) {
+      return Optional.empty();
+    }
+    return Optional.of(StrategySelector.of(all, selection));
+  }
+
+  /** Whether a selection was configured, rather than left at the defaults. */
+  boolean selectionSet() {
+    return selectionSet;
   }
 
   /** The event recorder; default: one writing Events with the operator's name as component. */
@@ -321,6 +496,29 @@ public final class OperatorBuilder {
       throw new IllegalStateException(
           "an operator needs at least one controller: call .controller(ControllerBuilder...build(...))");
     }
-    return new Operator(this);
+    if (registry == null && httpPort >= 0) {
+      PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      new JvmMemoryMetrics().bindTo(prometheus);
+      new JvmThreadMetrics().bindTo(prometheus);
+      meterRegistry(prometheus);
+    }
+    if (client == null) {
+      Config config = clientConfig != null ? clientConfig : Config.autoConfigure(null);
+      ClientKeyAlgorithm.detect(config);
+      String agent = userAgent != null ? userAgent : name;
+      config.setUserAgent(
+          leaderElection.map(le -> agent + " (" + le.identity() + ")").orElse(agent));
+      client = Clients.create(config);
+      ownsClient = true;
+    }
+    try {
+      return new Operator(this);
+    } catch (RuntimeException e) {
+      if (ownsClient) {
+        client.close();
+        client = null;
+      }
+      throw e;
+    }
   }
 }

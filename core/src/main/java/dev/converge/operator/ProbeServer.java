@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * ProbeServer probes = ProbeServer.start(8081, operator::health, registry::scrape);
  * }</pre>
  */
-public final class ProbeServer implements AutoCloseable {
+final class ProbeServer implements AutoCloseable {
 
   /** The content type of {@code /metrics}: the Prometheus text format. */
   public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -41,8 +41,8 @@ public final class ProbeServer implements AutoCloseable {
    * @throws IllegalArgumentException when the port is taken, naming it
    * @throws IOException when the server cannot be started for another reason
    */
-  public static ProbeServer start(
-      int port, Supplier<OperatorHealth> health, Supplier<String> metrics) throws IOException {
+  static ProbeServer start(int port, Supplier<OperatorHealth> health, Supplier<String> metrics)
+      throws IOException {
     Objects.requireNonNull(health, "health");
     Objects.requireNonNull(metrics, "metrics");
     HttpServer server;

@@ -1,6 +1,5 @@
 package dev.converge.strategy;
 
-import dev.converge.strategy.internal.GuicePluginStrategies;
 import java.util.Collection;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
@@ -8,13 +7,10 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
- * Finds the strategies on a class path, without any injector: a strategy jar lists its {@link
- * ResourceStrategy} implementations (public, with a public no-argument constructor) in {@code
- * META-INF/services/dev.converge.strategy.ResourceStrategy}, one class name per line. That entry
- * and the class are the whole plugin. Jars that register their strategies through a {@link
- * StrategyPlugin} (a Guice module) are found too.
+ * Finds the strategies on a class path through {@link ServiceLoader}; see {@link
+ * StrategySelector#findInstalled}.
  */
-public final class StrategyDiscovery {
+final class StrategyDiscovery {
 
   private StrategyDiscovery() {}
 
@@ -24,7 +20,7 @@ public final class StrategyDiscovery {
    * @throws StrategyConfigurationException when two different classes claim one name, or a listed
    *     class cannot be loaded or constructed
    */
-  public static Map<String, ResourceStrategy> find(ClassLoader classLoader) {
+  static Map<String, ResourceStrategy> find(ClassLoader classLoader) {
     ClassLoader loader =
         classLoader == null ? StrategyDiscovery.class.getClassLoader() : classLoader;
     Map<String, ResourceStrategy> found = new TreeMap<>();
@@ -39,9 +35,6 @@ public final class StrategyDiscovery {
               + " cannot be loaded: "
               + e.getMessage()
               + "; it must be a public class with a public no-argument constructor");
-    }
-    for (ResourceStrategy strategy : GuicePluginStrategies.find(loader)) {
-      add(found, strategy);
     }
     return Map.copyOf(found);
   }

@@ -1,6 +1,8 @@
 package dev.converge.strategy;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -12,7 +14,7 @@ import java.util.TreeSet;
  * kind.
  *
  * <p>Without Guice: {@code StrategySelector.discover(StrategySelection.parse("v1/Service=update"))}
- * finds the strategies on the classpath ({@link StrategyDiscovery}).
+ * finds the strategies on the classpath ({@link #findInstalled}).
  */
 public final class StrategySelector {
 
@@ -42,6 +44,30 @@ public final class StrategySelector {
   /** As {@link #discover(StrategySelection)}, with the strategies {@code classLoader} sees. */
   public static StrategySelector discover(StrategySelection selection, ClassLoader classLoader) {
     return new StrategySelector(StrategyDiscovery.find(classLoader), selection);
+  }
+
+  /**
+   * {@code strategies} selected by {@code selection}.
+   *
+   * @throws StrategyConfigurationException when two different classes claim one name, or the
+   *     selection names a strategy not among them
+   */
+  public static StrategySelector of(
+      Collection<? extends ResourceStrategy> strategies, StrategySelection selection) {
+    return new StrategySelector(StrategyDiscovery.byName(List.copyOf(strategies)), selection);
+  }
+
+  /**
+   * The strategies {@code classLoader} sees, by name: a strategy jar lists its {@link
+   * ResourceStrategy} implementations (public, with a public no-argument constructor) in {@code
+   * META-INF/services/dev.converge.strategy.ResourceStrategy}; that entry and the class are the
+   * whole plugin.
+   *
+   * @throws StrategyConfigurationException when two different classes claim one name, or a listed
+   *     class cannot be loaded or constructed
+   */
+  public static Map<String, ResourceStrategy> findInstalled(ClassLoader classLoader) {
+    return StrategyDiscovery.find(classLoader);
   }
 
   /** The strategy that writes {@code kind}, rules aside. */

@@ -8,7 +8,6 @@ import dev.converge.builder.ControllerBuilder;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorHealth;
-import dev.converge.operator.ProbeServer;
 import dev.converge.reconcile.Context;
 import dev.converge.reconcile.Result;
 import dev.converge.testing.LocalCluster;
@@ -112,9 +111,10 @@ class HungReconcileIT {
         .count();
   }
 
-  private static HttpResponse<String> probe(ProbeServer probes, String path) throws Exception {
+  private static HttpResponse<String> probe(Operator operator, String path) throws Exception {
     return HTTP.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + probes.port() + path)).build(),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.httpPort() + path))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -125,38 +125,38 @@ class HungReconcileIT {
     CountDownLatch release = new CountDownLatch(1);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (Operator operator =
-            Operator.builder(client)
-                .name("hung-reconcile-it")
-                .namespace(ns.name())
-                .meterRegistry(registry)
-                .controller(
-                    ControllerBuilder.forPrimary(ConfigMap.class)
-                        .named("configmaps")
-                        .reconcileDeadline(Duration.ofSeconds(5))
-                        .build(
-                            (cm, context) -> {
-                              if (cm.getMetadata().getName().equals("stuck")) {
-                                entered.countDown();
-                                // Stands for a call that never returns (no timeout, a lock).
-                                if (!release.await(5, TimeUnit.MINUTES)) {
-                                  throw new IllegalStateException("the test never released it");
-                                }
-                              }
-                              if (!cm.getMetadata().getName().equals("kube-root-ca.crt")) {
-                                markReconciled(context, cm);
-                              }
-                              return Result.done();
-                            }))
-                .controller(
-                    ControllerBuilder.forPrimary(Secret.class)
-                        .named("secrets")
-                        .build(
-                            (s, context) -> {
-                              markReconciled(context, s);
-                              return Result.done();
-                            }))
-                .build();
-        ProbeServer probes = ProbeServer.start(0, operator::health, () -> "")) {
+        Operator.builder(client)
+            .name("hung-reconcile-it")
+            .namespace(ns.name())
+            .meterRegistry(registry)
+            .controller(
+                ControllerBuilder.forPrimary(ConfigMap.class)
+                    .named("configmaps")
+                    .reconcileDeadline(Duration.ofSeconds(5))
+                    .build(
+                        (cm, context) -> {
+                          if (cm.getMetadata().getName().equals("stuck")) {
+                            entered.countDown();
+                            // Stands for a call that never returns (no timeout, a lock).
+                            if (!release.await(5, TimeUnit.MINUTES)) {
+                              throw new IllegalStateException("the test never released it");
+                            }
+                          }
+                          if (!cm.getMetadata().getName().equals("kube-root-ca.crt")) {
+                            markReconciled(context, cm);
+                          }
+                          return Result.done();
+                        }))
+            .controller(
+                ControllerBuilder.forPrimary(Secret.class)
+                    .named("secrets")
+                    .build(
+                        (s, context) -> {
+                          markReconciled(context, s);
+                          return Result.done();
+                        }))
+            .httpPort(0)
+            .build()) {
       operator.start();
       client.resource(configMap("stuck")).create();
       assertThat(entered.await(60, TimeUnit.SECONDS)).as("the stuck reconcile began").isTrue();
@@ -178,7 +178,7 @@ class HungReconcileIT {
       assertThat(health.live()).as("by default a hung reconcile is reported, not fatal").isTrue();
       assertThat(health.ready()).isTrue();
       for (String path : new String[] {"/healthz", "/readyz"}) {
-        HttpResponse<String> response = probe(probes, path);
+        HttpResponse<String> response = probe(operator, path);
         assertThat(response.statusCode()).as(path).isEqualTo(200);
         assertThat(response.body()).as(path).contains("problem: " + named);
       }
@@ -202,7 +202,7 @@ class HungReconcileIT {
           .atMost(Duration.ofSeconds(30))
           .until(() -> operator.health().problems().stream().noneMatch(p -> p.contains("hung")));
       assertThat(operator.health().problems()).noneMatch(p -> p.contains("/stuck"));
-      assertThat(probe(probes, "/healthz").body()).doesNotContain("/stuck");
+      assertThat(probe(operator, "/healthz").body()).doesNotContain("/stuck");
       assertThat(gauge(registry, MicrometerControllerMetrics.RECONCILES_HUNG, "configmaps"))
           .isZero();
       assertThat(counter(registry, "configmaps")).as("it ever hung: once").isEqualTo(1.0);
@@ -216,47 +216,47 @@ class HungReconcileIT {
       KubernetesClient client, TestNamespace ns) throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     try (Operator operator =
-            Operator.builder(client)
-                .name("hung-reconcile-it")
-                .namespace(ns.name())
-                .hungReconcileFailsLiveness(true)
-                .reconcileDeadline(Duration.ofSeconds(2)) // the operator-wide default
-                .controller(
-                    ControllerBuilder.forPrimary(ConfigMap.class)
-                        .named("configmaps")
-                        .build(
-                            (cm, context) -> {
-                              if (cm.getMetadata().getName().equals("stuck")
-                                  && !release.await(5, TimeUnit.MINUTES)) {
-                                throw new IllegalStateException("the test never released it");
-                              }
-                              return Result.done();
-                            }))
-                .build();
-        ProbeServer probes = ProbeServer.start(0, operator::health, () -> "")) {
+        Operator.builder(client)
+            .name("hung-reconcile-it")
+            .namespace(ns.name())
+            .hungReconcileFailsLiveness(true)
+            .reconcileDeadline(Duration.ofSeconds(2)) // the operator-wide default
+            .controller(
+                ControllerBuilder.forPrimary(ConfigMap.class)
+                    .named("configmaps")
+                    .build(
+                        (cm, context) -> {
+                          if (cm.getMetadata().getName().equals("stuck")
+                              && !release.await(5, TimeUnit.MINUTES)) {
+                            throw new IllegalStateException("the test never released it");
+                          }
+                          return Result.done();
+                        }))
+            .httpPort(0)
+            .build()) {
       operator.start();
       await().atMost(Duration.ofSeconds(60)).until(() -> operator.health().ready());
-      assertThat(probe(probes, "/healthz").statusCode()).isEqualTo(200);
+      assertThat(probe(operator, "/healthz").statusCode()).isEqualTo(200);
 
       client.resource(configMap("stuck")).create();
       await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> probe(probes, "/healthz").statusCode() == 503);
-      assertThat(probe(probes, "/healthz").body())
+          .until(() -> probe(operator, "/healthz").statusCode() == 503);
+      assertThat(probe(operator, "/healthz").body())
           .contains(
               "not ok",
               "problem: controller configmaps: the reconcile of ConfigMap "
                   + ns.name()
                   + "/stuck has run for",
               "past its deadline of 2.0 s");
-      assertThat(probe(probes, "/readyz").statusCode())
+      assertThat(probe(operator, "/readyz").statusCode())
           .as("not live, and so not ready either")
           .isEqualTo(503);
 
       release.countDown();
       await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> probe(probes, "/healthz").statusCode() == 200);
+          .until(() -> probe(operator, "/healthz").statusCode() == 200);
       assertThat(operator.health().problems()).isEmpty();
     } finally {
       release.countDown();

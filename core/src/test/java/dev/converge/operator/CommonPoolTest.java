@@ -2,7 +2,6 @@ package dev.converge.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.converge.cli.OperatorProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,20 +14,15 @@ import org.junit.jupiter.api.Test;
 /**
  * In a JVM of its own that sees few processors (the common pool's parallelism is read once per
  * JVM): where {@code CompletableFuture} runs an asynchronous stage, before and after {@link
- * OperatorProcess#run}.
+ * Operator#builder()}.
  */
 class CommonPoolTest {
 
-  /** Run in the child JVM: prints where an async stage ran without and with OperatorProcess. */
+  /** Run in the child JVM: prints where an async stage ran without and with Operator.builder(). */
   public static void main(String[] args) throws Exception {
     boolean viaProcess = args.length > 0 && args[0].equals("process");
     if (viaProcess) {
-      OperatorProcess.run(
-          "probe",
-          () -> {
-            throw new IllegalArgumentException("started");
-          },
-          System.err);
+      Operator.builder();
     }
     String thread =
         CompletableFuture.supplyAsync(() -> Thread.currentThread().getName())

@@ -78,7 +78,7 @@ class OperatorTest {
         .hasMessageContaining("controller copier owns Secret")
         .hasMessageContaining("no strategy is configured")
         .hasMessageContaining("converge-strategies-ssa")
-        .hasMessageContaining("OperatorBuilder.strategies(...)");
+        .hasMessageContaining("OperatorBuilder.strategy(...)");
   }
 
   @Test

@@ -3,7 +3,6 @@ package dev.converge.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.inject.Guice;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -118,18 +117,6 @@ class StrategyRulesAndDiscoveryTest {
           StrategySelector.discover(StrategySelection.all("no-arg-test"), loader);
 
       assertThat(selector.installed()).containsKey("no-arg-test");
-      assertThat(selector.forResource(service("web", Map.of())))
-          .isInstanceOf(NoArgTestStrategy.class);
-    }
-  }
-
-  @Test
-  void theGuiceModuleBindsTheSameServicesEntries(@TempDir Path dir) throws IOException {
-    try (URLClassLoader loader = withServicesEntry(dir, NoArgTestStrategy.class.getName())) {
-      StrategySelector selector =
-          Guice.createInjector(new StrategiesModule(StrategySelection.all("no-arg-test"), loader))
-              .getInstance(StrategySelector.class);
-
       assertThat(selector.forResource(service("web", Map.of())))
           .isInstanceOf(NoArgTestStrategy.class);
     }

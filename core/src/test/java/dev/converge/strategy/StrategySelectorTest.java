@@ -3,9 +3,6 @@ package dev.converge.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.inject.AbstractModule;
-import com.google.inject.CreationException;
-import com.google.inject.Guice;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import java.util.Map;
@@ -78,27 +75,6 @@ class StrategySelectorTest {
 
     assertThat(selection.defaultStrategy()).isEqualTo("merge-patch");
     assertThat(selection.strategyFor(new ApiKind("apps/v1", "StatefulSet"))).isEqualTo("ssa");
-  }
-
-  @Test
-  void guiceModuleBindsStrategiesAddedByOperatorModulesAndFailsEarlyOnTypos() {
-    AbstractModule mine =
-        new AbstractModule() {
-          @Override
-          protected void configure() {
-            StrategyMapBinder.of(binder()).addBinding("mine").toInstance(named("mine"));
-          }
-        };
-    StrategySelector selector =
-        Guice.createInjector(new StrategiesModule(StrategySelection.all("mine")), mine)
-            .getInstance(StrategySelector.class);
-    assertThat(selector.forKind(ApiKind.parse("v1/Pod")).name()).isEqualTo("mine");
-
-    assertThatThrownBy(
-            () -> Guice.createInjector(new StrategiesModule(StrategySelection.all("mne")), mine))
-        .isInstanceOf(CreationException.class)
-        .hasMessageContaining("'mne' (for default)")
-        .hasMessageContaining("strategies found: [mine]");
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.converge.example;
 
 import dev.converge.operator.Operator;
-import dev.converge.operator.RunSettings;
+import dev.converge.operator.OperatorBuilder;
 import dev.converge.rbac.build.GenerateRbac;
 import dev.converge.testing.LocalCluster;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -17,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Prints what the operator's RBAC watch costs: requests and time of one access review of the
@@ -37,7 +37,7 @@ public final class AccessReviewCost {
     GenerateRbac.run(
         new String[] {
           "--factory",
-          AppOperatorFactory.class.getName(),
+          AppOperator.class.getName(),
           "--service-account-namespace",
           "app-operator",
           "--output",
@@ -61,18 +61,14 @@ public final class AccessReviewCost {
       System.out.printf(
           "%-16s %10s %12s %14s%n",
           "namespaces", "requests", "ms/review", "requests/hour at 5 min");
-      measure(cluster, OperatorSettings.defaults(), "all", rounds);
-      measure(cluster, OperatorSettings.defaults().withNamespace("review-cost-0"), "1", rounds);
-      RunSettings tenNs = OperatorSettings.defaults();
-      for (String ns : ten) {
-        tenNs = tenNs.withNamespace(ns);
-      }
-      measure(cluster, tenNs, "10", rounds);
+      measure(cluster, builder -> {}, "all", rounds);
+      measure(cluster, builder -> builder.namespace("review-cost-0"), "1", rounds);
+      measure(cluster, builder -> builder.namespaces(ten), "10", rounds);
     }
   }
 
   private static void measure(
-      LocalCluster cluster, RunSettings settings, String label, int rounds) {
+      LocalCluster cluster, Consumer<OperatorBuilder> settings, String label, int rounds) {
     AtomicLong requests = new AtomicLong();
     Interceptor counter =
         new Interceptor() {
@@ -87,7 +83,7 @@ public final class AccessReviewCost {
             .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", counter))
             .build()) {
       Operator operator =
-          AppOperatorModule.createOperator(client, settings, new SimpleMeterRegistry());
+          new AppOperator().operator(builder -> settings.accept(builder.client(client)));
       operator.reviewAccess(); // warm up the connection
       requests.set(0);
       long start = System.nanoTime();

@@ -25,8 +25,7 @@ class AppDeploymentConfigMapIT {
   void aMissingConfigMapIsReportedAndTheAppRecoversAsSoonAsItIsCreated(
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    RunningOperator operator =
-        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()));
+    RunningOperator operator = AppOperatorRun.start(cluster, ns.name());
     try (operator) {
       state.create("api", "nginx:1.27", 1, "api-config");
 
@@ -63,8 +62,7 @@ class AppDeploymentConfigMapIT {
   void aChangeToAConfigMapNobodyReferencesReconcilesNothing(
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    try (RunningOperator operator =
-        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
+    try (RunningOperator operator = AppOperatorRun.start(cluster, ns.name())) {
       state.putConfigMap("used", Map.of("A", "1"));
       state.putConfigMap("unrelated", Map.of("B", "1"));
       state.create("web", "nginx:1.27", 1, "used");

@@ -26,8 +26,7 @@ class AppDeploymentInvalidSpecIT {
   void anUnparsableImageFailsPermanentlyWithAConditionAndAWarningAndNoRetries(
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    try (RunningOperator operator =
-        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()))) {
+    try (RunningOperator operator = AppOperatorRun.start(cluster, ns.name())) {
       state.create("bad", "Nginx:latest", 1, null);
 
       await("phase Failed with Ready=False/InvalidImage")

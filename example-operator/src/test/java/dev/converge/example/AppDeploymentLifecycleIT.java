@@ -1,12 +1,13 @@
 package dev.converge.example;
 
-import dev.converge.operator.RunSettings;
+import dev.converge.operator.OperatorBuilder;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
 import dev.converge.testing.operator.RunningOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,11 +28,9 @@ class AppDeploymentLifecycleIT {
       })
   void wholeLifecycle(
       String strategies, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
-    RunSettings settings =
-        OperatorSettings.defaults()
-            .withNamespace(ns.name())
-            .withStrategies(StrategySelection.parse(strategies));
-    try (RunningOperator operator = AppOperatorRun.start(cluster, settings)) {
+    String namespace = ns.name();
+    Consumer<OperatorBuilder> settings = b -> b.strategies(StrategySelection.parse(strategies));
+    try (RunningOperator operator = AppOperatorRun.start(cluster, namespace, settings)) {
       Lifecycle.run(admin, ns.name(), operator);
     }
   }

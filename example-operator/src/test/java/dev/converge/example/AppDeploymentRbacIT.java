@@ -11,7 +11,7 @@ import dev.converge.example.api.Phase;
 import dev.converge.example.controller.AppDeploymentReconciler;
 import dev.converge.operator.LeaderElection;
 import dev.converge.operator.Operator;
-import dev.converge.operator.RunSettings;
+import dev.converge.operator.OperatorBuilder;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
@@ -37,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,8 +61,7 @@ class AppDeploymentRbacIT {
     applyShippedRbac(admin);
     ClusterState state = new ClusterState(admin, ns.name());
     try (RunningOperator operator =
-        AppOperatorRun.startAs(
-            cluster, OperatorSettings.defaults().withNamespace(ns.name()), SA, SA_GROUPS)) {
+        AppOperatorRun.startAs(cluster, ns.name(), builder -> {}, SA, SA_GROUPS)) {
       Lifecycle.run(admin, ns.name(), operator);
 
       // Missing ConfigMap, then created: read access to ConfigMaps suffices.
@@ -159,11 +159,11 @@ class AppDeploymentRbacIT {
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     String lease = "app-operator-" + ns.name().hashCode();
-    RunSettings settings =
-        OperatorSettings.defaults()
-            .withNamespace(ns.name())
-            .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
-    try (RunningOperator operator = AppOperatorRun.startAs(cluster, settings, SA, SA_GROUPS)) {
+    String namespace = ns.name();
+    Consumer<OperatorBuilder> settings =
+        b -> b.leaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
+    try (RunningOperator operator =
+        AppOperatorRun.startAs(cluster, namespace, settings, SA, SA_GROUPS)) {
       await("leader")
           .atMost(ClusterState.CONVERGE)
           .until(() -> operator.operator().isReconciling());
@@ -250,15 +250,19 @@ class AppDeploymentRbacIT {
                 .build())
         .serverSideApply();
 
-    RunSettings settings =
-        OperatorSettings.defaults()
-            .withNamespace(ns.name())
-            .withLeaderElection(LeaderElection.onLease(SA_NAMESPACE, id))
-            .withAccessReviewInterval(Duration.ofSeconds(1));
+    String namespace = ns.name();
+    Consumer<OperatorBuilder> settings =
+        b ->
+            b.leaderElection(LeaderElection.onLease(SA_NAMESPACE, id))
+                .accessReviewInterval(Duration.ofSeconds(1));
     ClusterState state = new ClusterState(admin, ns.name());
     try (RunningOperator running =
         AppOperatorRun.startAs(
-            cluster, settings, "system:serviceaccount:" + SA_NAMESPACE + ":" + id, SA_GROUPS)) {
+            cluster,
+            namespace,
+            settings,
+            "system:serviceaccount:" + SA_NAMESPACE + ":" + id,
+            SA_GROUPS)) {
       Operator operator = running.operator();
       state.putConfigMap("web-config", Map.of("GREETING", "hello"));
       state.create("web", "nginx:1.27", 1, "web-config");

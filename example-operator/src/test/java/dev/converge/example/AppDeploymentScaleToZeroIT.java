@@ -29,8 +29,7 @@ class AppDeploymentScaleToZeroIT {
   void replicasZeroKeepsDeploymentAndServiceWithoutPods(
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    RunningOperator operator =
-        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(ns.name()));
+    RunningOperator operator = AppOperatorRun.start(cluster, ns.name());
     try (operator) {
       AppDeployment created = state.create("idle", "nginx:1.27", 0, null);
       assertThat(created.getSpec().replicas()).as("replicas as the server stored it").isZero();

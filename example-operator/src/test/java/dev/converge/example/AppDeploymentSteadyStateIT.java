@@ -3,7 +3,7 @@ package dev.converge.example;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.converge.operator.RunSettings;
+import dev.converge.operator.OperatorBuilder;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,11 +41,9 @@ class AppDeploymentSteadyStateIT {
   void anIdleOperatorWritesNothing(
       String strategies, KubernetesClient admin, TestNamespace ns, LocalCluster cluster) {
     ClusterState state = new ClusterState(admin, ns.name());
-    RunSettings settings =
-        OperatorSettings.defaults()
-            .withNamespace(ns.name())
-            .withStrategies(StrategySelection.parse(strategies));
-    try (RunningOperator operator = AppOperatorRun.start(cluster, settings)) {
+    String namespace = ns.name();
+    Consumer<OperatorBuilder> settings = b -> b.strategies(StrategySelection.parse(strategies));
+    try (RunningOperator operator = AppOperatorRun.start(cluster, namespace, settings)) {
       state.putConfigMap("cfg", Map.of("K", "V"));
       state.create("idle", "nginx:1.27", 2, "cfg");
       state.create("idle-too", "busybox:1.36", 1, null);

@@ -154,8 +154,7 @@ class AppDeploymentWebhooksIT {
   @Test
   void anAppWrittenAsV2RunsAndReadsBackAsWrittenAndV1ReadsAsV2(
       KubernetesClient admin, LocalCluster cluster) {
-    try (RunningOperator operator =
-        AppOperatorRun.start(cluster, OperatorSettings.defaults().withNamespace(namespace))) {
+    try (RunningOperator operator = AppOperatorRun.start(cluster, namespace)) {
       assertThat(operator).isNotNull();
       AppDeploymentV2 v2 = new AppDeploymentV2();
       v2.getMetadata().setName("named-ports");

@@ -2,28 +2,41 @@ package dev.converge.example;
 
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.controller.AppDeploymentController;
-import dev.converge.operator.RunSettings;
+import dev.converge.operator.OperatorBuilder;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.operator.RunningOperator;
 import dev.converge.testing.operator.RunningOperatorBuilder;
+import java.util.function.Consumer;
 
-/** The AppDeployment operator as the ITs run it: its user agent, its CRD, its namespaces. */
+/**
+ * The AppDeployment operator as the ITs run it: its defaults, its user agent, its CRD, watching one
+ * namespace; {@code settings} change the builder after the defaults, as the flags do.
+ */
 final class AppOperatorRun {
 
   private AppOperatorRun() {}
 
+  /** As cluster administrator, with the operator's defaults. */
+  static RunningOperator start(LocalCluster cluster, String namespace) {
+    return start(cluster, namespace, builder -> {});
+  }
+
   /** As cluster administrator. */
-  static RunningOperator start(LocalCluster cluster, RunSettings settings) {
-    return builder(cluster, settings)
-        .start((client, meters) -> AppOperatorModule.createOperator(client, settings, meters));
+  static RunningOperator start(
+      LocalCluster cluster, String namespace, Consumer<OperatorBuilder> settings) {
+    return builder(cluster, namespace).start(factory(namespace, settings));
   }
 
   /** Authorized as {@code user} in {@code groups}: that user's RBAC rules are what it may do. */
   static RunningOperator startAs(
-      LocalCluster cluster, RunSettings settings, String user, String... groups) {
-    return builder(cluster, settings)
+      LocalCluster cluster,
+      String namespace,
+      Consumer<OperatorBuilder> settings,
+      String user,
+      String... groups) {
+    return builder(cluster, namespace)
         .impersonating(user, groups)
-        .start((client, meters) -> AppOperatorModule.createOperator(client, settings, meters));
+        .start(factory(namespace, settings));
   }
 
   /** Reconciles run so far by the AppDeployment controller. */
@@ -31,12 +44,20 @@ final class AppOperatorRun {
     return operator.reconciles(AppDeploymentController.NAME);
   }
 
-  private static RunningOperatorBuilder builder(LocalCluster cluster, RunSettings settings) {
-    RunningOperatorBuilder builder =
-        RunningOperator.on(cluster)
-            .userAgent(OperatorSettings.userAgent())
-            .crds(AppDeployment.class);
-    settings.namespaces().forEach(builder::namespace);
-    return builder;
+  private static dev.converge.testing.operator.OperatorFactory factory(
+      String namespace, Consumer<OperatorBuilder> settings) {
+    return (client, meters) ->
+        new AppOperator()
+            .operator(
+                builder ->
+                    settings.accept(
+                        builder.client(client).meterRegistry(meters).namespace(namespace)));
+  }
+
+  private static RunningOperatorBuilder builder(LocalCluster cluster, String namespace) {
+    return RunningOperator.on(cluster)
+        .userAgent(AppOperator.NAME + "/test")
+        .crds(AppDeployment.class)
+        .namespace(namespace);
   }
 }

@@ -20,8 +20,8 @@ class StrategyDiscoveryWithoutGuiceTest {
   void theThreeShippedStrategiesAreFoundAndChosenPerObject() {
     StrategySelector selector =
         StrategySelector.discover(
-            OperatorSettings.DEFAULT_STRATEGIES.with(
-                StrategySelection.parse("v1/Service[name=*-metrics]=ssa").rules().get(0)));
+            StrategySelection.parse("default=ssa, apps/v1/Deployment=ssa, v1/Service=update")
+                .with(StrategySelection.parse("v1/Service[name=*-metrics]=ssa").rules().get(0)));
 
     assertThat(selector.installed()).containsKeys("update", "merge-patch", "ssa");
     assertThat(

@@ -1,6 +1,5 @@
 package dev.converge.faults;
 
-import dev.converge.example.cli.AppOperatorCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -89,7 +88,7 @@ final class OperatorReplica implements AutoCloseable {
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-cp",
                 System.getProperty("java.class.path"),
-                AppOperatorCommand.class.getName(),
+                dev.converge.example.AppOperator.class.getName(),
                 "--kubeconfig",
                 kubeconfig.toString(),
                 "--namespace",

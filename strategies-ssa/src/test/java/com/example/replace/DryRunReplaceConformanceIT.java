@@ -1,8 +1,6 @@
 package com.example.replace;
 
-import com.google.inject.Guice;
 import dev.converge.strategy.ApiKind;
-import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.ConformanceCase;
@@ -12,7 +10,7 @@ import dev.converge.testing.conformance.StrategyConformanceKit;
 
 /**
  * The extension path end to end: a strategy from this test source set, discovered through its
- * META-INF/services entry, bound by Guice, chosen by configuration, run through the same kit.
+ * META-INF/services entry, chosen by configuration, run through the same kit.
  */
 class DryRunReplaceConformanceIT extends StrategyConformanceKit {
 
@@ -26,10 +24,8 @@ class DryRunReplaceConformanceIT extends StrategyConformanceKit {
   @Override
   protected ConformanceTarget target() {
     StrategySelector selector =
-        Guice.createInjector(
-                new StrategiesModule(
-                    StrategySelection.parse("default=ssa, v1/ConfigMap=dry-run-replace")))
-            .getInstance(StrategySelector.class);
+        StrategySelector.discover(
+            StrategySelection.parse("default=ssa, v1/ConfigMap=dry-run-replace"));
     return ConformanceTarget.of(selector.forKind(new ApiKind("v1", "ConfigMap")))
         .withLimit(Scenario.FOREIGN, "foreign-field-kept", REPLACES)
         .withLimit(Scenario.REMOVAL, "label-annotation-removed", KEEPS_METADATA)

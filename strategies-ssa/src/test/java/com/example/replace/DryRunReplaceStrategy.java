@@ -14,11 +14,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A strategy written outside the framework, to prove the extension path (ServiceLoader + Guice +
- * selection by configuration + the conformance kit). It replaces the whole object with desired —
- * keeping only labels and annotations it did not set — and decides whether anything would change by
- * asking the server for a dry run of the PUT and comparing the answer with live, so the server's
- * own defaulting does the normalising.
+ * A strategy written outside the framework, to prove the extension path (ServiceLoader + selection
+ * by configuration + the conformance kit). It replaces the whole object with desired — keeping only
+ * labels and annotations it did not set — and decides whether anything would change by asking the
+ * server for a dry run of the PUT and comparing the answer with live, so the server's own
+ * defaulting does the normalising.
  *
  * <p>Costs one dry-run request per apply; fields another actor set outside metadata are
  * overwritten.

@@ -58,4 +58,16 @@ public interface ServingCertificate extends AutoCloseable {
   static ServingCertificate fromFiles(Path certificate, Path privateKey, Duration checkEvery) {
     return FileCertificate.open(certificate, privateKey, checkEvery);
   }
+
+  /**
+   * {@code tls.crt} and {@code tls.key} of {@code directory}, where a {@code kubernetes.io/tls}
+   * Secret is mounted (and cert-manager's {@code ca.crt} beside them), checked for changes every 30
+   * seconds: {@link #fromFiles} with the names a Secret mount has.
+   *
+   * @throws IllegalArgumentException naming the file when the first read fails
+   */
+  static ServingCertificate fromDirectory(Path directory) {
+    return fromFiles(
+        directory.resolve("tls.crt"), directory.resolve("tls.key"), Duration.ofSeconds(30));
+  }
 }

@@ -1,15 +1,11 @@
 package ${package};
 
 import ${package}.controller.WidgetController;
-import dev.converge.client.Clients;
-import dev.converge.operator.CommonPool;
 import dev.converge.operator.Operator;
-import dev.converge.strategy.StrategySelection;
-import io.fabric8.kubernetes.client.ConfigBuilder;
+import dev.converge.operator.OperatorBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.concurrent.CountDownLatch;
+import java.util.List;
 
 /** Runs the Widget operator with the kubeconfig (or the in-cluster ServiceAccount) it finds. */
 public final class WidgetOperator {
@@ -24,29 +20,23 @@ public final class WidgetOperator {
 
   private WidgetOperator() {}
 
-  /** The operator, not started; the same wiring in production and in the integration test. */
-  public static Operator create(KubernetesClient client, MeterRegistry meters, String... namespaces) {
-    return Operator.builder(client)
+  /** The operator's settings: the same in production and in the integration test. */
+  public static OperatorBuilder configure(OperatorBuilder builder) {
+    return builder
         .name(NAME)
-        .namespaces(java.util.List.of(namespaces))
-        .strategies(StrategySelection.parse(STRATEGIES))
-        .meterRegistry(meters)
-        .controller(WidgetController.definition(WidgetController::cleanUpExternal))
-        .build();
+        .strategies(STRATEGIES)
+        .controller(WidgetController.definition(WidgetController::cleanUpExternal));
   }
 
-  public static void main(String[] args) throws InterruptedException {
-    CommonPool.ensureAsyncPool(); // before the client: see Converge's core README
-    KubernetesClient client =
-        Clients.create(new ConfigBuilder().withUserAgent(NAME + "/1").build());
-    Operator operator = create(client, new SimpleMeterRegistry(), args);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      operator.stop();
-      client.close();
-      stopped.countDown();
-    }));
-    operator.start();
-    stopped.await();
+  /** The operator on a client of the caller's, not started (the integration test's). */
+  public static Operator create(KubernetesClient client, MeterRegistry meters, String... namespaces) {
+    return configure(Operator.builder(client)).meterRegistry(meters).namespaces(List.of(namespaces)).build();
+  }
+
+  /** Watches the namespaces given as arguments (all without any), until SIGTERM. */
+  public static void main(String[] args) {
+    Operator operator =
+        configure(Operator.builder()).namespaces(List.of(args)).httpPort(8081).build();
+    System.exit(operator.run());
   }
 }

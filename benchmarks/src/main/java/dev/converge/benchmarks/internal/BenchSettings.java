@@ -81,7 +81,7 @@ public record BenchSettings(
         List.of(
             "-cp",
             jarsFirst(System.getProperty("java.class.path")),
-            "dev.converge.example.cli.AppOperatorCommand",
+            "dev.converge.example.AppOperator",
             "--kubeconfig",
             "{kubeconfig}",
             "--http-port",

@@ -30,6 +30,6 @@ class BenchSettingsTest {
             java.util.Optional.empty(), java.util.List.of(), java.util.List.of());
     assertThat(command).contains(BenchSettings.CDS);
     assertThat(command.indexOf(BenchSettings.CDS))
-        .isLessThan(command.indexOf("dev.converge.example.cli.AppOperatorCommand"));
+        .isLessThan(command.indexOf("dev.converge.example.AppOperator"));
   }
 }

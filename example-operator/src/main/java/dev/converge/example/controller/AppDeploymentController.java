@@ -3,12 +3,12 @@ package dev.converge.example.controller;
 import dev.converge.builder.ControllerBuilder;
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.example.api.AppDeployment;
-import dev.converge.operator.RunSettings;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.status.Conditions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Clock;
 import java.util.stream.Stream;
 
 /**
@@ -25,11 +25,13 @@ public final class AppDeploymentController {
 
   private AppDeploymentController() {}
 
-  /**
-   * The controller with a reconciler stamping conditions with the settings' clock, reconciling up
-   * to the settings' workers AppDeployments at once.
-   */
-  public static ControllerDefinition<AppDeployment> definition(RunSettings settings) {
+  /** The controller, reconciling as many AppDeployments at once as the operator has workers. */
+  public static ControllerDefinition<AppDeployment> definition() {
+    return definition(Clock.systemUTC());
+  }
+
+  /** The controller with a reconciler stamping conditions with {@code clock}. */
+  public static ControllerDefinition<AppDeployment> definition(Clock clock) {
     return ControllerBuilder.forPrimary(AppDeployment.class)
         .named(NAME)
         .withPredicate(EventPredicate.generationChanged())
@@ -39,7 +41,6 @@ public final class AppDeploymentController {
             ConfigMap.class,
             app -> Stream.ofNullable(app.getSpec().configMapName()).toList(),
             EventPredicate.contentChanged())
-        .maxConcurrentReconciles(settings.workers())
-        .build(new AppDeploymentReconciler(new Conditions(settings.clock())));
+        .build(new AppDeploymentReconciler(new Conditions(clock)));
   }
 }

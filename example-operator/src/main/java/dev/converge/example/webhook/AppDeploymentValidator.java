@@ -9,6 +9,7 @@ import dev.converge.workload.ImageReference;
 import dev.converge.workload.InvalidImageReferenceException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;
 
 /**
@@ -27,6 +28,19 @@ public final class AppDeploymentValidator implements Validator<AppDeployment> {
   /** Reads one object of the namespace, or empty. */
   public interface Lookup {
     Optional<HasMetadata> find(String kind, String namespace, String name);
+
+    /** Deployments and Services by kind, anything else as a ConfigMap, read with {@code client}. */
+    static Lookup of(KubernetesClient client) {
+      return (kind, namespace, name) ->
+          Optional.ofNullable(
+              switch (kind) {
+                case "Deployment" ->
+                    client.apps().deployments().inNamespace(namespace).withName(name).get();
+                case "Service" -> client.services().inNamespace(namespace).withName(name).get();
+                default ->
+                    (HasMetadata) client.configMaps().inNamespace(namespace).withName(name).get();
+              });
+    }
   }
 
   private final Lookup lookup;

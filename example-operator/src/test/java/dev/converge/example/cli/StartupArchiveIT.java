@@ -83,7 +83,7 @@ class StartupArchiveIT {
                 archive.toString(),
                 options.toString(),
                 classPath,
-                "dev.converge.example.cli.AppOperatorCommand",
+                "dev.converge.example.AppOperator",
                 "--http-port=0")
             .redirectErrorStream(true);
     training.environment().put("TRAINING_SECONDS", "10");
@@ -106,7 +106,7 @@ class StartupArchiveIT {
                     "-Xmx256m",
                     "-cp",
                     classPath,
-                    "dev.converge.example.cli.AppOperatorCommand",
+                    "dev.converge.example.AppOperator",
                     "--kubeconfig",
                     cluster.kubeconfig().toString(),
                     "--namespace",

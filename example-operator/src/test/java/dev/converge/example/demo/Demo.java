@@ -1,8 +1,7 @@
 package dev.converge.example.demo;
 
 import com.google.errorprone.annotations.FormatMethod;
-import dev.converge.example.AppOperatorModule;
-import dev.converge.example.OperatorSettings;
+import dev.converge.example.AppOperator;
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentCrd;
 import dev.converge.example.api.AppDeploymentSpec;
@@ -11,7 +10,6 @@ import dev.converge.example.api.Phase;
 import dev.converge.example.desired.AppLabels;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
-import dev.converge.operator.ProbeServer;
 import dev.converge.status.Conditions;
 import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
@@ -109,19 +107,19 @@ public final class Demo {
         new KubernetesClientBuilder()
             .withConfig(
                 new ConfigBuilder(cluster.config())
-                    .withUserAgent(OperatorSettings.userAgent())
+                    .withUserAgent(AppOperator.NAME + "/demo")
                     .build())
             .withHttpClientBuilderConsumer(
                 b -> b.addOrReplaceInterceptor("count-writes", countWrites))
             .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Operator operator =
-        AppOperatorModule.createOperator(operatorClient, OperatorSettings.defaults(), registry);
-    ProbeServer probes = ProbeServer.start(0, operator::health, registry::scrape);
+        new AppOperator()
+            .operator(
+                builder -> builder.client(operatorClient).meterRegistry(registry).httpPort(0));
     cleanup.add(
         "operator stopped",
         () -> {
-          probes.close();
           operator.stop(Duration.ofSeconds(10));
           operatorClient.close();
         });
@@ -129,7 +127,8 @@ public final class Demo {
     operator.awaitCachesSynced(Duration.ofSeconds(60));
     say(
         "running; GET http://localhost:%d/readyz -> %s",
-        probes.port(), httpGet(probes.port(), "/readyz").lines().findFirst().orElse(""));
+        operator.httpPort(),
+        httpGet(operator.httpPort(), "/readyz").lines().findFirst().orElse(""));
 
     step("Applying a ConfigMap and an AppDeployment in namespace " + NAMESPACE);
     admin
@@ -240,7 +239,7 @@ public final class Demo {
       say("Everything keeps running. In another shell:");
       say("  export KUBECONFIG=%s", cluster.kubeconfig());
       say("  kubectl -n %s get appdeployments,deployments,services,replicasets,pods", NAMESPACE);
-      say("  curl localhost:%d/metrics", probes.port());
+      say("  curl localhost:%d/metrics", operator.httpPort());
       say("Press Ctrl-C to stop and clean up.");
       Thread.currentThread().join();
     }

@@ -1,7 +1,5 @@
 package dev.converge.strategy.patch;
 
-import com.google.inject.Guice;
-import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.ConformanceCase;
@@ -13,8 +11,7 @@ import java.util.List;
 class MergePatchStrategyConformanceIT extends StrategyConformanceKit {
 
   private final StrategySelector selector =
-      Guice.createInjector(new StrategiesModule(StrategySelection.all(MergePatchStrategy.NAME)))
-          .getInstance(StrategySelector.class);
+      StrategySelector.discover(StrategySelection.all(MergePatchStrategy.NAME));
 
   @Override
   protected ConformanceTarget target() {

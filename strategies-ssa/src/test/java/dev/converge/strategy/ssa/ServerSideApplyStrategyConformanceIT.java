@@ -1,7 +1,5 @@
 package dev.converge.strategy.ssa;
 
-import com.google.inject.Guice;
-import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.ConformanceTarget;
@@ -12,9 +10,7 @@ import java.util.List;
 class ServerSideApplyStrategyConformanceIT extends StrategyConformanceKit {
 
   private final StrategySelector selector =
-      Guice.createInjector(
-              new StrategiesModule(StrategySelection.all(ServerSideApplyStrategy.NAME)))
-          .getInstance(StrategySelector.class);
+      StrategySelector.discover(StrategySelection.all(ServerSideApplyStrategy.NAME));
 
   @Override
   protected ConformanceTarget target() {

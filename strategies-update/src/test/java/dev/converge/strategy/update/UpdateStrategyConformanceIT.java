@@ -1,23 +1,18 @@
 package dev.converge.strategy.update;
 
-import com.google.inject.Guice;
-import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.ConformanceTarget;
 import dev.converge.testing.conformance.StrategyConformanceKit;
 
 /**
- * The conformance kit on the update strategy, obtained the way an operator gets it: ServiceLoader +
- * Guice.
+ * The conformance kit on the update strategy, obtained the way an operator gets it: ServiceLoader.
  */
 class UpdateStrategyConformanceIT extends StrategyConformanceKit {
 
   @Override
   protected ConformanceTarget target() {
-    StrategySelector selector =
-        Guice.createInjector(new StrategiesModule(StrategySelection.all("update")))
-            .getInstance(StrategySelector.class);
+    StrategySelector selector = StrategySelector.discover(StrategySelection.all("update"));
     // No declared limits: a PUT can express every change, removals included (the API server's
     // managedFields record what earlier writes of this client set).
     return ConformanceTarget.of(selector.installed().get("update"));

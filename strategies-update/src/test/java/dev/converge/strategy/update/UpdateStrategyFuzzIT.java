@@ -1,8 +1,6 @@
 package dev.converge.strategy.update;
 
-import com.google.inject.Guice;
 import dev.converge.strategy.ResourceStrategy;
-import dev.converge.strategy.StrategiesModule;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.fuzz.StrategyFuzzKit;
@@ -16,9 +14,7 @@ class UpdateStrategyFuzzIT extends StrategyFuzzKit {
 
   @Override
   protected ResourceStrategy strategy() {
-    StrategySelector selector =
-        Guice.createInjector(new StrategiesModule(StrategySelection.all("update")))
-            .getInstance(StrategySelector.class);
+    StrategySelector selector = StrategySelector.discover(StrategySelection.all("update"));
     return selector.installed().get("update");
   }
 }

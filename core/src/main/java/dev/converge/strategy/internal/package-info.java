@@ -1,2 +1,0 @@
-/** How strategies are found; not for users. */
-package dev.converge.strategy.internal;
