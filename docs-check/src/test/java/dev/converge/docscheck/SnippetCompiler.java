@@ -88,7 +88,7 @@ final class SnippetCompiler {
    */
   static String packageOf(String file) {
     StringBuilder pkg = new StringBuilder("docs");
-    for (String part : file.replaceFirst("(?i)\\.md$", "").split("/")) {
+    for (String part : file.replaceFirst("(?i)\\.md$", "").split("/", -1)) {
       String id = part.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_");
       pkg.append('.').append(Character.isDigit(id.charAt(0)) ? "_" + id : id);
     }
