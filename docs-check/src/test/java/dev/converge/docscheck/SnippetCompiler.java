@@ -127,6 +127,14 @@ final class SnippetCompiler {
       body = k + 1;
     }
     List<Source> sources = new ArrayList<>();
+    if (unit && !block.given().isEmpty()) {
+      throw new IllegalArgumentException(
+          block.file()
+              + ":"
+              + block.fenceLine()
+              + ": this block is a compilation unit (it starts with package, import or a type), so"
+              + " 'given' has nothing to give to; declare what it needs in the block");
+    }
     if (!unit) {
       Source s = new Source(pkg, "Snippet_" + block.fenceLine(), block);
       s.add("package " + pkg + ";");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 /** The checker itself: what passes, and how a failure names the file, the line and the cause. */
@@ -97,6 +98,21 @@ class SnippetCompilerTest {
         ```
         """;
     assertThat(MarkdownJavaBlocks.of("m/README.md", md)).isEmpty();
+  }
+
+  @Test
+  void givenOnAWholeCompilationUnitIsAnError() {
+    String md =
+        """
+        <!-- snippet: given String name -->
+        ```java
+        class Named {}
+        ```
+        """;
+    assertThat(errors(md))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .startsWith("m/README.md:2: ")
+        .contains("'given' has nothing to give to");
   }
 
   @Test
