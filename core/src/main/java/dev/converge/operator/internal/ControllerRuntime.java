@@ -101,6 +101,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
    */
   public ControllerRuntime(
       ControllerDefinition<P> definition, RuntimeServices services, Duration defaultDeadline) {
+    // 0 leaves the count to the operator, which resolves it before; alone, one worker
+    if (definition.maxConcurrentReconciles() == 0) {
+      definition = definition.withMaxConcurrentReconciles(1);
+    }
     this.definition = definition;
     this.services = services;
     this.deadlines =
