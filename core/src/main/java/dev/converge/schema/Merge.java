@@ -1,6 +1,5 @@
 package dev.converge.schema;
 
-import dev.converge.strategy.tree.ResourceTree;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

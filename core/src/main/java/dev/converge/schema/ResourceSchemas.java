@@ -1,7 +1,6 @@
 package dev.converge.schema;
 
 import dev.converge.schema.internal.OpenApiDocument;
-import dev.converge.strategy.ApiKind;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

@@ -1,6 +1,7 @@
 package dev.converge.strategy;
 
-import dev.converge.strategy.tree.ResourceTree;
+import dev.converge.schema.ApiKind;
+import dev.converge.schema.ResourceTree;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.converge.strategy;
 
+import dev.converge.schema.ApiKind;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Map;
 import java.util.Objects;

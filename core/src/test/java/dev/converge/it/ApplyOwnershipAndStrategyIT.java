@@ -7,7 +7,7 @@ import dev.converge.builder.ControllerBuilder;
 import dev.converge.operator.Operator;
 import dev.converge.reconcile.ApplyOptions;
 import dev.converge.reconcile.Result;
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.ApplyOutcome;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;

@@ -8,7 +8,7 @@ import dev.converge.event.EventRecorder;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorState;
 import dev.converge.reconcile.Result;
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;

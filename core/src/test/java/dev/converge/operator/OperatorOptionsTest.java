@@ -3,7 +3,7 @@ package dev.converge.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategySelection;
 import io.fabric8.kubernetes.client.Config;

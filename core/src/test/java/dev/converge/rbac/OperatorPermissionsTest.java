@@ -10,7 +10,7 @@ import dev.converge.finalizer.FinalizingReconciler;
 import dev.converge.operator.LeaderElection;
 import dev.converge.operator.Operator;
 import dev.converge.reconcile.Result;
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategyContext;

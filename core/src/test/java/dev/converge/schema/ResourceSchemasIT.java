@@ -3,7 +3,6 @@ package dev.converge.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.converge.strategy.ApiKind;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;

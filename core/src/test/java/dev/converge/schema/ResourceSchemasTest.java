@@ -3,7 +3,6 @@ package dev.converge.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.converge.strategy.ApiKind;
 import dev.converge.time.ManualClock;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package com.example.replace;
 
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.StrategySelection;
 import dev.converge.strategy.StrategySelector;
 import dev.converge.testing.conformance.ConformanceCase;

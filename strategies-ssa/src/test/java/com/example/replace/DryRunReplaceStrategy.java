@@ -1,12 +1,12 @@
 package com.example.replace;
 
+import dev.converge.schema.ResourceTree;
 import dev.converge.strategy.ApplyOutcome;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.ResourceWriteException;
 import dev.converge.strategy.StrategyContext;
 import dev.converge.strategy.tree.DesiredState;
-import dev.converge.strategy.tree.ResourceTree;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.converge.handler.EnqueueControllerOwner;
 import dev.converge.operator.LeaderElection;
 import dev.converge.rbac.AccessRule;
 import dev.converge.rbac.OperatorPermissions;
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategyRule;
 import dev.converge.strategy.StrategySelector;

@@ -1,6 +1,6 @@
 package dev.converge.operator.internal;
 
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategyRule;
 import dev.converge.strategy.StrategySelection;

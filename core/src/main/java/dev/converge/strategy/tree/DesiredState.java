@@ -1,5 +1,6 @@
 package dev.converge.strategy.tree;
 
+import dev.converge.schema.ResourceTree;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

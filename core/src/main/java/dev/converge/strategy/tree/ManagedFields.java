@@ -1,6 +1,7 @@
 package dev.converge.strategy.tree;
 
 import dev.converge.schema.FieldSet;
+import dev.converge.schema.ResourceTree;
 import dev.converge.strategy.StrategyContext;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import dev.converge.schema.Comparison;
 import dev.converge.schema.FieldSet;
 import dev.converge.schema.Merge;
 import dev.converge.schema.MergePatch;
+import dev.converge.schema.ResourceTree;
 import dev.converge.schema.SchemaNode;
 import java.util.List;
 import java.util.Map;

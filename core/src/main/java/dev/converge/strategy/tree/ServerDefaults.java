@@ -4,6 +4,7 @@ import dev.converge.schema.Comparison;
 import dev.converge.schema.ListSchema;
 import dev.converge.schema.ListType;
 import dev.converge.schema.MapSchema;
+import dev.converge.schema.ResourceTree;
 import dev.converge.schema.SchemaNode;
 import dev.converge.strategy.StrategyContext;
 import io.fabric8.kubernetes.api.model.HasMetadata;

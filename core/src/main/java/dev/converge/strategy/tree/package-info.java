@@ -1,7 +1,7 @@
 /**
  * Building blocks for strategies that work on JSON trees ({@code Map}, {@code List}, scalars):
- * conversion ({@link dev.converge.strategy.tree.ResourceTree}), normalisation of desired objects
- * ({@link dev.converge.strategy.tree.DesiredState}), the record of applied fields ({@link
+ * conversion ({@link dev.converge.schema.ResourceTree}), normalisation of desired objects ({@link
+ * dev.converge.strategy.tree.DesiredState}), the record of applied fields ({@link
  * dev.converge.strategy.tree.AppliedFieldsRecord}), the server's ownership records ({@link
  * dev.converge.strategy.tree.ManagedFields}) and the merged object a record-keeping strategy writes
  * ({@link dev.converge.strategy.tree.MergedTarget}). Equality, merging and ownership themselves are

@@ -2,7 +2,7 @@ package dev.converge.operator.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,8 @@
 package dev.converge.strategy.patch;
 
+import dev.converge.schema.ApiKind;
+import dev.converge.schema.ResourceTree;
 import dev.converge.schema.SchemaNode;
-import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.ApplyOutcome;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
@@ -11,7 +12,6 @@ import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.MergedTarget;
-import dev.converge.strategy.tree.ResourceTree;
 import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -1,10 +1,11 @@
 package dev.converge.strategy.ssa;
 
+import dev.converge.schema.ApiKind;
 import dev.converge.schema.Comparison;
 import dev.converge.schema.FieldSet;
 import dev.converge.schema.Merge;
+import dev.converge.schema.ResourceTree;
 import dev.converge.schema.SchemaNode;
-import dev.converge.strategy.ApiKind;
 import dev.converge.strategy.ApplyOutcome;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
@@ -13,7 +14,6 @@ import dev.converge.strategy.StrategyContext;
 import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
-import dev.converge.strategy.tree.ResourceTree;
 import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;

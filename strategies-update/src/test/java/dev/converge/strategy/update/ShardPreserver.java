@@ -1,6 +1,6 @@
 package dev.converge.strategy.update;
 
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.ServerFieldPreserver;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package dev.converge.strategy.update.internal;
 
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
 import dev.converge.strategy.ServerFieldPreserver;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.converge.strategy.update.internal;
 
-import dev.converge.strategy.ApiKind;
+import dev.converge.schema.ApiKind;
+import dev.converge.schema.ResourceTree;
 import dev.converge.strategy.ServerFieldPreserver;
-import dev.converge.strategy.tree.ResourceTree;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

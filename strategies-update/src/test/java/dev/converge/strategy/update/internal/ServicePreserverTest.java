@@ -2,8 +2,8 @@ package dev.converge.strategy.update.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.converge.strategy.ApiKind;
-import dev.converge.strategy.tree.ResourceTree;
+import dev.converge.schema.ApiKind;
+import dev.converge.schema.ResourceTree;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.converge.strategy;
+package dev.converge.schema;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;

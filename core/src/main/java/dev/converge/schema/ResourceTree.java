@@ -1,4 +1,4 @@
-package dev.converge.strategy.tree;
+package dev.converge.schema;
 
 import dev.converge.client.Clients;
 import io.fabric8.kubernetes.api.model.HasMetadata;
