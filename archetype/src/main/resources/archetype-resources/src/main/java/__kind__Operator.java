@@ -1,6 +1,6 @@
 package ${package};
 
-import ${package}.controller.WidgetController;
+import ${package}.controller.${kind}Controller;
 import dev.converge.client.Clients;
 import dev.converge.operator.CommonPool;
 import dev.converge.operator.Operator;
@@ -11,10 +11,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.CountDownLatch;
 
-/** Runs the Widget operator with the kubeconfig (or the in-cluster ServiceAccount) it finds. */
-public final class WidgetOperator {
+/** Runs the ${kind} operator with the kubeconfig (or the in-cluster ServiceAccount) it finds. */
+public final class ${kind}Operator {
 
-  public static final String NAME = "widget-operator";
+  public static final String NAME = "${artifactId}";
 
   /**
    * How each kind is written: Deployments by server-side apply, anything else by JSON merge patch.
@@ -22,7 +22,7 @@ public final class WidgetOperator {
    */
   public static final String STRATEGIES = "default=merge-patch, apps/v1/Deployment=ssa";
 
-  private WidgetOperator() {}
+  private ${kind}Operator() {}
 
   /** The operator, not started; the same wiring in production and in the integration test. */
   public static Operator create(KubernetesClient client, MeterRegistry meters, String... namespaces) {
@@ -31,7 +31,7 @@ public final class WidgetOperator {
         .namespaces(java.util.List.of(namespaces))
         .strategies(StrategySelection.parse(STRATEGIES))
         .meterRegistry(meters)
-        .controller(WidgetController.definition(WidgetController::cleanUpExternal))
+        .controller(${kind}Controller.definition(${kind}Controller::cleanUpExternal))
         .build();
   }
 

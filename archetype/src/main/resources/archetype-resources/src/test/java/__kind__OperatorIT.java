@@ -3,10 +3,9 @@ package ${package};
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import ${package}.api.Widget;
-import ${package}.api.WidgetSpec;
-import ${package}.api.WidgetStatus;
-import ${package}.controller.WidgetController;
+import ${package}.api.${kind};
+import ${package}.api.${kind}Status;
+import ${package}.controller.${kind}Controller;
 import dev.converge.owner.OwnerReferences;
 import dev.converge.status.Conditions;
 import dev.converge.testing.LocalCluster;
@@ -27,42 +26,48 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The operator on a real local control plane, authorized only by the shipped ClusterRole (as its
- * ServiceAccount): a Widget becomes a ready Deployment, and goes through its finalizer.
+ * ServiceAccount): a ${kind} becomes a ready Deployment, and goes through its finalizer.
  */
 @ExtendWith(LocalClusterExtension.class)
-class WidgetOperatorIT {
+class ${kind}OperatorIT {
 
   static final Duration CONVERGE = Duration.ofSeconds(60);
 
-  static final String SERVICE_ACCOUNT = "system:serviceaccount:widget-operator:widget-operator";
+  static final String SERVICE_ACCOUNT = "system:serviceaccount:${artifactId}:${artifactId}";
 
   @Test
-  void aWidgetRunsItsPodsAndIsCleanedUpWhenDeleted(KubernetesClient admin, TestNamespace ns,
+  void a${kind}RunsItsPodsAndIsCleanedUpWhenDeleted(KubernetesClient admin, TestNamespace ns,
       LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     try (RunningOperator operator = RunningOperator.on(cluster)
-        .userAgent(WidgetOperator.NAME + "/test")
-        .impersonating(SERVICE_ACCOUNT, "system:serviceaccounts", "system:serviceaccounts:widget-operator")
-        .crds(Widget.class)
+        .userAgent(${kind}Operator.NAME + "/test")
+        .impersonating(SERVICE_ACCOUNT, "system:serviceaccounts", "system:serviceaccounts:${artifactId}")
+        .crds(${kind}.class)
         .namespace(ns.name())
-        .start((client, meters) -> WidgetOperator.create(client, meters, ns.name()))) {
-      admin.resource(Widget.of(ns.name(), "web", new WidgetSpec("nginx:1.27", 2))).create();
+        .start((client, meters) -> ${kind}Operator.create(client, meters, ns.name()))) {
+      // The shipped sample, as `kubectl apply -f samples/` creates it: the API server checks it
+      // against the generated CRD.
+      ${kind} sample = admin.resources(${kind}.class)
+          .load(Path.of("samples", "${kindLower}.yaml").toFile()).item();
+      sample.getMetadata().setNamespace(ns.name());
+      admin.resource(sample).create();
+      String name = sample.getMetadata().getName();
 
-      await("Widget web Ready").atMost(CONVERGE).untilAsserted(() -> {
-        Widget widget = admin.resources(Widget.class).inNamespace(ns.name()).withName("web").get();
-        assertThat(widget.getMetadata().getFinalizers()).contains(WidgetController.FINALIZER);
-        assertThat(widget.getStatus()).isNotNull();
-        assertThat(Conditions.isTrue(widget.getStatus().conditions(), WidgetStatus.READY)).isTrue();
+      await("${kind} " + name + " Ready").atMost(CONVERGE).untilAsserted(() -> {
+        ${kind} ${kindLower} = admin.resources(${kind}.class).inNamespace(ns.name()).withName(name).get();
+        assertThat(${kindLower}.getMetadata().getFinalizers()).contains(${kind}Controller.FINALIZER);
+        assertThat(${kindLower}.getStatus()).isNotNull();
+        assertThat(Conditions.isTrue(${kindLower}.getStatus().conditions(), ${kind}Status.READY)).isTrue();
       });
-      Widget widget = admin.resources(Widget.class).inNamespace(ns.name()).withName("web").get();
-      Deployment deployment = admin.apps().deployments().inNamespace(ns.name()).withName("web").get();
+      ${kind} ${kindLower} = admin.resources(${kind}.class).inNamespace(ns.name()).withName(name).get();
+      Deployment deployment = admin.apps().deployments().inNamespace(ns.name()).withName(name).get();
       assertThat(deployment.getStatus().getReadyReplicas()).isEqualTo(2);
-      assertThat(OwnerReferences.isControlledBy(deployment, widget)).isTrue();
+      assertThat(OwnerReferences.isControlledBy(deployment, ${kindLower})).isTrue();
 
-      admin.resource(widget).delete();
-      await("Widget and Deployment gone").atMost(CONVERGE).untilAsserted(() -> {
-        assertThat(admin.resources(Widget.class).inNamespace(ns.name()).withName("web").get()).isNull();
-        assertThat(admin.apps().deployments().inNamespace(ns.name()).withName("web").get()).isNull();
+      admin.resource(${kindLower}).delete();
+      await("${kind} and Deployment gone").atMost(CONVERGE).untilAsserted(() -> {
+        assertThat(admin.resources(${kind}.class).inNamespace(ns.name()).withName(name).get()).isNull();
+        assertThat(admin.apps().deployments().inNamespace(ns.name()).withName(name).get()).isNull();
       });
       // Events are written in the background: wait for it rather than read once.
       await("CleanedUp event").atMost(CONVERGE).untilAsserted(() ->
@@ -81,7 +86,7 @@ class WidgetOperatorIT {
         Path.of("target", "deploy", "20-clusterrole.yaml"))) {
       try (InputStream in = Files.newInputStream(file)) {
         for (HasMetadata item : admin.load(in).items()) {
-          admin.resource(item).fieldManager("widget-operator-it").forceConflicts().serverSideApply();
+          admin.resource(item).fieldManager("${artifactId}-it").forceConflicts().serverSideApply();
         }
       }
     }
