@@ -36,7 +36,7 @@ fi
 
 work="$root/archetype/target/generated-project-check"
 repo="$work/repository"
-project="$work/widget-operator"
+project="$work/database-operator"
 rm -rf "$project" "$repo/dev/converge"
 mkdir -p "$repo" "$work"
 
@@ -97,22 +97,51 @@ start=$(date +%s%N)
   -DinteractiveMode=false -DarchetypeCatalog=local \
   -DarchetypeGroupId=dev.converge -DarchetypeArtifactId=converge-operator-archetype \
   -DarchetypeVersion="$version" \
-  -DgroupId=com.example.widgets -DartifactId=widget-operator -Dversion=1.0.0-SNAPSHOT \
-  -Dpackage=com.example.widgets) > "$work/generate.log" 2>&1 \
+  -DgroupId=com.example.databases -DartifactId=database-operator -Dversion=1.0.0-SNAPSHOT \
+  -Dpackage=com.example.databases -Dkind=Database) > "$work/generate.log" 2>&1 \
   || { tail -50 "$work/generate.log"; echo "archetype:generate failed; log: $work/generate.log" >&2; exit 1; }
 generated=$(date +%s%N)
+
+# The kind given on the command line names every type, file and resource; nothing is left of the
+# template's default.
+sources="$project/src/main/java/com/example/databases"
+for expected in "$sources/api/Database.java" "$sources/api/DatabaseSpec.java" \
+    "$sources/api/DatabaseStatus.java" "$sources/controller/DatabaseReconciler.java" \
+    "$sources/controller/DatabaseController.java" "$sources/DatabaseOperator.java" \
+    "$project/samples/database.yaml" "$project/Dockerfile"; do
+  if [[ ! -f $expected ]]; then
+    echo "archetype:generate -Dkind=Database did not write $expected" >&2
+    exit 1
+  fi
+done
+if grep -rli widget "$project"; then
+  echo "the files above still speak of Widget after archetype:generate -Dkind=Database" >&2
+  exit 1
+fi
 
 (cd "$project" && mvn "${mvn_args[@]}" verify) > "$work/build.log" 2>&1 \
   || { tail -80 "$work/build.log"; echo "the generated project's build failed; log: $work/build.log" >&2; exit 1; }
 done_at=$(date +%s%N)
 
 grep -E "Tests run: .*, Failures: 0, Errors: 0" "$work/build.log" | grep -v " -- in " || true
-for expected in WidgetReconcilerTest WidgetOperatorIT; do
+for expected in DatabaseReconcilerTest DatabaseOperatorIT; do
   if ! grep -q "Tests run: .*-- in .*$expected" "$work/build.log"; then
     echo "the generated project's build did not run $expected; log: $work/build.log" >&2
     exit 1
   fi
 done
+for expected in "$project/target/deploy/databases.example.com.yaml" \
+    "$project/target/deploy/20-clusterrole.yaml" "$project/target/database-operator-1.0.0-SNAPSHOT.jar"; do
+  if [[ ! -f $expected ]]; then
+    echo "the generated project's build did not write $expected; log: $work/build.log" >&2
+    exit 1
+  fi
+done
+if ! ls "$project"/target/lib/converge-core-*.jar > /dev/null 2>&1; then
+  echo "the generated project's build did not copy its runtime dependencies to target/lib" \
+    "(the Dockerfile's lib/); log: $work/build.log" >&2
+  exit 1
+fi
 ms() { echo $(( ($1 - $2) / 1000000 )); }
 printf 'generated project: archetype:generate %d ms, then mvn verify (unit + integration tests) %d ms;\n' \
   "$(ms "$generated" "$start")" "$(ms "$done_at" "$generated")"

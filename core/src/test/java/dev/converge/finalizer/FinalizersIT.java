@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.converge.status.WidgetCrd;
+import dev.converge.it.TestCrds;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.WidgetCrd;
 import dev.converge.unittest.TestContext;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -39,14 +40,14 @@ class FinalizersIT {
   @BeforeAll
   static void installCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.install(admin, GROUP);
+      TestCrds.install(admin, WidgetCrd.inGroup(GROUP));
     }
   }
 
   @AfterAll
   static void removeCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.uninstall(admin, GROUP);
+      TestCrds.uninstall(admin, WidgetCrd.inGroup(GROUP));
     }
   }
 

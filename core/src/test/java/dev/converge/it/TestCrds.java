@@ -2,22 +2,23 @@ package dev.converge.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.converge.crd.CrdInstaller;
 import dev.converge.testing.LocalCluster;
+import dev.converge.testing.WidgetCrd;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
- * Installs a namespaced test CRD for a custom resource class, with a status subresource and
- * schemaless spec and status. CRDs are cluster-wide, so every test class uses a class (and API
- * group) of its own.
+ * Installs the shared Widget test CRD ({@link WidgetCrd}) through crd-gen's {@link CrdInstaller}.
+ * Core's tests cannot use converge-testing-operator's {@code TestCrds} (that module depends on
+ * core), so core keeps this small helper of its own. CRDs are cluster-wide, so every test class
+ * uses a class (and API group) of its own.
  */
 public final class TestCrds {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   private TestCrds() {}
 
@@ -32,70 +33,27 @@ public final class TestCrds {
     }
   }
 
+  /** The Widget CRD of a custom resource class: its group, version, kind and plural. */
   public static CustomResourceDefinition install(
       KubernetesClient client, Class<? extends HasMetadata> type) {
-    String group = HasMetadata.getGroup(type);
-    String kind = HasMetadata.getKind(type);
-    String plural = HasMetadata.getPlural(type);
-    JSONSchemaProps open =
-        new JSONSchemaPropsBuilder()
-            .withType("object")
-            .withXKubernetesPreserveUnknownFields(true)
-            .build();
-    CustomResourceDefinition crd =
-        new CustomResourceDefinitionBuilder()
-            .withNewMetadata()
-            .withName(plural + "." + group)
-            .endMetadata()
-            .withNewSpec()
-            .withGroup(group)
-            .withScope("Namespaced")
-            .withNewNames()
-            .withKind(kind)
-            .withPlural(plural)
-            .withSingular(kind.toLowerCase(Locale.ROOT))
-            .endNames()
-            .addNewVersion()
-            .withName(HasMetadata.getVersion(type))
-            .withServed(true)
-            .withStorage(true)
-            .withNewSubresources()
-            .withNewStatus()
-            .endStatus()
-            .endSubresources()
-            .withNewSchema()
-            .withNewOpenAPIV3Schema()
-            .withType("object")
-            .addToProperties("spec", open)
-            .addToProperties("status", open)
-            .endOpenAPIV3Schema()
-            .endSchema()
-            .endVersion()
-            .endSpec()
-            .build();
-    client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+    CustomResourceDefinition crd = install(client, WidgetCrd.of(type));
+    // a typed client of the class lists it as the test's operator will
     await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> {
-              CustomResourceDefinition live =
-                  client
-                      .apiextensions()
-                      .v1()
-                      .customResourceDefinitions()
-                      .withName(crd.getMetadata().getName())
-                      .get();
-              return live != null
-                  && live.getStatus() != null
-                  && live.getStatus().getConditions().stream()
-                      .anyMatch(
-                          c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-            });
-    // The API server serves a new CRD a moment after it reports Established: wait for a list.
-    await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(TIMEOUT)
         .ignoreExceptions()
         .until(() -> client.resources(type).inAnyNamespace().list() != null);
     return crd;
+  }
+
+  /** Applies the definition and waits until the API server serves it and publishes its schema. */
+  public static CustomResourceDefinition install(KubernetesClient client, WidgetCrd widget) {
+    CustomResourceDefinition crd = widget.build();
+    CrdInstaller.install(client, crd, TIMEOUT);
+    return crd;
+  }
+
+  /** Deletes the definition and with it every object of its kind. */
+  public static void uninstall(KubernetesClient client, WidgetCrd widget) {
+    client.apiextensions().v1().customResourceDefinitions().withName(widget.name()).delete();
   }
 }

@@ -2,10 +2,11 @@ package dev.converge.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.converge.testing.ProcessLauncher;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,20 +48,19 @@ class CommonPoolTest {
   }
 
   private static String child(int processors, boolean viaProcess, String... jvmOptions)
-      throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-XX:ActiveProcessorCount=" + processors);
-    command.addAll(List.of(jvmOptions));
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(CommonPoolTest.class.getName());
-    if (viaProcess) {
-      command.add("process");
+      throws IOException {
+    Path errors = Files.createTempFile("common-pool", ".err");
+    try {
+      ProcessLauncher.Finished finished =
+          ProcessLauncher.java(CommonPoolTest.class)
+              .jvmOptions("-XX:ActiveProcessorCount=" + processors)
+              .jvmOptions(jvmOptions)
+              .args(viaProcess ? List.of("process") : List.of())
+              .errorLog(errors)
+              .run(Duration.ofSeconds(60));
+      return finished.output().trim();
+    } finally {
+      Files.deleteIfExists(errors);
     }
-    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return out;
   }
 }

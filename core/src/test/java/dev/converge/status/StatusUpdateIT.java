@@ -3,12 +3,14 @@ package dev.converge.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.converge.it.TestCrds;
 import dev.converge.status.StatusWriterIT.Widget;
 import dev.converge.status.StatusWriterIT.WidgetSpec;
 import dev.converge.status.StatusWriterIT.WidgetStatus;
 import dev.converge.status.internal.RecomputingStatusUpdate;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.WidgetCrd;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -33,14 +35,14 @@ class StatusUpdateIT {
   @BeforeAll
   static void installCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.install(admin, StatusWriterIT.GROUP);
+      TestCrds.install(admin, WidgetCrd.inGroup(StatusWriterIT.GROUP));
     }
   }
 
   @AfterAll
   static void removeCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.uninstall(admin, StatusWriterIT.GROUP);
+      TestCrds.uninstall(admin, WidgetCrd.inGroup(StatusWriterIT.GROUP));
     }
   }
 

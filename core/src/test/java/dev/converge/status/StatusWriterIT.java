@@ -3,8 +3,10 @@ package dev.converge.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.converge.it.TestCrds;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.WidgetCrd;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -98,14 +100,14 @@ class StatusWriterIT {
   @BeforeAll
   static void installCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.install(admin, GROUP);
+      TestCrds.install(admin, WidgetCrd.inGroup(GROUP));
     }
   }
 
   @AfterAll
   static void removeCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.uninstall(admin, GROUP);
+      TestCrds.uninstall(admin, WidgetCrd.inGroup(GROUP));
     }
   }
 

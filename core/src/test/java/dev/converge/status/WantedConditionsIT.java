@@ -2,9 +2,11 @@ package dev.converge.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.converge.it.TestCrds;
 import dev.converge.status.internal.RecomputingStatusUpdate;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.WidgetCrd;
 import dev.converge.time.ManualClock;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -49,14 +51,14 @@ class WantedConditionsIT {
   @BeforeAll
   static void installCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.install(admin, GROUP);
+      TestCrds.install(admin, WidgetCrd.inGroup(GROUP));
     }
   }
 
   @AfterAll
   static void removeCrd(LocalCluster cluster) {
     try (KubernetesClient admin = cluster.newClient()) {
-      WidgetCrd.uninstall(admin, GROUP);
+      TestCrds.uninstall(admin, WidgetCrd.inGroup(GROUP));
     }
   }
 

@@ -81,6 +81,24 @@ public final class CrdInstaller {
   }
 
   /**
+   * Applies one CRD built in code rather than generated (a test fixture such as {@code
+   * dev.converge.testing.WidgetCrd}) and waits as {@link #install(KubernetesClient, List,
+   * Duration)} does.
+   *
+   * @throws CrdGenerationException when the API server rejects the CRD or does not establish it
+   *     within {@code timeout}
+   */
+  public static void install(
+      KubernetesClient client, CustomResourceDefinition crd, Duration timeout) {
+    install(
+        client,
+        List.of(
+            new GeneratedCrd(
+                crd.getMetadata().getName(), crd, client.getKubernetesSerialization().asYaml(crd))),
+        timeout);
+  }
+
+  /**
    * Waits until every served version of {@code crd} is in the API server's OpenAPI v3 documents;
    * the server publishes them a moment after it establishes the CRD. A server without OpenAPI v3 is
    * not waited for.

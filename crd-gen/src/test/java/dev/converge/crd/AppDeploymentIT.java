@@ -9,6 +9,7 @@ import dev.converge.crd.sample.AppDeploymentStatus;
 import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.ProcessLauncher;
 import dev.converge.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -17,7 +18,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -169,11 +169,10 @@ class AppDeploymentIT {
 
   @Test
   void kubectlGetShowsThePrinterColumns(
-      KubernetesClient client, TestNamespace namespace, LocalCluster cluster)
-      throws IOException, InterruptedException {
+      KubernetesClient client, TestNamespace namespace, LocalCluster cluster) throws IOException {
     client.resources(AppDeployment.class).resource(app("shown", "nginx:1.27")).create();
-    Process kubectl =
-        new ProcessBuilder(
+    ProcessLauncher.Finished kubectl =
+        ProcessLauncher.command(
                 ControlPlaneBinaries.locate().kubectl().toString(),
                 "--kubeconfig",
                 cluster.kubeconfig().toString(),
@@ -181,11 +180,9 @@ class AppDeploymentIT {
                 "appdeployments",
                 "-n",
                 namespace.name())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    String output = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(kubectl.exitValue()).as(output).isZero();
+            .run(Duration.ofSeconds(60));
+    String output = kubectl.output();
+    assertThat(kubectl.exitCode()).as(output).isZero();
     List<String> lines = output.lines().toList();
     assertThat(lines.get(0).split("\\s+"))
         .containsExactly("NAME", "IMAGE", "REPLICAS", "READY", "PHASE", "AGE");

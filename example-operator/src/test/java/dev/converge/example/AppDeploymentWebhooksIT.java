@@ -15,6 +15,7 @@ import dev.converge.example.webhook.AppWebhooks;
 import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.ProcessLauncher;
 import dev.converge.testing.TestNamespace;
 import dev.converge.testing.operator.RunningOperator;
 import dev.converge.testing.operator.TestCrds;
@@ -32,7 +33,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -235,7 +235,7 @@ class AppDeploymentWebhooksIT {
   record Kubectl(int exitCode, String stderr) {}
 
   private static Kubectl kubectlApply(LocalCluster cluster, String name, String spec)
-      throws IOException, InterruptedException {
+      throws IOException {
     Path manifest = Files.createTempFile(name, ".yaml");
     Files.writeString(
         manifest,
@@ -250,20 +250,15 @@ class AppDeploymentWebhooksIT {
         """
             .formatted(name, namespace, spec));
     Path err = Files.createTempFile(name, ".err");
-    Process process =
-        new ProcessBuilder(
+    ProcessLauncher.Finished kubectl =
+        ProcessLauncher.command(
                 ControlPlaneBinaries.locate().kubectl().toString(),
                 "--kubeconfig=" + cluster.kubeconfig(),
                 "apply",
                 "-f",
                 manifest.toString())
-            .redirectError(err.toFile())
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("kubectl apply did not finish in 60 s");
-    }
-    return new Kubectl(process.exitValue(), Files.readString(err));
+            .errorLog(err)
+            .run(Duration.ofSeconds(60));
+    return new Kubectl(kubectl.exitCode(), kubectl.errors());
   }
 }

@@ -1,5 +1,8 @@
 package dev.converge.faults;
 
+import dev.converge.example.AppOperator;
+import dev.converge.testing.LaunchedProcess;
+import dev.converge.testing.ProcessLauncher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -10,9 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,7 +35,7 @@ final class OperatorReplica implements AutoCloseable {
   private final Path log;
   private final List<String> extraArgs;
   private int port;
-  private Process process;
+  private LaunchedProcess process;
   private int starts;
 
   OperatorReplica(String name, Path kubeconfig, String namespace, String leaseNamespace, Path log) {
@@ -75,20 +76,31 @@ final class OperatorReplica implements AutoCloseable {
   }
 
   synchronized void start() {
+    if (process != null) {
+      process.close(); // the previous run, killed or ended: nothing of it stays behind
+    }
     port = freePort();
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    try {
+      starts++;
+      Files.writeString(
+          log,
+          "=== start " + starts + " of " + name + "\n",
+          java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the log of operator replica " + name, e);
+    }
+    process =
+        ProcessLauncher.java(AppOperator.class)
+            .name(name)
+            .jvmOptions(
                 "-Xmx256m",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 // everything the operator logs, at every level, is scanned for secrets afterwards
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
-                "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-cp",
-                System.getProperty("java.class.path"),
-                dev.converge.example.AppOperator.class.getName(),
+                "-Dorg.slf4j.simpleLogger.showDateTime=true")
+            .args(
                 "--kubeconfig",
                 kubeconfig.toString(),
                 "--namespace",
@@ -97,47 +109,23 @@ final class OperatorReplica implements AutoCloseable {
                 "--leader-election-namespace",
                 leaseNamespace,
                 "--http-port",
-                Integer.toString(port)));
-    command.addAll(extraArgs);
-    try {
-      starts++;
-      Files.writeString(
-          log,
-          "=== start " + starts + " of " + name + "\n",
-          java.nio.file.StandardOpenOption.CREATE,
-          java.nio.file.StandardOpenOption.APPEND);
-      ProcessBuilder builder = new ProcessBuilder(command);
-      // the leader-election identity is the host name and a random suffix: the replica's name in
-      // the Lease's holderIdentity tells the suite which replica holds it
-      builder.environment().put("HOSTNAME", name);
-      process =
-          builder
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start operator replica " + name, e);
-    }
+                Integer.toString(port))
+            .args(extraArgs)
+            // the leader-election identity is the host name and a random suffix: the replica's
+            // name in the Lease's holderIdentity tells the suite which replica holds it
+            .env("HOSTNAME", name)
+            .log(log)
+            .start();
   }
 
   /**
    * SIGKILL, as the kernel's OOM killer or a node failure would.
    *
    * @return the process's exit status as the JVM reports it (137 = 128 + SIGKILL), or -1 when there
-   *     was no process or it did not end within 10 s
+   *     was no process or it did not end within 30 s
    */
   synchronized int kill() {
-    if (process != null) {
-      process.destroyForcibly();
-      try {
-        if (process.waitFor(10, TimeUnit.SECONDS)) {
-          return process.exitValue();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    return -1;
+    return process == null ? -1 : process.kill();
   }
 
   /** True when {@code leaseHolder} (a Lease's holderIdentity) is an identity of this replica. */
@@ -159,23 +147,17 @@ final class OperatorReplica implements AutoCloseable {
   }
 
   private void signal(String signal) {
-    long pid;
+    LaunchedProcess running;
     synchronized (this) {
       if (process == null || !process.isAlive()) {
         throw new IllegalStateException(name + " is not running");
       }
-      pid = process.pid();
+      running = process;
     }
-    try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
-      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while signalling " + name, e);
+    if (signal.equals("STOP")) {
+      running.pause();
+    } else {
+      running.resume();
     }
   }
 
@@ -283,16 +265,9 @@ final class OperatorReplica implements AutoCloseable {
    * Stops the operator gracefully (SIGTERM), forcibly after 40 s; nothing when it is not running.
    */
   public synchronized void stop() {
-    if (process != null && process.isAlive()) {
-      process.destroy(); // SIGTERM: the operator's own graceful shutdown
-      try {
-        if (!process.waitFor(40, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
+    if (process != null) {
+      process.stop(Duration.ofSeconds(40));
+      process.close();
     }
   }
 }

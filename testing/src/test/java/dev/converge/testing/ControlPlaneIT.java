@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -174,49 +173,19 @@ class ControlPlaneIT {
       KubernetesClient client, TestNamespace ns) {
     String group = "proof.converge.dev";
     CustomResourceDefinition crd =
-        new CustomResourceDefinitionBuilder()
-            .withNewMetadata()
-            .withName("widgets." + group)
-            .endMetadata()
-            .withNewSpec()
-            .withGroup(group)
-            .withScope("Namespaced")
-            .withNewNames()
-            .withKind("Widget")
-            .withPlural("widgets")
-            .withSingular("widget")
-            .withListKind("WidgetList")
-            .endNames()
-            .addNewVersion()
-            .withName("v1")
-            .withServed(true)
-            .withStorage(true)
-            .withNewSubresources()
-            .withNewStatus()
-            .endStatus()
-            .endSubresources()
-            .withNewSchema()
-            .withOpenAPIV3Schema(
+        WidgetCrd.inGroup(group)
+            .spec(
                 new JSONSchemaPropsBuilder()
                     .withType("object")
                     .addToProperties(
-                        "spec",
-                        new JSONSchemaPropsBuilder()
-                            .withType("object")
-                            .addToProperties(
-                                "size", new JSONSchemaPropsBuilder().withType("integer").build())
-                            .build())
-                    .addToProperties(
-                        "status",
-                        new JSONSchemaPropsBuilder()
-                            .withType("object")
-                            .addToProperties(
-                                "ready", new JSONSchemaPropsBuilder().withType("boolean").build())
-                            .build())
+                        "size", new JSONSchemaPropsBuilder().withType("integer").build())
                     .build())
-            .endSchema()
-            .endVersion()
-            .endSpec()
+            .status(
+                new JSONSchemaPropsBuilder()
+                    .withType("object")
+                    .addToProperties(
+                        "ready", new JSONSchemaPropsBuilder().withType("boolean").build())
+                    .build())
             .build();
     client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
     client
@@ -228,6 +197,7 @@ class ControlPlaneIT {
             c ->
                 c != null
                     && c.getStatus() != null
+                    && c.getStatus().getConditions() != null
                     && c.getStatus().getConditions().stream()
                         .anyMatch(
                             cond ->

@@ -8,6 +8,7 @@ import dev.converge.crd.CrdInstaller;
 import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.ProcessLauncher;
 import dev.converge.testing.TestNamespace;
 import dev.converge.webhooks.internal.WebhookMetrics;
 import dev.converge.webhooks.sample.Gadget;
@@ -24,7 +25,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -466,26 +466,15 @@ class WebhooksIT {
 
   record Kubectl(int exitCode, String stdout, String stderr) {}
 
-  private static Kubectl kubectl(LocalCluster cluster, String... args)
-      throws IOException, InterruptedException {
+  private static Kubectl kubectl(LocalCluster cluster, String... args) throws IOException {
     List<String> command = new java.util.ArrayList<>();
     command.add(ControlPlaneBinaries.locate().kubectl().toString());
     command.add("--kubeconfig=" + cluster.kubeconfig());
     command.addAll(List.of(args));
-    Path out = Files.createTempFile("kubectl", ".out");
     Path err = Files.createTempFile("kubectl", ".err");
-    Process process =
-        new ProcessBuilder(command)
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("kubectl " + List.of(args) + " did not finish in 60 s");
-    }
-    return new Kubectl(
-        process.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    ProcessLauncher.Finished finished =
+        ProcessLauncher.command(command).errorLog(err).run(Duration.ofSeconds(60));
+    Files.deleteIfExists(err);
+    return new Kubectl(finished.exitCode(), finished.output(), finished.errors());
   }
 }

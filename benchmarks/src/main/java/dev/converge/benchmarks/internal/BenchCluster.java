@@ -1,11 +1,10 @@
 package dev.converge.benchmarks.internal;
 
 import dev.converge.example.api.AppDeploymentCrd;
+import dev.converge.testing.KwokNode;
 import dev.converge.testing.LocalCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -15,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -174,55 +172,12 @@ public final class BenchCluster implements AutoCloseable {
       admin
           .nodes()
           .withName("kwok-bench-" + i)
-          .waitUntilCondition(
-              n ->
-                  n != null
-                      && n.getStatus() != null
-                      && n.getStatus().getConditions() != null
-                      && n.getStatus().getConditions().stream()
-                          .anyMatch(
-                              c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())),
-              60,
-              TimeUnit.SECONDS);
+          .waitUntilCondition(KwokNode::isReady, 60, TimeUnit.SECONDS);
     }
   }
 
   private static Node node(String name) {
-    Map<String, Quantity> resources =
-        Map.of(
-            "cpu",
-            new Quantity("64"),
-            "memory",
-            new Quantity("512Gi"),
-            "pods",
-            new Quantity(Integer.toString(PODS_PER_NODE)));
-    return new NodeBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .addToAnnotations("kwok.x-k8s.io/node", "fake")
-        .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
-        .addToLabels("kubernetes.io/hostname", name)
-        .addToLabels("kubernetes.io/os", "linux")
-        .addToLabels("kubernetes.io/arch", "amd64")
-        .addToLabels("type", "kwok")
-        .endMetadata()
-        .withNewStatus()
-        .withAllocatable(resources)
-        .withCapacity(resources)
-        .withNewNodeInfo()
-        .withArchitecture("amd64")
-        .withOperatingSystem("linux")
-        .withKubeletVersion("fake")
-        .withKubeProxyVersion("fake")
-        .withContainerRuntimeVersion("kwok")
-        .withOsImage("kwok")
-        .withKernelVersion("kwok")
-        .withBootID("")
-        .withMachineID("")
-        .withSystemUUID("")
-        .endNodeInfo()
-        .endStatus()
-        .build();
+    return KwokNode.named(name).pods(PODS_PER_NODE).build();
   }
 
   /**

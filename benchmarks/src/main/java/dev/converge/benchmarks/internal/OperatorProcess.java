@@ -1,5 +1,7 @@
 package dev.converge.benchmarks.internal;
 
+import dev.converge.testing.LaunchedProcess;
+import dev.converge.testing.ProcessLauncher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,7 +31,7 @@ public final class OperatorProcess implements AutoCloseable {
   private static final Pattern USED = Pattern.compile("used (\\d+)K");
   static final long CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture in use
 
-  private final Process process;
+  private final LaunchedProcess process;
   private final long startedNanos;
   private final URI readyUrl;
   private final URI metricsUrl;
@@ -40,7 +41,7 @@ public final class OperatorProcess implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private OperatorProcess(
-      Process process,
+      LaunchedProcess process,
       long startedNanos,
       URI readyUrl,
       URI metricsUrl,
@@ -57,30 +58,10 @@ public final class OperatorProcess implements AutoCloseable {
   /** Starts {@code command}, its output appended to {@code log}. */
   public static OperatorProcess start(
       List<String> command, URI readyUrl, URI metricsUrl, String reconcileMetric, Path log) {
-    try {
-      Files.createDirectories(log.getParent());
-      long started = System.nanoTime();
-      Process process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
-      OperatorProcess operator =
-          new OperatorProcess(process, started, readyUrl, metricsUrl, reconcileMetric, log);
-      // an interrupted benchmark (Ctrl-C, a killed test JVM's shutdown) leaves no operator behind
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly();
-                  },
-                  "bench-operator-stop"));
-      return operator;
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot start the operator " + command + ": " + e.getMessage(), e);
-    }
+    long started = System.nanoTime();
+    // the launcher kills the process tree when the benchmark JVM ends (Ctrl-C, a killed test JVM)
+    LaunchedProcess process = ProcessLauncher.command(command).name("operator").log(log).start();
+    return new OperatorProcess(process, started, readyUrl, metricsUrl, reconcileMetric, log);
   }
 
   /** When the process was started, in {@link System#nanoTime()}. */
@@ -253,14 +234,17 @@ public final class OperatorProcess implements AutoCloseable {
   private List<Long> tree() {
     List<Long> pids = new ArrayList<>();
     pids.add(process.pid());
-    process.descendants().forEach(p -> pids.add(p.pid()));
+    process.handle().descendants().forEach(p -> pids.add(p.pid()));
     return pids;
   }
 
   private void checkAlive() {
     if (!process.isAlive()) {
       throw new IllegalStateException(
-          "the operator exited with code " + process.exitValue() + "; its output is in " + log);
+          "the operator exited with code "
+              + process.exitCode().orElse(-1)
+              + "; its output is in "
+              + log);
     }
   }
 
@@ -288,34 +272,24 @@ public final class OperatorProcess implements AutoCloseable {
 
   private static String run(List<String> command) {
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out =
-          new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
+      ProcessLauncher.Finished finished =
+          ProcessLauncher.command(command).run(Duration.ofSeconds(60));
+      return finished.exitCode() == 0 ? finished.output() : "";
+    } catch (IllegalStateException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw e;
       }
-      return p.exitValue() == 0 ? out : "";
-    } catch (IOException e) {
-      return "";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while running " + command, e);
+      return ""; // no answer within a minute: no figure from it
+    } catch (UncheckedIOException e) {
+      return ""; // jcmd could not start: no figure from it
     }
   }
 
   /** Stops the operator: SIGTERM, then SIGKILL after 30 s. */
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
+    process.stop(Duration.ofSeconds(30));
+    process.close();
   }
 
   /** The output file. */

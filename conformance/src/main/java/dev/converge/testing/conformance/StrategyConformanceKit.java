@@ -5,10 +5,10 @@ import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.conformance.fuzz.internal.Corpus;
 import dev.converge.testing.conformance.internal.CaseRunner;
 import dev.converge.testing.conformance.internal.ExpectationFailure;
+import dev.converge.testing.conformance.internal.KitWidgetCrd;
 import dev.converge.testing.conformance.internal.ScenarioRunner;
 import dev.converge.testing.conformance.internal.Subject;
 import dev.converge.testing.conformance.internal.Subjects;
-import dev.converge.testing.conformance.internal.WidgetCrd;
 import dev.converge.testing.conformance.internal.WriteCounter;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -69,7 +69,7 @@ public abstract class StrategyConformanceKit {
   private KubernetesClient strategyClient;
   private KubernetesClient other;
   private WriteCounter counter;
-  private WidgetCrd widgets;
+  private KitWidgetCrd widgets;
   private String namespace;
   private ConformanceReport report;
 
@@ -116,7 +116,7 @@ public abstract class StrategyConformanceKit {
                 .endMetadata()
                 .build())
         .create();
-    widgets = WidgetCrd.create(other);
+    widgets = KitWidgetCrd.create(other);
     report = new ConformanceReport(target().name());
   }
 

@@ -7,25 +7,21 @@ import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentCrd;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.api.Phase;
+import dev.converge.testing.LaunchedProcess;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.ProcessLauncher;
 import dev.converge.testing.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -42,10 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
 class StartupArchiveIT {
 
   private static final Pattern PORT = Pattern.compile("probes and metrics on :(\\d+)");
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
 
   /** The image's class path: every runtime dependency and the operator's jar, in one folder. */
   private static String imageClassPath(Path lib) throws Exception {
@@ -76,8 +68,8 @@ class StartupArchiveIT {
     Path options = Path.of("jvm.options").toAbsolutePath();
     Path archive = dir.resolve("app.jsa");
 
-    ProcessBuilder training =
-        new ProcessBuilder(
+    ProcessLauncher.Finished trained =
+        ProcessLauncher.command(
                 "sh",
                 Path.of("startup-archive.sh").toAbsolutePath().toString(),
                 archive.toString(),
@@ -85,75 +77,47 @@ class StartupArchiveIT {
                 classPath,
                 "dev.converge.example.AppOperator",
                 "--http-port=0")
-            .redirectErrorStream(true);
-    training.environment().put("TRAINING_SECONDS", "10");
-    training.environment().put("PATH", Path.of(java()).getParent() + ":" + System.getenv("PATH"));
-    Process trained = training.start();
-    String trainingOutput =
-        new String(trained.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(trained.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(trained.exitValue()).as(trainingOutput).isZero();
+            .env("TRAINING_SECONDS", "10")
+            .env("PATH", ProcessLauncher.javaBinary().getParent() + ":" + System.getenv("PATH"))
+            .run(Duration.ofSeconds(60));
+    assertThat(trained.exitCode()).as(trained.output()).isZero();
     assertThat(archive).isNotEmptyFile();
 
     AppDeploymentCrd.install(admin, Duration.ofSeconds(30));
-    Process operator =
-        new ProcessBuilder(
-                List.of(
-                    java(),
-                    "@" + options,
-                    "-Xshare:on",
-                    "-XX:SharedArchiveFile=" + archive,
-                    "-Xmx256m",
-                    "-cp",
-                    classPath,
-                    "dev.converge.example.AppOperator",
-                    "--kubeconfig",
-                    cluster.kubeconfig().toString(),
-                    "--namespace",
-                    ns.name(),
-                    "--http-port",
-                    "0"))
-            .redirectErrorStream(true)
-            .start();
-    try {
-      StringBuilder output = new StringBuilder();
-      CompletableFuture<Integer> port = new CompletableFuture<>();
-      Thread reader =
-          new Thread(
-              () -> {
-                try (BufferedReader lines =
-                    new BufferedReader(
-                        new InputStreamReader(operator.getInputStream(), StandardCharsets.UTF_8))) {
-                  String line;
-                  while ((line = lines.readLine()) != null) {
-                    synchronized (output) {
-                      output.append(line).append('\n');
-                    }
-                    Matcher m = PORT.matcher(line);
-                    if (m.find()) {
-                      port.complete(Integer.parseInt(m.group(1)));
-                    }
-                  }
-                } catch (Exception e) {
-                  port.completeExceptionally(e);
-                }
-                port.completeExceptionally(new AssertionError("the operator ended: " + output));
-              });
-      reader.setDaemon(true);
-      reader.start();
-      int probes = port.get(60, TimeUnit.SECONDS);
+    try (LaunchedProcess operator =
+        ProcessLauncher.java("dev.converge.example.AppOperator")
+            .classPath(classPath)
+            .jvmOptions("@" + options, "-Xshare:on", "-XX:SharedArchiveFile=" + archive, "-Xmx256m")
+            .args(
+                "--kubeconfig",
+                cluster.kubeconfig().toString(),
+                "--namespace",
+                ns.name(),
+                "--http-port",
+                "0")
+            .log(dir.resolve("operator.log"))
+            .start()) {
+      int probes = Integer.parseInt(operator.awaitOutput(PORT, Duration.ofSeconds(60)).group(1));
       HttpClient http = HttpClient.newHttpClient();
-      await("ready")
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  http.send(
-                              HttpRequest.newBuilder(
-                                      URI.create("http://127.0.0.1:" + probes + "/readyz"))
-                                  .build(),
-                              HttpResponse.BodyHandlers.discarding())
-                          .statusCode()
-                      == 200);
+      operator.awaitReady(
+          "ready",
+          Duration.ofSeconds(60),
+          () -> {
+            try {
+              return http.send(
+                          HttpRequest.newBuilder(
+                                  URI.create("http://127.0.0.1:" + probes + "/readyz"))
+                              .build(),
+                          HttpResponse.BodyHandlers.discarding())
+                      .statusCode()
+                  == 200;
+            } catch (IOException notYet) {
+              return false;
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return false;
+            }
+          });
 
       admin
           .resources(AppDeployment.class)
@@ -177,12 +141,8 @@ class StartupArchiveIT {
               });
       assertThat(admin.apps().deployments().inNamespace(ns.name()).withName("archived").get())
           .isNotNull();
-      assertThat(operator.isAlive()).as("%s", output).isTrue();
-    } finally {
-      operator.destroy();
-      if (!operator.waitFor(30, TimeUnit.SECONDS)) {
-        operator.destroyForcibly();
-      }
+      assertThat(operator.isAlive()).as("%s", operator.output()).isTrue();
+      operator.stop(Duration.ofSeconds(30));
     }
   }
 }

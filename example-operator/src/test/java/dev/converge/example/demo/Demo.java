@@ -13,6 +13,7 @@ import dev.converge.operator.Operator;
 import dev.converge.status.Conditions;
 import dev.converge.testing.ControlPlaneBinaries;
 import dev.converge.testing.LocalCluster;
+import dev.converge.testing.ProcessLauncher;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -34,7 +35,6 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -443,9 +443,7 @@ public final class Demo {
       command.add(ControlPlaneBinaries.locate().kubectl().toString());
       command.add("--kubeconfig=" + cluster.kubeconfig());
       command.addAll(List.of(args));
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      process.waitFor();
+      String output = ProcessLauncher.command(command).run(Duration.ofSeconds(60)).output();
       output.lines().forEach(line -> say("%s", line));
     } catch (Exception e) {
       say("(kubectl not available: %s)", e.getMessage());

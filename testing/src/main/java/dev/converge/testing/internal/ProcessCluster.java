@@ -2,11 +2,10 @@ package dev.converge.testing.internal;
 
 import dev.converge.testing.ClusterFaults;
 import dev.converge.testing.ControlPlaneBinaries;
+import dev.converge.testing.KwokNode;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.TcpProxy;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -22,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -402,49 +400,12 @@ public final class ProcessCluster implements LocalCluster, ClusterFaults {
   }
 
   private static boolean nodeReady(KubernetesClient client) {
-    Node node = client.nodes().withName(NODE_NAME).get();
-    return node != null
-        && node.getStatus() != null
-        && node.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    return KwokNode.isReady(client.nodes().withName(NODE_NAME).get());
   }
 
+  /** The one node of the local cluster: room for the fault suite's thousands of pods. */
   private static Node fakeNode() {
-    Map<String, Quantity> resources =
-        Map.of(
-            "cpu",
-            new Quantity("64"),
-            "memory",
-            new Quantity("512Gi"),
-            "pods",
-            new Quantity("2000"));
-    return new NodeBuilder()
-        .withNewMetadata()
-        .withName(NODE_NAME)
-        .addToAnnotations("kwok.x-k8s.io/node", "fake")
-        .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
-        .addToLabels("kubernetes.io/hostname", NODE_NAME)
-        .addToLabels("kubernetes.io/os", "linux")
-        .addToLabels("kubernetes.io/arch", "amd64")
-        .addToLabels("type", "kwok")
-        .endMetadata()
-        .withNewStatus()
-        .withAllocatable(resources)
-        .withCapacity(resources)
-        .withNewNodeInfo()
-        .withArchitecture("amd64")
-        .withOperatingSystem("linux")
-        .withKubeletVersion("fake")
-        .withKubeProxyVersion("fake")
-        .withContainerRuntimeVersion("kwok")
-        .withOsImage("kwok")
-        .withKernelVersion("kwok")
-        .withBootID("")
-        .withMachineID("")
-        .withSystemUUID("")
-        .endNodeInfo()
-        .endStatus()
-        .build();
+    return KwokNode.named(NODE_NAME).pods(2000).build();
   }
 
   @Override

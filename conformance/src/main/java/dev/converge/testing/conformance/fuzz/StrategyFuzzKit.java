@@ -6,7 +6,7 @@ import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.conformance.fuzz.internal.Corpus;
 import dev.converge.testing.conformance.fuzz.internal.FuzzRun;
 import dev.converge.testing.conformance.fuzz.internal.SequenceRunner;
-import dev.converge.testing.conformance.internal.WidgetCrd;
+import dev.converge.testing.conformance.internal.KitWidgetCrd;
 import dev.converge.testing.conformance.internal.WriteCounter;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -51,7 +51,7 @@ public abstract class StrategyFuzzKit {
   private KubernetesClient strategyClient;
   private KubernetesClient other;
   private WriteCounter counter;
-  private WidgetCrd widgets;
+  private KitWidgetCrd widgets;
   private String namespace;
 
   /** The strategy under test. */
@@ -94,7 +94,7 @@ public abstract class StrategyFuzzKit {
                 .endMetadata()
                 .build())
         .create();
-    widgets = WidgetCrd.create(other);
+    widgets = KitWidgetCrd.create(other);
   }
 
   @AfterAll

@@ -36,7 +36,7 @@ public final class Subjects {
   private Subjects() {}
 
   /** Every subject; the custom resource uses the given Widget CRD. */
-  public static List<Subject> all(WidgetCrd widgets) {
+  public static List<Subject> all(KitWidgetCrd widgets) {
     return List.of(
         deployment(),
         service(false),
@@ -201,7 +201,7 @@ public final class Subjects {
         false);
   }
 
-  static Subject widget(WidgetCrd crd) {
+  static Subject widget(KitWidgetCrd crd) {
     return new Subject(
         "Custom resource",
         "widget",
@@ -215,7 +215,7 @@ public final class Subjects {
           }
           GenericKubernetesResource widget = new GenericKubernetesResource();
           widget.setApiVersion(crd.apiVersion());
-          widget.setKind(WidgetCrd.KIND);
+          widget.setKind(KitWidgetCrd.KIND);
           widget.setMetadata(meta(ns, name, v));
           widget.setAdditionalProperty("spec", spec);
           return widget;

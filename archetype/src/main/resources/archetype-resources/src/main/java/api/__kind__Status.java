@@ -8,7 +8,7 @@ import java.util.List;
 
 /** What the operator observed, written through the status subresource. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record WidgetStatus(
+public record ${kind}Status(
     @Description("Ready, with its reason and message.") List<Condition> conditions,
     @Description("The metadata.generation this status describes.") Long observedGeneration)
     implements HasConditions {

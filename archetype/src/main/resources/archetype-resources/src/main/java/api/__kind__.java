@@ -11,25 +11,25 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * The custom resource of this operator. Its CRD is generated from this class and its spec and
- * status records at build time (target/deploy/widgets.example.com.yaml).
+ * status records at build time (target/deploy/${plural}.${group}.yaml).
  */
-@Group(Widget.GROUP)
+@Group(${kind}.GROUP)
 @Version("v1")
-@Kind("Widget")
-@Plural("widgets")
-@Singular("widget")
+@Kind("${kind}")
+@Plural("${plural}")
+@Singular("${kindLower}")
 @PrinterColumn(name = "Image", jsonPath = ".spec.image")
 @PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
 @PrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = "date")
-public class Widget extends CustomResource<WidgetSpec, WidgetStatus> implements Namespaced {
+public class ${kind} extends CustomResource<${kind}Spec, ${kind}Status> implements Namespaced {
 
-  public static final String GROUP = "example.com";
+  public static final String GROUP = "${group}";
 
-  public static Widget of(String namespace, String name, WidgetSpec spec) {
-    Widget widget = new Widget();
-    widget.getMetadata().setNamespace(namespace);
-    widget.getMetadata().setName(name);
-    widget.setSpec(spec);
-    return widget;
+  public static ${kind} of(String namespace, String name, ${kind}Spec spec) {
+    ${kind} ${kindLower} = new ${kind}();
+    ${kindLower}.getMetadata().setNamespace(namespace);
+    ${kindLower}.getMetadata().setName(name);
+    ${kindLower}.setSpec(spec);
+    return ${kindLower};
   }
 }

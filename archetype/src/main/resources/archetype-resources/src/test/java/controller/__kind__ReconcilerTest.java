@@ -2,9 +2,9 @@ package ${package}.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ${package}.api.Widget;
-import ${package}.api.WidgetSpec;
-import ${package}.api.WidgetStatus;
+import ${package}.api.${kind};
+import ${package}.api.${kind}Spec;
+import ${package}.api.${kind}Status;
 import dev.converge.reconcile.Result;
 import dev.converge.status.Conditions;
 import dev.converge.unittest.TestContext;
@@ -17,16 +17,16 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The reconciler alone, on a context in memory: no cluster, a fixed clock. */
-class WidgetReconcilerTest {
+class ${kind}ReconcilerTest {
 
-  private final WidgetReconciler reconciler = new WidgetReconciler(
+  private final ${kind}Reconciler reconciler = new ${kind}Reconciler(
       new Conditions(Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)));
 
   @Test
-  void aWidgetGetsADeploymentAndTurnsReadyWhenItsPodsAre() throws Exception {
-    Widget widget = Widget.of("shop", "web", new WidgetSpec("nginx:1.27", 2));
-    widget.getMetadata().setGeneration(1L);
-    TestContext<Widget> context = TestContext.of(widget);
+  void a${kind}GetsADeploymentAndTurnsReadyWhenItsPodsAre() throws Exception {
+    ${kind} ${kindLower} = ${kind}.of("shop", "web", new ${kind}Spec("nginx:1.27", 2));
+    ${kindLower}.getMetadata().setGeneration(1L);
+    TestContext<${kind}> context = TestContext.of(${kindLower});
 
     assertThat(reconciler.reconcile(context.primary(), context)).isEqualTo(Result.done());
 
@@ -51,9 +51,9 @@ class WidgetReconcilerTest {
 
   @Test
   void aSecondPassWithNothingChangedWritesNothing() throws Exception {
-    Widget widget = Widget.of("shop", "web", new WidgetSpec("nginx:1.27", 1));
-    widget.getMetadata().setGeneration(1L);
-    TestContext<Widget> context = TestContext.of(widget);
+    ${kind} ${kindLower} = ${kind}.of("shop", "web", new ${kind}Spec("nginx:1.27", 1));
+    ${kindLower}.getMetadata().setGeneration(1L);
+    TestContext<${kind}> context = TestContext.of(${kindLower});
     reconciler.reconcile(context.primary(), context);
     int writes = context.statusWrites().size();
 
@@ -62,8 +62,8 @@ class WidgetReconcilerTest {
     assertThat(context.statusWrites()).hasSize(writes);
   }
 
-  private static Condition ready(TestContext<Widget> context) {
-    return Conditions.find(context.primary().getStatus().conditions(), WidgetStatus.READY)
+  private static Condition ready(TestContext<${kind}> context) {
+    return Conditions.find(context.primary().getStatus().conditions(), ${kind}Status.READY)
         .orElseThrow(() -> new AssertionError("no Ready condition"));
   }
 }

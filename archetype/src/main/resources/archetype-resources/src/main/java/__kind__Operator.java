@@ -1,16 +1,16 @@
 package ${package};
 
-import ${package}.controller.WidgetController;
+import ${package}.controller.${kind}Controller;
 import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 
-/** Runs the Widget operator with the kubeconfig (or the in-cluster ServiceAccount) it finds. */
-public final class WidgetOperator {
+/** Runs the ${kind} operator with the kubeconfig (or the in-cluster ServiceAccount) it finds. */
+public final class ${kind}Operator {
 
-  public static final String NAME = "widget-operator";
+  public static final String NAME = "${artifactId}";
 
   /**
    * How each kind is written: Deployments by server-side apply, anything else by JSON merge patch.
@@ -18,14 +18,14 @@ public final class WidgetOperator {
    */
   public static final String STRATEGIES = "default=merge-patch, apps/v1/Deployment=ssa";
 
-  private WidgetOperator() {}
+  private ${kind}Operator() {}
 
   /** The operator's settings: the same in production and in the integration test. */
   public static OperatorBuilder configure(OperatorBuilder builder) {
     return builder
         .name(NAME)
         .strategies(STRATEGIES)
-        .controller(WidgetController.definition(WidgetController::cleanUpExternal));
+        .controller(${kind}Controller.definition(${kind}Controller::cleanUpExternal));
   }
 
   /** The operator on a client of the caller's, not started (the integration test's). */
