@@ -30,6 +30,12 @@ public final class LocalClusterExtension implements ParameterResolver {
   private static final ExtensionContext.Namespace STORE =
       ExtensionContext.Namespace.create(LocalClusterExtension.class);
 
+  /**
+   * Public because JUnit creates the extension itself, from
+   * {@code @ExtendWith(LocalClusterExtension.class)}; tests never call it.
+   */
+  public LocalClusterExtension() {}
+
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
