@@ -9,7 +9,6 @@ import dev.converge.testing.conformance.internal.ScenarioRunner;
 import dev.converge.testing.conformance.internal.Subject;
 import dev.converge.testing.conformance.internal.Subjects;
 import dev.converge.testing.conformance.internal.WidgetCrd;
-import dev.converge.testing.conformance.internal.WriteCounter;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
