@@ -61,7 +61,11 @@ public final class LocalClusterExtension implements ParameterResolver {
     return type == TestNamespace.class ? lease.namespace() : lease.client();
   }
 
-  /** The cluster shared by the whole run. */
+  /**
+   * {@return the cluster shared by the whole run}, started on first use
+   *
+   * @param context any extension context of the run
+   */
   public static LocalCluster cluster(ExtensionContext context) {
     return context
         .getRoot()
