@@ -17,6 +17,9 @@ module dev.converge.crd {
   requires com.github.victools.jsonschema.generator;
   requires com.github.victools.jsonschema.module.jackson;
   requires com.github.victools.jsonschema.module.jakarta.validation;
+  // Needed by fabric8's YAML serializer, which writes the CRDs: fabric8's jars are automatic
+  // modules, which cannot declare what they need, so the module that uses them names it.
+  requires org.snakeyaml.engine;
 
   exports dev.converge.crd;
   exports dev.converge.crd.annotation;
