@@ -20,6 +20,9 @@ module dev.converge.webhooks {
   requires org.slf4j;
   requires tools.jackson.databind;
   requires zjsonpatch;
+  // Needed by fabric8's YAML serializer, which writes the manifests: fabric8's jars are automatic
+  // modules, which cannot declare what they need, so the module that uses them names it.
+  requires org.snakeyaml.engine;
 
   exports dev.converge.webhooks;
   exports dev.converge.webhooks.build;
