@@ -10,6 +10,9 @@ import java.util.List;
 /** Enqueues the object the event is about: the handler for the primary kind. */
 public final class EnqueueSelf<T extends HasMetadata> implements EventHandler<T> {
 
+  /** The handler; the builder makes one for each controller. */
+  public EnqueueSelf() {}
+
   @Override
   public Collection<ObjectKey> keysFor(ResourceEvent<? extends T> event, Caches caches) {
     return List.of(ObjectKey.of(event.object()));

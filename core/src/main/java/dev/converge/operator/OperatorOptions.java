@@ -75,6 +75,9 @@ import picocli.CommandLine.Option;
  */
 public final class OperatorOptions {
 
+  /** Options at their defaults, for picocli to fill. */
+  public OperatorOptions() {}
+
   private static final Path SERVICE_ACCOUNT_NAMESPACE =
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
@@ -194,7 +197,7 @@ public final class OperatorOptions {
   }
 
   /** As {@link #execute(Object, String...)}, on a command line of the caller's making. */
-  public static int execute(CommandLine commandLine, String... args) {
+  static int execute(CommandLine commandLine, String... args) {
     commandLine.setDefaultValueProvider(OperatorOptions::fromEnvironment);
     String name = commandLine.getCommandName();
     commandLine.setExecutionExceptionHandler(

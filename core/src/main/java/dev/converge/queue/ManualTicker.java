@@ -8,6 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** A ticker that only moves when told to; for deterministic tests of delays and backoff. */
 public final class ManualTicker implements Ticker {
 
+  /** A ticker at zero that moves only when advanced. */
+  public ManualTicker() {}
+
   private final AtomicLong now = new AtomicLong();
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 

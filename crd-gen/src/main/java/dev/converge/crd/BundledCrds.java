@@ -21,7 +21,12 @@ public final class BundledCrds {
 
   private BundledCrds() {}
 
-  /** Every CRD listed by a {@code META-INF/converge/crds/crds.list} index visible to the loader. */
+  /**
+   * {@return every CRD listed by a {@code META-INF/converge/crds/crds.list} index visible to the
+   * loader}
+   *
+   * @param loader where the indexes and the CRD files are read from (every jar and folder it sees)
+   */
   public static List<GeneratedCrd> load(ClassLoader loader) {
     String index = GeneratedCrd.RESOURCE_FOLDER + "/" + GenerateCrds.INDEX_FILE;
     List<GeneratedCrd> crds = new ArrayList<>();

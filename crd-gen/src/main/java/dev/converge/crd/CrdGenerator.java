@@ -47,6 +47,8 @@ public final class CrdGenerator {
   /**
    * Generates the CRDs of the given custom resource classes.
    *
+   * @param resourceClasses fabric8 {@code CustomResource} classes; versions of one CRD are merged
+   *     into it
    * @return one entry per CRD, sorted by name
    * @throws CrdGenerationException naming the class or Java member that cannot be expressed
    */
@@ -56,6 +58,11 @@ public final class CrdGenerator {
 
   /**
    * Generates the CRDs of the given custom resource classes, as {@link #generate(Class[])} does.
+   *
+   * @param resourceClasses fabric8 {@code CustomResource} classes; versions of one CRD are merged
+   *     into it
+   * @return one entry per CRD, sorted by name
+   * @throws CrdGenerationException naming the class or Java member that cannot be expressed
    */
   public static List<GeneratedCrd> generate(Collection<? extends Class<?>> resourceClasses) {
     Map<String, List<ResourceVersion>> byCrd = new LinkedHashMap<>();

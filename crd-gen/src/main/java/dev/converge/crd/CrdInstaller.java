@@ -26,6 +26,9 @@ public final class CrdInstaller {
    * Applies the CRDs (server-side apply) and waits until the API server has established them and
    * publishes their schemas.
    *
+   * @param client a client allowed to apply CRDs
+   * @param crds what {@link CrdGenerator} or {@link BundledCrds} returned
+   * @param timeout how long to wait for each CRD to be established and served
    * @throws CrdGenerationException when the API server rejects a CRD (with its reason) or does not
    *     establish it within {@code timeout} (with its conditions)
    */
@@ -187,7 +190,10 @@ public final class CrdInstaller {
   }
 
   /**
-   * True when the CRD's {@code Established} and {@code NamesAccepted} conditions are {@code True}.
+   * {@return whether the CRD's {@code Established} and {@code NamesAccepted} conditions are {@code
+   * True}}
+   *
+   * @param crd the CRD as read from the API server; {@code null} counts as not established
    */
   public static boolean established(CustomResourceDefinition crd) {
     if (crd == null || crd.getStatus() == null || crd.getStatus().getConditions() == null) {

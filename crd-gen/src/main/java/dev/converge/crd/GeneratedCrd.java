@@ -16,11 +16,26 @@ import java.util.List;
 public record GeneratedCrd(
     String name, CustomResourceDefinition definition, String yaml, List<String> warnings) {
 
+  /**
+   * Copies the warnings.
+   *
+   * @param name the CRD name, {@code <plural>.<group>}
+   * @param definition the CRD; callers get their own copy each time they call {@link CrdGenerator}
+   * @param yaml the CRD as a YAML document
+   * @param warnings what will not work as the Java classes suggest, each naming the class or field
+   *     and the fix (the build step prints them, and fails on them with {@code --fail-on-warnings})
+   */
   public GeneratedCrd {
     warnings = List.copyOf(warnings);
   }
 
-  /** A CRD without warnings, for example one read back from a jar. */
+  /**
+   * A CRD without warnings, for example one read back from a jar.
+   *
+   * @param name the CRD name, {@code <plural>.<group>}
+   * @param definition the CRD
+   * @param yaml the CRD as a YAML document
+   */
   public GeneratedCrd(String name, CustomResourceDefinition definition, String yaml) {
     this(name, definition, yaml, List.of());
   }
@@ -28,14 +43,14 @@ public record GeneratedCrd(
   /** Folder inside a jar (and under {@code target/classes}) where the build step writes CRDs. */
   public static final String RESOURCE_FOLDER = "META-INF/converge/crds";
 
-  /** The file name the build step uses, {@code <plural>.<group>.yaml}. */
+  /** {@return the file name the build step uses, {@code <plural>.<group>.yaml}} */
   public String fileName() {
     return name + ".yaml";
   }
 
   /**
-   * The class-path resource the build step writes, {@code
-   * META-INF/converge/crds/<plural>.<group>.yaml}.
+   * {@return the class-path resource the build step writes, {@code
+   * META-INF/converge/crds/<plural>.<group>.yaml}}
    */
   public String resourcePath() {
     return RESOURCE_FOLDER + "/" + fileName();

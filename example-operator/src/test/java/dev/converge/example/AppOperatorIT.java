@@ -129,11 +129,8 @@ class AppOperatorIT {
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path tls)
       throws Exception {
     AppDeploymentCrd.install(admin, Duration.ofSeconds(30));
-    var certificate =
-        dev.converge.webhooks.internal.GeneratedCertificate.create(
-            java.util.List.of("127.0.0.1"), Duration.ofDays(1));
-    java.nio.file.Files.writeString(tls.resolve("tls.crt"), certificate.certificatePem());
-    java.nio.file.Files.writeString(tls.resolve("tls.key"), certificate.serving().privateKeyPem());
+    String caBundle =
+        dev.converge.webhooks.ServingCertificate.generateInto(tls, java.util.List.of("127.0.0.1"));
     int webhookPort;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
       webhookPort = socket.getLocalPort();
@@ -167,7 +164,7 @@ class AppOperatorIT {
                                   .build())),
                   "app-operator-cli-it",
                   dev.converge.webhooks.ClientTarget.url(
-                      "https://127.0.0.1:" + webhookPort, certificate.caBundle().orElseThrow()))
+                      "https://127.0.0.1:" + webhookPort, caBundle))
               .orElseThrow();
       admin
           .admissionRegistration()

@@ -47,12 +47,12 @@ public final class AuditLog {
       Instant received,
       Instant completed) {
 
-    /** A 2xx response: the server accepted and stored the write. */
+    /** {@return whether the response was a 2xx: the server accepted and stored the write} */
     public boolean accepted() {
       return code >= 200 && code < 300;
     }
 
-    /** {@code resource[/subresource] namespace/name}, for messages. */
+    /** {@return {@code resource[/subresource] namespace/name}, for messages} */
     public String describe() {
       return verb
           + " "
@@ -72,11 +72,17 @@ public final class AuditLog {
 
   private final Path file;
 
+  /**
+   * The audit log in {@code file}, read anew by each query, so a query sees every write the server
+   * recorded until then; a test gets the path from {@link LocalCluster#auditLog()}.
+   *
+   * @param file kube-apiserver's audit log (JSON lines)
+   */
   public AuditLog(Path file) {
     this.file = file;
   }
 
-  /** Every write recorded so far, in the order the server recorded them. */
+  /** {@return every write recorded so far, in the order the server recorded them} */
   public List<Write> writes() {
     List<String> lines;
     try {
@@ -117,12 +123,22 @@ public final class AuditLog {
     return writes;
   }
 
-  /** The writes {@code filter} selects. */
+  /**
+   * {@return the writes {@code filter} selects}
+   *
+   * @param filter which writes to keep
+   */
   public List<Write> writes(Predicate<Write> filter) {
     return writes().stream().filter(filter).toList();
   }
 
-  /** The first accepted write {@code filter} selects that was received at or after {@code from}. */
+  /**
+   * {@return the first accepted write {@code filter} selects that was received at or after {@code
+   * from}}
+   *
+   * @param filter which writes count
+   * @param from the earliest time of receipt that counts
+   */
   public Optional<Write> firstAccepted(Predicate<Write> filter, Instant from) {
     return writes().stream()
         .filter(w -> w.accepted() && !w.received().isBefore(from) && filter.test(w))

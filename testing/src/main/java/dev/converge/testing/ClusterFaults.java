@@ -22,11 +22,13 @@ public interface ClusterFaults {
   long compactEtcd();
 
   /**
-   * etcd's client URL (plain HTTP on loopback): its {@code /metrics} and {@code /health} let a test
-   * see etcd's own account of a fault, such as its process start time after a restart.
+   * {@return etcd's client URL (plain HTTP on loopback)}: its {@code /metrics} and {@code /health}
+   * let a test see etcd's own account of a fault, such as its process start time after a restart.
    */
   java.net.URI etcdUrl();
 
-  /** A proxy in front of the API server; the caller closes it. See {@link TcpProxy}. */
+  /**
+   * {@return a new proxy in front of the API server}; the caller closes it. See {@link TcpProxy}.
+   */
   TcpProxy proxyToApiServer();
 }

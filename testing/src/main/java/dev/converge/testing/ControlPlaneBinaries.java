@@ -37,7 +37,11 @@ public record ControlPlaneBinaries(
   /** The command that builds every binary into the default cache folder. */
   public static final String BUILD_COMMAND = "bash controlplane/build.sh";
 
-  /** Finds every binary, or fails naming what is missing, where it looked, and how to build it. */
+  /**
+   * Finds every binary, or fails naming what is missing, where it looked, and how to build it.
+   *
+   * @return the binaries found
+   */
   public static ControlPlaneBinaries locate() {
     List<Path> folders = searchFolders();
     Map<String, Path> found = new LinkedHashMap<>();
@@ -80,7 +84,7 @@ public record ControlPlaneBinaries(
         found.get("stages"));
   }
 
-  /** The folders searched, in order. */
+  /** {@return the folders searched, in order} */
   public static List<Path> searchFolders() {
     List<Path> folders = new ArrayList<>();
     env("KUBEBUILDER_ASSETS").map(Path::of).ifPresent(folders::add);
@@ -89,7 +93,10 @@ public record ControlPlaneBinaries(
     return folders;
   }
 
-  /** The folder {@code controlplane/build.sh} writes to, computed the same way the script does. */
+  /**
+   * {@return the folder {@code controlplane/build.sh} writes to}, computed the same way the script
+   * does
+   */
   public static Path defaultCacheFolder() {
     Path cache =
         env("CONVERGE_CACHE_DIR")

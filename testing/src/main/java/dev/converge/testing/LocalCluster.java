@@ -20,7 +20,11 @@ import java.time.Duration;
  */
 public interface LocalCluster extends AutoCloseable {
 
-  /** Starts a local control plane, or connects to the kubeconfig's cluster when asked to. */
+  /**
+   * Starts a local control plane, or connects to the kubeconfig's cluster when asked to.
+   *
+   * @return the running cluster; closing it stops what this call started
+   */
   static LocalCluster start() {
     if (Boolean.parseBoolean(System.getenv("USE_EXISTING_CLUSTER"))) {
       return ExistingCluster.fromKubeconfig();
@@ -28,23 +32,24 @@ public interface LocalCluster extends AutoCloseable {
     return ProcessCluster.start(ControlPlaneBinaries.locate());
   }
 
-  /** Client configuration of a cluster administrator. */
+  /** {@return the client configuration of a cluster administrator} */
   Config config();
 
-  /** A kubeconfig file for the administrator, usable by kubectl and by the operator. */
+  /** {@return a kubeconfig file for the administrator, usable by kubectl and by the operator} */
   Path kubeconfig();
 
-  /** How long {@link #start()} took until every component was ready. */
+  /** {@return how long {@link #start()} took until every component was ready} */
   Duration startupTime();
 
   /**
-   * A client builder already holding {@link #config()}; add interceptors before {@code build()}.
+   * {@return a client builder already holding {@link #config()}}; add interceptors before {@code
+   * build()}.
    */
   default KubernetesClientBuilder clientBuilder() {
     return new KubernetesClientBuilder().withConfig(new ConfigBuilder(config()).build());
   }
 
-  /** A new administrator client; the caller closes it. */
+  /** {@return a new administrator client}; the caller closes it. */
   default KubernetesClient newClient() {
     return clientBuilder().build();
   }
@@ -52,6 +57,10 @@ public interface LocalCluster extends AutoCloseable {
   /**
    * A client that impersonates {@code user} in {@code groups}, for checking RBAC rules: the API
    * server authorizes its requests as that user. The caller closes it.
+   *
+   * @param user the user name the requests are authorized as
+   * @param groups the groups of that user, if any
+   * @return a new impersonating client
    */
   default KubernetesClient clientAs(String user, String... groups) {
     Config impersonating =
@@ -63,27 +72,32 @@ public interface LocalCluster extends AutoCloseable {
   }
 
   /**
-   * Fault injection (restarts of kube-apiserver and etcd, etcd compaction, a proxy that cuts or
-   * stalls connections); empty for an existing cluster, whose components this process does not own.
+   * {@return fault injection (restarts of kube-apiserver and etcd, etcd compaction, a proxy that
+   * cuts or stalls connections)}; empty for an existing cluster, whose components this process does
+   * not own.
    */
   default java.util.Optional<ClusterFaults> faults() {
     return java.util.Optional.empty();
   }
 
   /**
-   * A client configuration like {@link #config()} that reaches the API server through {@code
-   * proxy}, keeping TLS verification on.
+   * {@return a client configuration like {@link #config()} that reaches the API server through
+   * {@code proxy}}, keeping TLS verification on.
+   *
+   * @param proxy a proxy from {@link ClusterFaults#proxyToApiServer()}
    */
   default Config configVia(TcpProxy proxy) {
     return new ConfigBuilder(config()).withMasterUrl("https://127.0.0.1:" + proxy.port()).build();
   }
 
   /**
-   * kube-apiserver's audit log of every write (JSON lines, Metadata level: who, with which user
-   * agent, what, the response code and when), when the cluster was started with the system property
-   * {@code converge.cluster.audit=true} (or {@code CONVERGE_CLUSTER_AUDIT=true}); empty otherwise
-   * and for an existing cluster. Read it with {@link AuditLog}: it is the API server's own record
-   * of what each client wrote, independent of what the clients say about themselves.
+   * {@return kube-apiserver's audit log} of every write (JSON lines, Metadata level: who, with
+   * which user
+   *
+   * <p>agent, what, the response code and when), when the cluster was started with the system
+   * property {@code converge.cluster.audit=true} (or {@code CONVERGE_CLUSTER_AUDIT=true}); empty
+   * otherwise and for an existing cluster. Read it with {@link AuditLog}: it is the API server's
+   * own record of what each client wrote, independent of what the clients say about themselves.
    */
   default java.util.Optional<Path> auditLog() {
     return java.util.Optional.empty();

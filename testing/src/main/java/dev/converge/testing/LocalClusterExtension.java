@@ -30,6 +30,12 @@ public final class LocalClusterExtension implements ParameterResolver {
   private static final ExtensionContext.Namespace STORE =
       ExtensionContext.Namespace.create(LocalClusterExtension.class);
 
+  /**
+   * Public because JUnit creates the extension itself, from
+   * {@code @ExtendWith(LocalClusterExtension.class)}; tests never call it.
+   */
+  public LocalClusterExtension() {}
+
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
@@ -55,7 +61,11 @@ public final class LocalClusterExtension implements ParameterResolver {
     return type == TestNamespace.class ? lease.namespace() : lease.client();
   }
 
-  /** The cluster shared by the whole run. */
+  /**
+   * {@return the cluster shared by the whole run}, started on first use
+   *
+   * @param context any extension context of the run
+   */
   public static LocalCluster cluster(ExtensionContext context) {
     return context
         .getRoot()

@@ -14,7 +14,15 @@ import java.util.concurrent.CountDownLatch;
 public final class LocalClusterMain {
   private LocalClusterMain() {}
 
+  /**
+   * Starts the cluster, prints the kubeconfig to use and keeps the cluster running until Ctrl-C.
+   *
+   * @param args nothing, or the path to copy the kubeconfig to
+   * @throws InterruptedException when the main thread is interrupted while it waits
+   * @throws IOException when the kubeconfig cannot be copied
+   */
   public static void main(String[] args) throws InterruptedException, IOException {
+
     LocalCluster cluster = LocalCluster.start();
     Path kubeconfig = cluster.kubeconfig();
     if (args.length > 0) {

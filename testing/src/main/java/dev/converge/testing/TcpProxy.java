@@ -32,8 +32,11 @@ public final class TcpProxy implements AutoCloseable {
 
   /** What the proxy does with traffic now. */
   public enum Mode {
+    /** Traffic flows both ways. */
     OPEN,
+    /** Connections stay open but no byte passes, in either direction ({@link #stall()}). */
     STALLED,
+    /** Every connection is closed and new ones are refused ({@link #cut()}). */
     CUT
   }
 
@@ -50,7 +53,13 @@ public final class TcpProxy implements AutoCloseable {
     this.server = server;
   }
 
-  /** Starts a proxy on a free loopback port that forwards to {@code host:port}. */
+  /**
+   * Starts a proxy on a free loopback port that forwards to {@code host:port}.
+   *
+   * @param host the host to forward to
+   * @param port the port to forward to
+   * @return the running proxy, open; the caller closes it
+   */
   public static TcpProxy to(String host, int port) {
     try {
       ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -64,16 +73,17 @@ public final class TcpProxy implements AutoCloseable {
     }
   }
 
-  /** The loopback port clients connect to. */
+  /** {@return the loopback port clients connect to} */
   public int port() {
     return server.getLocalPort();
   }
 
+  /** {@return what the proxy does with traffic now} */
   public Mode mode() {
     return mode;
   }
 
-  /** Connections accepted so far. */
+  /** {@return how many connections the proxy accepted so far} */
   public long connectionsAccepted() {
     return accepted.get();
   }

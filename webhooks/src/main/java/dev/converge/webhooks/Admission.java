@@ -25,7 +25,7 @@ public record Admission<T extends HasMetadata>(
     String username,
     boolean dryRun) {
 
-  /** {@code Kind namespace/name}, for messages and logs. */
+  /** {@return {@code Kind namespace/name} of the object}, for messages and logs */
   public String describe() {
     String kind = object == null ? "object" : object.getKind();
     return kind

@@ -13,6 +13,15 @@ import java.util.Objects;
 public record AdmissionWebhook(
     boolean mutating, ResourceType resource, Object handler, WebhookOptions options) {
 
+  /**
+   * Checks the registration.
+   *
+   * @param mutating true for a {@link Defaulter}, false for a {@link Validator}
+   * @param resource the kind it is registered for
+   * @param handler the {@link Validator} or {@link Defaulter}
+   * @param options how the API server calls it
+   * @throws IllegalArgumentException when the handler is not the kind {@code mutating} asks for
+   */
   public AdmissionWebhook {
     Objects.requireNonNull(resource, "resource");
     Objects.requireNonNull(handler, "handler");
@@ -27,7 +36,8 @@ public record AdmissionWebhook(
   }
 
   /**
-   * The URL path the server answers on, e.g. {@code /validate/apps.converge.dev/v1/appdeployments}.
+   * {@return the URL path the server answers on}, e.g. {@code
+   * /validate/apps.converge.dev/v1/appdeployments}
    */
   public String path() {
     return "/"
@@ -41,8 +51,8 @@ public record AdmissionWebhook(
   }
 
   /**
-   * The webhook's name in its configuration, e.g. {@code
-   * validate-v1.appdeployments.apps.converge.dev}; kubectl shows it in a denial.
+   * {@return the webhook's name in its configuration}, e.g. {@code
+   * validate-v1.appdeployments.apps.converge.dev}; kubectl shows it in a denial
    */
   public String name() {
     return (mutating ? "default" : "validate")

@@ -23,6 +23,18 @@ public record ClientTarget(
     int servicePort,
     Optional<String> caBundlePem) {
 
+  /**
+   * Checks the target and drops a trailing slash from the URL.
+   *
+   * @param baseUrl {@code https://host:port}, without a path, when the form is a URL
+   * @param serviceNamespace the Service's namespace, when the form is a Service
+   * @param serviceName the Service's name, when the form is a Service
+   * @param servicePort the Service's port (443 by default)
+   * @param caBundlePem the PEM the API server trusts for this server; empty leaves {@code caBundle}
+   *     out (then something else must fill it, e.g. cert-manager's CA injector)
+   * @throws IllegalArgumentException when there is neither a URL nor a Service, or the URL is not
+   *     {@code https://}
+   */
   public ClientTarget {
     Objects.requireNonNull(baseUrl, "baseUrl");
     Objects.requireNonNull(caBundlePem, "caBundlePem");
@@ -42,17 +54,33 @@ public record ClientTarget(
     baseUrl = baseUrl.map(url -> url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
   }
 
-  /** {@code https://host:port}, trusted through {@code caBundlePem}. */
+  /**
+   * {@return the target {@code https://host:port}, trusted through {@code caBundlePem}}
+   *
+   * @param baseUrl {@code https://host:port}, without a path
+   * @param caBundlePem the PEM of the CA the API server verifies the server with
+   */
   public static ClientTarget url(String baseUrl, String caBundlePem) {
     return new ClientTarget(Optional.of(baseUrl), "", "", 0, Optional.of(caBundlePem));
   }
 
-  /** The Service {@code namespace/name} on {@code port}, with no CA bundle yet. */
+  /**
+   * {@return the target Service {@code namespace/name} on {@code port}, with no CA bundle yet}
+   *
+   * @param namespace the Service's namespace
+   * @param name the Service's name
+   * @param port the Service's port
+   */
   public static ClientTarget service(String namespace, String name, int port) {
     return new ClientTarget(Optional.empty(), namespace, name, port, Optional.empty());
   }
 
-  /** A local server: {@code https://127.0.0.1:<port>} with its generated CA. */
+  /**
+   * {@return the target for a local server: {@code https://127.0.0.1:<port>} with its CA}
+   *
+   * @param server a started server whose certificate knows its CA
+   * @throws IllegalArgumentException when the server's certificate has no CA bundle
+   */
   public static ClientTarget of(WebhookServer server) {
     return url(
         "https://127.0.0.1:" + server.port(),
@@ -65,7 +93,11 @@ public record ClientTarget(
                         "the server's certificate has no CA bundle; give one")));
   }
 
-  /** This target with {@code pem} as its CA bundle. */
+  /**
+   * {@return this target with {@code pem} as its CA bundle}
+   *
+   * @param pem the PEM of the CA the API server verifies the server with
+   */
   public ClientTarget withCaBundle(String pem) {
     return new ClientTarget(baseUrl, serviceNamespace, serviceName, servicePort, Optional.of(pem));
   }

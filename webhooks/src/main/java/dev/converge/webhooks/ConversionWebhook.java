@@ -12,6 +12,15 @@ import java.util.Objects;
 public record ConversionWebhook(
     ResourceType first, ResourceType second, Converter<?, ?> converter) {
 
+  /**
+   * Checks the registration.
+   *
+   * @param first one version (often the storage version)
+   * @param second the other version
+   * @param converter the mapping both ways
+   * @throws IllegalArgumentException when the two types are not two different versions of one
+   *     resource
+   */
   public ConversionWebhook {
     Objects.requireNonNull(converter, "converter");
     if (!first.group().equals(second.group()) || !first.plural().equals(second.plural())) {
@@ -37,12 +46,15 @@ public record ConversionWebhook(
     }
   }
 
-  /** The CRD's name, {@code plural.group}. */
+  /** {@return the CRD's name, {@code plural.group}} */
   public String crdName() {
     return first.resourceName();
   }
 
-  /** The URL path the server answers on, e.g. {@code /convert/apps.converge.dev/appdeployments}. */
+  /**
+   * {@return the URL path the server answers on}, e.g. {@code
+   * /convert/apps.converge.dev/appdeployments}
+   */
   public String path() {
     return "/convert/" + first.groupOrCore() + "/" + first.plural();
   }

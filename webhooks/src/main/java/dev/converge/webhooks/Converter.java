@@ -12,7 +12,19 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  */
 public interface Converter<A extends HasMetadata, B extends HasMetadata> {
 
+  /**
+   * Maps an object of the first version to the second.
+   *
+   * @param from the object as the API server sent it
+   * @return the object in the second version
+   */
   B convert(A from);
 
+  /**
+   * Maps an object of the second version back to the first.
+   *
+   * @param from the object as the API server sent it
+   * @return the object in the first version
+   */
   A convertBack(B from);
 }

@@ -10,5 +10,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 @FunctionalInterface
 public interface Defaulter<T extends HasMetadata> {
 
+  /**
+   * Sets the defaults on {@code object}, in place.
+   *
+   * @param object the object to be stored, to change
+   * @param admission the whole request (operation, the stored object on an update, dry run)
+   */
   void setDefaults(T object, Admission<T> admission);
 }

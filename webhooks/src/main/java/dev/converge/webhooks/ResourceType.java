@@ -21,7 +21,14 @@ public record ResourceType(
     String plural,
     boolean namespaced) {
 
-  /** The class's group, version, kind and plural. */
+  /**
+   * {@return the class's group, version, kind and plural}
+   *
+   * @param type a class annotated as fabric8 model classes are ({@code @Group}, {@code @Version},
+   *     {@code @Kind}, optionally {@code @Plural})
+   * @throws IllegalArgumentException naming the class when it has no {@code @Version} or
+   *     {@code @Kind}
+   */
   public static ResourceType of(Class<? extends HasMetadata> type) {
     String version = HasMetadata.getVersion(type);
     String kind = HasMetadata.getKind(type);
@@ -41,12 +48,12 @@ public record ResourceType(
         Namespaced.class.isAssignableFrom(type));
   }
 
-  /** {@code group/version}, or {@code version} for the core group. */
+  /** {@return {@code group/version}, or {@code version} for the core group} */
   public String apiVersion() {
     return group.isEmpty() ? version : group + "/" + version;
   }
 
-  /** {@code plural.group}, the CRD's name. */
+  /** {@return {@code plural.group}, the CRD's name} */
   public String resourceName() {
     return group.isEmpty() ? plural : plural + "." + group;
   }

@@ -21,13 +21,15 @@ import javax.net.ssl.X509ExtendedKeyManager;
  */
 public interface ServingCertificate extends AutoCloseable {
 
-  /** The key manager the TLS handshakes use; it always hands out the current certificate. */
+  /**
+   * {@return the key manager the TLS handshakes use}; it always hands out the current certificate
+   */
   X509ExtendedKeyManager keyManager();
 
-  /** The PEM of the CA that signed the serving certificate, when known. */
+  /** {@return the PEM of the CA that signed the serving certificate, when known} */
   Optional<String> caBundle();
 
-  /** The PEM of the certificate served now. */
+  /** {@return the PEM of the certificate served now} */
   String certificatePem();
 
   /** Stops watching files; nothing for a generated certificate. */
@@ -37,12 +39,19 @@ public interface ServingCertificate extends AutoCloseable {
   /**
    * A fresh CA and a serving certificate for {@code hosts}: IP addresses become IP SANs, the rest
    * DNS SANs (for a Service: {@code name.namespace.svc}). Valid for 30 days.
+   *
+   * @param hosts the host names and IP addresses the certificate names; at least one
+   * @return the generated certificate, whose {@link #caBundle()} is the new CA
    */
   static ServingCertificate generate(List<String> hosts) {
     return GeneratedCertificate.create(hosts, Duration.ofDays(30));
   }
 
-  /** {@link #generate(List)} for {@code 127.0.0.1} and {@code localhost}. */
+  /**
+   * {@link #generate(List)} for {@code 127.0.0.1} and {@code localhost}.
+   *
+   * @return the generated certificate, whose {@link #caBundle()} is the new CA
+   */
   static ServingCertificate generateForLoopback() {
     return generate(List.of("127.0.0.1", "localhost"));
   }
@@ -53,6 +62,10 @@ public interface ServingCertificate extends AutoCloseable {
    * writes it) is the {@link #caBundle()}. A change that cannot be read (a half-written file) keeps
    * the previous certificate and is logged; the next check tries again.
    *
+   * @param certificate the PEM certificate chain, e.g. {@code tls.crt}
+   * @param privateKey the PEM private key, e.g. {@code tls.key}
+   * @param checkEvery how often the files are checked for changes
+   * @return the certificate, watching its files until {@link #close()}
    * @throws IllegalArgumentException naming the file when the first read fails
    */
   static ServingCertificate fromFiles(Path certificate, Path privateKey, Duration checkEvery) {
@@ -69,5 +82,24 @@ public interface ServingCertificate extends AutoCloseable {
   static ServingCertificate fromDirectory(Path directory) {
     return fromFiles(
         directory.resolve("tls.crt"), directory.resolve("tls.key"), Duration.ofSeconds(30));
+  }
+
+  /**
+   * Generates a CA and a serving certificate for {@code hosts}, as {@link #generate} does, and
+   * writes them into {@code directory} the way a mounted {@code kubernetes.io/tls} Secret holds
+   * them ({@code tls.crt}, {@code tls.key}, {@code ca.crt}): for a test of an operator that reads
+   * its certificate with {@link #fromDirectory}.
+   *
+   * @return the CA's certificate (PEM), for the {@code caBundle} of a webhook configuration
+   * @throws java.io.IOException when a file cannot be written
+   */
+  static String generateInto(Path directory, List<String> hosts) throws java.io.IOException {
+    GeneratedCertificate generated = GeneratedCertificate.create(hosts, Duration.ofDays(30));
+    String ca = generated.caBundle().orElseThrow();
+    java.nio.file.Files.writeString(directory.resolve("tls.crt"), generated.certificatePem());
+    java.nio.file.Files.writeString(
+        directory.resolve("tls.key"), generated.serving().privateKeyPem());
+    java.nio.file.Files.writeString(directory.resolve("ca.crt"), ca);
+    return ca;
   }
 }

@@ -12,5 +12,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 @FunctionalInterface
 public interface Validator<T extends HasMetadata> {
 
+  /**
+   * Judges one request.
+   *
+   * @param admission the request, with the object as it would be stored
+   * @return whether the request is allowed, and why not
+   */
   Verdict validate(Admission<T> admission);
 }

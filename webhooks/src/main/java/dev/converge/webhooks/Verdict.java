@@ -15,6 +15,16 @@ import java.util.Objects;
  */
 public record Verdict(boolean allowed, String field, String reason, List<String> warnings) {
 
+  /**
+   * Checks the verdict and copies the warnings.
+   *
+   * @param allowed whether the request may proceed
+   * @param field the JSON path of the field at fault, e.g. {@code spec.configMapName} (empty when
+   *     allowed)
+   * @param reason why it is denied, in words a user acts on (empty when allowed)
+   * @param warnings shown by kubectl as {@code Warning: ...}, allowed or not
+   * @throws IllegalArgumentException when a denial has no reason
+   */
   public Verdict {
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(reason, "reason");
@@ -24,22 +34,35 @@ public record Verdict(boolean allowed, String field, String reason, List<String>
     }
   }
 
-  /** Allowed. */
+  /** {@return an allowing verdict} */
   public static Verdict allow() {
     return new Verdict(true, "", "", List.of());
   }
 
-  /** Allowed, with warnings for the client. */
+  /**
+   * {@return an allowing verdict with warnings for the client}
+   *
+   * @param warnings what kubectl prints as {@code Warning: ...}
+   */
   public static Verdict allowWithWarnings(String... warnings) {
     return new Verdict(true, "", "", List.of(warnings));
   }
 
-  /** Denied because of {@code field} ({@code spec.image}), for {@code reason}. */
+  /**
+   * {@return a denial because of {@code field}, for {@code reason}}
+   *
+   * @param field the JSON path of the field at fault, e.g. {@code spec.image}
+   * @param reason why, in words a user acts on; not blank
+   */
   public static Verdict deny(String field, String reason) {
     return new Verdict(false, field, reason, List.of());
   }
 
-  /** This verdict with one more warning. */
+  /**
+   * {@return this verdict with one more warning}
+   *
+   * @param warning what kubectl prints as {@code Warning: ...}
+   */
   public Verdict withWarning(String warning) {
     List<String> more = new java.util.ArrayList<>(warnings);
     more.add(warning);

@@ -26,6 +26,11 @@ public final class WebhookInstaller {
    * Applies the configurations named {@code name} and switches the CRDs with converters to the
    * webhook, then waits until the API server serves every converted version.
    *
+   * @param client a client allowed to apply webhook configurations and update CRDs
+   * @param webhooks the registrations
+   * @param name the name of the validating and mutating configurations
+   * @param target where the API server sends the requests
+   * @param timeout how long to wait for the converted versions to be served
    * @throws IllegalStateException naming the CRD when it is missing or a version is not served in
    *     {@code timeout}
    */
@@ -82,6 +87,10 @@ public final class WebhookInstaller {
   /**
    * Deletes the configurations named {@code name} and turns conversion off again ({@link
    * WebhookManifests#withoutConversion}); what is already gone is skipped.
+   *
+   * @param client a client allowed to delete webhook configurations and update CRDs
+   * @param webhooks the registrations {@link #install} was given
+   * @param name the name of the validating and mutating configurations
    */
   public static void uninstall(KubernetesClient client, Webhooks webhooks, String name) {
     client.admissionRegistration().v1().validatingWebhookConfigurations().withName(name).delete();

@@ -37,7 +37,14 @@ public final class WebhookManifests {
 
   private WebhookManifests() {}
 
-  /** The validating configuration named {@code name}; empty when no validator is registered. */
+  /**
+   * {@return the validating configuration named {@code name}}; empty when no validator is
+   * registered
+   *
+   * @param webhooks the registrations
+   * @param name the configuration's name
+   * @param target where the API server sends the requests
+   */
   public static Optional<ValidatingWebhookConfiguration> validating(
       Webhooks webhooks, String name, ClientTarget target) {
     List<ValidatingWebhook> hooks =
@@ -68,7 +75,13 @@ public final class WebhookManifests {
             .build());
   }
 
-  /** The mutating configuration named {@code name}; empty when no defaulter is registered. */
+  /**
+   * {@return the mutating configuration named {@code name}}; empty when no defaulter is registered
+   *
+   * @param webhooks the registrations
+   * @param name the configuration's name
+   * @param target where the API server sends the requests
+   */
   public static Optional<MutatingWebhookConfiguration> mutating(
       Webhooks webhooks, String name, ClientTarget target) {
     List<MutatingWebhook> hooks =
@@ -105,6 +118,10 @@ public final class WebhookManifests {
    * {@code conversionReviewVersions: [v1]}, and every version a converter maps served. A CRD
    * without a converter is returned unchanged.
    *
+   * @param crd the CRD as installed or generated; not changed
+   * @param webhooks the registrations, whose converters for this CRD count
+   * @param target where the API server sends the conversion requests
+   * @return the converted copy, or {@code crd} itself when no converter maps it
    * @throws IllegalArgumentException when a converter names a version the CRD does not have
    */
   public static CustomResourceDefinition withConversion(
@@ -171,6 +188,10 @@ public final class WebhookManifests {
    * A copy of {@code crd} without conversion: strategy {@code None}, and the versions a converter
    * maps that are not the storage version no longer served (without the webhook the API server
    * would serve them with the storage version's fields).
+   *
+   * @param crd the CRD as installed; not changed
+   * @param webhooks the registrations, whose converters for this CRD count
+   * @return the copy without conversion
    */
   public static CustomResourceDefinition withoutConversion(
       CustomResourceDefinition crd, Webhooks webhooks) {

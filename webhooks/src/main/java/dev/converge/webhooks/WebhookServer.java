@@ -72,21 +72,26 @@ public final class WebhookServer implements AutoCloseable {
     this.webhooks = webhooks;
   }
 
+  /**
+   * {@return the settings of a server for {@code webhooks}}
+   *
+   * @param webhooks what the server answers
+   */
   public static Builder builder(Webhooks webhooks) {
     return new Builder(webhooks);
   }
 
-  /** The port the server listens on (the chosen one when started with port 0). */
+  /** {@return the port the server listens on} (the chosen one when started with port 0) */
   public int port() {
     return server.getAddress().getPort();
   }
 
-  /** The certificate it serves, and its CA bundle for the webhook configurations. */
+  /** {@return the certificate it serves}, with its CA bundle for the webhook configurations */
   public ServingCertificate certificate() {
     return certificate;
   }
 
-  /** The webhooks it serves. */
+  /** {@return the webhooks it serves} */
   public Webhooks webhooks() {
     return webhooks;
   }
@@ -113,31 +118,56 @@ public final class WebhookServer implements AutoCloseable {
       this.webhooks = Objects.requireNonNull(webhooks, "webhooks");
     }
 
-    /** The address to listen on; {@code 0.0.0.0} (every interface) by default. */
+    /**
+     * Sets the address to listen on; {@code 0.0.0.0} (every interface) by default.
+     *
+     * @param address a host name or IP address of this machine
+     * @return this builder
+     */
     public Builder bindAddress(String address) {
       this.bindAddress = address;
       return this;
     }
 
-    /** The port; 9443 by default, 0 for any free port. */
+    /**
+     * Sets the port; 9443 by default, 0 for any free port.
+     *
+     * @param port the TCP port
+     * @return this builder
+     */
     public Builder port(int port) {
       this.port = port;
       return this;
     }
 
-    /** The serving certificate; required. */
+    /**
+     * Sets the serving certificate; required.
+     *
+     * @param certificate what the server presents to the API server
+     * @return this builder
+     */
     public Builder certificate(ServingCertificate certificate) {
       this.certificate = certificate;
       return this;
     }
 
-    /** Where {@code converge.webhook.*} meters go; a private registry when not set. */
+    /**
+     * Sets where {@code converge.webhook.*} meters go; a private registry when not set.
+     *
+     * @param registry the operator's meter registry
+     * @return this builder
+     */
     public Builder meterRegistry(MeterRegistry registry) {
       this.meterRegistry = registry;
       return this;
     }
 
-    /** Threads answering requests; 8 by default. */
+    /**
+     * Sets how many threads answer requests; 8 by default.
+     *
+     * @param threads at least 1
+     * @return this builder
+     */
     public Builder threads(int threads) {
       if (threads < 1) {
         throw new IllegalArgumentException("threads must be at least 1, not " + threads);
@@ -149,6 +179,7 @@ public final class WebhookServer implements AutoCloseable {
     /**
      * Binds the port and starts serving.
      *
+     * @return the running server; the caller closes it
      * @throws UncheckedIOException naming the address when the port cannot be bound
      */
     public WebhookServer start() {

@@ -28,26 +28,35 @@ public final class Webhooks {
     this.conversion = List.copyOf(conversion);
   }
 
+  /** {@return an empty registration} */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Validators and defaulters, in registration order. */
+  /** {@return the validators and defaulters, in registration order} */
   public List<AdmissionWebhook> admission() {
     return admission;
   }
 
-  /** Converters, in registration order. */
+  /** {@return the converters, in registration order} */
   public List<ConversionWebhook> conversion() {
     return conversion;
   }
 
-  /** The admission webhook answering on {@code path}. */
+  /**
+   * {@return the admission webhook answering on {@code path}}
+   *
+   * @param path a request's URL path
+   */
   public Optional<AdmissionWebhook> admissionAt(String path) {
     return admission.stream().filter(w -> w.path().equals(path)).findFirst();
   }
 
-  /** The converters answering on {@code path} (one per pair of versions of that resource). */
+  /**
+   * {@return the converters answering on {@code path}} (one per pair of versions of that resource)
+   *
+   * @param path a request's URL path
+   */
   public List<ConversionWebhook> conversionAt(String path) {
     return conversion.stream().filter(w -> w.path().equals(path)).toList();
   }
@@ -59,25 +68,74 @@ public final class Webhooks {
 
     private Builder() {}
 
+    /**
+     * Validates objects of {@code type}'s kind and version, with the default options.
+     *
+     * @param <T> the model class
+     * @param type the model class, which names the kind and version
+     * @param validator what judges each request
+     * @return this builder
+     * @throws IllegalArgumentException when a validator for that kind and version is registered
+     */
     public <T extends HasMetadata> Builder validate(Class<T> type, Validator<T> validator) {
       return validate(type, validator, WebhookOptions.defaults());
     }
 
+    /**
+     * Validates objects of {@code type}'s kind and version.
+     *
+     * @param <T> the model class
+     * @param type the model class, which names the kind and version
+     * @param validator what judges each request
+     * @param options how the API server calls the webhook
+     * @return this builder
+     * @throws IllegalArgumentException when a validator for that kind and version is registered
+     */
     public <T extends HasMetadata> Builder validate(
         Class<T> type, Validator<T> validator, WebhookOptions options) {
       return add(new AdmissionWebhook(false, ResourceType.of(type), validator, options));
     }
 
+    /**
+     * Sets defaults on objects of {@code type}'s kind and version, with the default options.
+     *
+     * @param <T> the model class
+     * @param type the model class, which names the kind and version
+     * @param defaulter what changes each object
+     * @return this builder
+     * @throws IllegalArgumentException when a defaulter for that kind and version is registered
+     */
     public <T extends HasMetadata> Builder setDefaults(Class<T> type, Defaulter<T> defaulter) {
       return setDefaults(type, defaulter, WebhookOptions.defaults());
     }
 
+    /**
+     * Sets defaults on objects of {@code type}'s kind and version.
+     *
+     * @param <T> the model class
+     * @param type the model class, which names the kind and version
+     * @param defaulter what changes each object
+     * @param options how the API server calls the webhook
+     * @return this builder
+     * @throws IllegalArgumentException when a defaulter for that kind and version is registered
+     */
     public <T extends HasMetadata> Builder setDefaults(
         Class<T> type, Defaulter<T> defaulter, WebhookOptions options) {
       return add(new AdmissionWebhook(true, ResourceType.of(type), defaulter, options));
     }
 
-    /** Converts between two versions ({@code @Version}) of one custom resource. */
+    /**
+     * Converts between two versions ({@code @Version}) of one custom resource.
+     *
+     * @param <A> the model class of one version
+     * @param <B> the model class of the other
+     * @param first one version's model class (often the storage version's)
+     * @param second the other version's model class
+     * @param converter the mapping both ways
+     * @return this builder
+     * @throws IllegalArgumentException when the two classes are not two versions of one resource,
+     *     or a converter between these versions is registered
+     */
     public <A extends HasMetadata, B extends HasMetadata> Builder convert(
         Class<A> first, Class<B> second, Converter<A, B> converter) {
       ConversionWebhook hook =
@@ -93,7 +151,9 @@ public final class Webhooks {
       return this;
     }
 
+    /** {@return the registrations so far} */
     public Webhooks build() {
+
       return new Webhooks(admission, conversion);
     }
 

@@ -9,7 +9,6 @@ import dev.converge.testing.conformance.internal.KitWidgetCrd;
 import dev.converge.testing.conformance.internal.ScenarioRunner;
 import dev.converge.testing.conformance.internal.Subject;
 import dev.converge.testing.conformance.internal.Subjects;
-import dev.converge.testing.conformance.internal.WriteCounter;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
@@ -52,6 +51,9 @@ import org.slf4j.LoggerFactory;
 @ExtendWith(LocalClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class StrategyConformanceKit {
+
+  /** For the subclass that names the strategy under test. */
+  protected StrategyConformanceKit() {}
 
   private static final Logger log = LoggerFactory.getLogger(StrategyConformanceKit.class);
 

@@ -17,7 +17,9 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Repeatable(CrdAnnotations.class)
 public @interface CrdAnnotation {
+  /** {@return the annotation's name, e.g. {@code example.com/owner}} */
   String name();
 
+  /** {@return the annotation's value} */
   String value();
 }

@@ -11,5 +11,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface CrdAnnotations {
+  /** {@return the annotations, in the order written} */
   CrdAnnotation[] value();
 }

@@ -17,7 +17,9 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Repeatable(CrdLabels.class)
 public @interface CrdLabel {
+  /** {@return the label's name, e.g. {@code app.kubernetes.io/part-of}} */
   String name();
 
+  /** {@return the label's value} */
   String value();
 }

@@ -11,5 +11,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface CrdLabels {
+  /** {@return the labels, in the order written} */
   CrdLabel[] value();
 }

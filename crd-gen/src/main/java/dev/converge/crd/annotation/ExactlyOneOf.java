@@ -14,5 +14,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface ExactlyOneOf {
+  /** {@return the JSON names of the alternative properties} */
   String[] value();
 }

@@ -14,5 +14,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE_USE})
 public @interface Format {
+  /** {@return the OpenAPI format, e.g. {@code date-time}} */
   String value();
 }

@@ -14,7 +14,9 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE_USE})
 public @interface Items {
+  /** {@return the fewest items or entries allowed; negative for no bound} */
   long min() default -1;
 
+  /** {@return the most items or entries allowed; negative for no bound} */
   long max() default -1;
 }

@@ -14,7 +14,9 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE_USE})
 public @interface Length {
+  /** {@return the shortest length allowed; negative for no bound} */
   long min() default -1;
 
+  /** {@return the longest length allowed; negative for no bound} */
   long max() default -1;
 }

@@ -15,8 +15,10 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD})
 public @interface ListType {
+  /** {@return how the list is merged} */
   Kind value();
 
+  /** {@return the properties of the items that identify an entry, for {@code MAP}} */
   String[] keys() default {};
 
   /** The values of {@code x-kubernetes-list-type}. */

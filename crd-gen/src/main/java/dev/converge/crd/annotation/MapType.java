@@ -11,6 +11,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE})
 public @interface MapType {
+  /** {@return how the map or object is merged} */
   Kind value();
 
   /** The values of {@code x-kubernetes-map-type}. */

@@ -11,5 +11,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE_USE})
 public @interface Matches {
+  /** {@return the regular expression (ECMA 262) the string must match} */
   String value();
 }

@@ -14,7 +14,9 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE_USE})
 public @interface Maximum {
+  /** {@return the upper bound} */
   double value();
 
+  /** {@return whether the bound itself is rejected} */
   boolean exclusive() default false;
 }

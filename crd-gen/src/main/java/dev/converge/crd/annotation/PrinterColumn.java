@@ -19,22 +19,26 @@ import java.lang.annotation.Target;
 @Target({ElementType.TYPE, ElementType.FIELD, ElementType.METHOD})
 @Repeatable(PrinterColumns.class)
 public @interface PrinterColumn {
+  /** {@return the column's header, as {@code kubectl get} prints it} */
   String name();
 
-  /** A simple JSON path into the object, e.g. {@code .spec.replicas}; empty on a field. */
+  /** {@return a simple JSON path into the object, e.g. {@code .spec.replicas}}; empty on a field */
   String jsonPath() default "";
 
   /**
-   * One of integer, number, string, boolean, date; empty means string on a class and the field's
-   * schema type on a field (date for date-time strings).
+   * {@return one of integer, number, string, boolean, date}; empty means string on a class and the
+   * field's schema type on a field (date for date-time strings)
    */
   String type() default "";
 
-  /** One of int32, int64, float, double, byte, date, date-time, password; empty for none. */
+  /**
+   * {@return one of int32, int64, float, double, byte, date, date-time, password}; empty for none
+   */
   String format() default "";
 
+  /** {@return what {@code kubectl explain} and API clients show for the column; empty for none} */
   String description() default "";
 
-  /** 0 shows the column by default; higher values only with {@code -o wide}. */
+  /** {@return 0 to show the column by default}; higher values show it only with {@code -o wide} */
   int priority() default 0;
 }

@@ -11,5 +11,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.FIELD, ElementType.METHOD})
 public @interface PrinterColumns {
+  /** {@return the columns, in the order written} */
   PrinterColumn[] value();
 }

@@ -16,5 +16,6 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.METHOD})
 public @interface RecursionLimit {
+  /** {@return how many times the type is expanded below this field} */
   int depth();
 }

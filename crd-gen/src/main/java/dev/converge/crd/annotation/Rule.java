@@ -17,24 +17,24 @@ import java.lang.annotation.Target;
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.TYPE, ElementType.TYPE_USE})
 @Repeatable(Rules.class)
 public @interface Rule {
-  /** The CEL expression, true when the value is valid. */
+  /** {@return the CEL expression, true when the value is valid} */
   String value();
 
-  /** The message returned when the rule fails; empty for the server's generic message. */
+  /** {@return the message returned when the rule fails}; empty for the server's generic message */
   String message() default "";
 
-  /** A CEL expression that builds the message; empty for none. */
+  /** {@return a CEL expression that builds the message}; empty for none */
   String messageExpression() default "";
 
   /**
-   * A machine-readable reason: FieldValueInvalid, FieldValueForbidden, FieldValueRequired,
-   * FieldValueDuplicate; empty for the server's default.
+   * {@return a machine-readable reason: FieldValueInvalid, FieldValueForbidden, FieldValueRequired,
+   * FieldValueDuplicate}; empty for the server's default
    */
   String reason() default "";
 
   /**
-   * The JSON path, relative to this property, of the field the error is reported on; empty for this
-   * property.
+   * {@return the JSON path, relative to this property, of the field the error is reported on};
+   * empty for this property
    */
   String fieldPath() default "";
 
@@ -43,6 +43,8 @@ public @interface Rule {
    * when the field is being set for the first time or removed, with {@code oldSelf} an optional
    * value ({@code oldSelf.hasValue()}, {@code oldSelf.value()}). Without it a transition rule is
    * skipped then.
+   *
+   * @return whether the rule also runs when the field is first set or removed
    */
   boolean optionalOldSelf() default false;
 }

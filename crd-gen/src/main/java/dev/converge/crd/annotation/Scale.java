@@ -14,10 +14,12 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface Scale {
+  /** {@return the path of the desired replica count in spec} */
   String specReplicasPath() default ".spec.replicas";
 
+  /** {@return the path of the observed replica count in status} */
   String statusReplicasPath() default ".status.replicas";
 
-  /** Path of the serialized label selector in status; empty for none. */
+  /** {@return the path of the serialized label selector in status}; empty for none */
   String labelSelectorPath() default "";
 }

@@ -19,6 +19,6 @@ import java.lang.annotation.Target;
 @Target({ElementType.TYPE, ElementType.FIELD, ElementType.METHOD})
 @Repeatable(SelectableFields.class)
 public @interface SelectableField {
-  /** A simple JSON path into the object, e.g. {@code .spec.color}; empty on a field. */
+  /** {@return a simple JSON path into the object, e.g. {@code .spec.color}}; empty on a field */
   String jsonPath() default "";
 }

@@ -43,6 +43,12 @@ public final class GenerateCrds {
 
   private GenerateCrds() {}
 
+  /**
+   * The build step's entry point, for exec-maven-plugin or a plain {@code java} command; loads
+   * classes through the thread's context class loader and prints warnings to standard error.
+   *
+   * @param args the options above
+   */
   public static void main(String[] args) {
     List<Path> written =
         run(
@@ -55,17 +61,24 @@ public final class GenerateCrds {
   }
 
   /**
-   * Parses the arguments, generates and writes; returns every file written. Warnings are dropped.
+   * Parses the arguments, generates and writes. Warnings are dropped.
+   *
+   * @param args the options above
+   * @param loader where the custom resource classes are loaded from
+   * @return every file written
    */
   public static List<Path> run(List<String> args, ClassLoader loader) {
     return run(args, loader, warning -> {});
   }
 
   /**
-   * Parses the arguments, generates and writes; returns every file written.
+   * Parses the arguments, generates and writes.
    *
+   * @param args the options above
+   * @param loader where the custom resource classes are loaded from
    * @param warnings receives each warning, unless {@code --fail-on-warnings} turns them into an
    *     error
+   * @return every file written
    */
   public static List<Path> run(List<String> args, ClassLoader loader, Consumer<String> warnings) {
     List<Path> classFolders = new ArrayList<>();

@@ -87,8 +87,10 @@ public final class KubernetesModelSemantics {
   }
 
   private static KubernetesModelSemantics load() {
-    ClassLoader loader = KubernetesModelSemantics.class.getClassLoader();
-    try (InputStream compressed = loader.getResourceAsStream(RESOURCE)) {
+    // Class.getResourceAsStream, not the class loader's: in a named module a class loader hands out
+    // a resource of a package only when the package is open, and this one is internal.
+    try (InputStream compressed =
+        KubernetesModelSemantics.class.getResourceAsStream("/" + RESOURCE)) {
       if (compressed == null) {
         throw new IllegalStateException(
             "the class path has no "

@@ -100,7 +100,12 @@ public final class SchemaRoundTrip {
     this.seed = seed;
   }
 
-  /** A check of {@code resourceClass} with the default size and seed (see the class comment). */
+  /**
+   * {@return a check of {@code resourceClass} with the default size and seed} (see the class
+   * comment)
+   *
+   * @param resourceClass the custom resource class whose generated schema is checked
+   */
   public static SchemaRoundTrip of(Class<? extends CustomResource<?, ?>> resourceClass) {
     long seed = Long.getLong(SEED_PROPERTY, new Random().nextLong());
     return new SchemaRoundTrip(
@@ -110,7 +115,11 @@ public final class SchemaRoundTrip {
         seed);
   }
 
-  /** The same check with {@code count} random instances. */
+  /**
+   * {@return the same check with {@code count} random instances}
+   *
+   * @param count how many random instances to write; 0 or more
+   */
   public SchemaRoundTrip instances(int count) {
     if (count < 0) {
       throw new IllegalArgumentException("instances must be 0 or more, was " + count);
@@ -119,8 +128,10 @@ public final class SchemaRoundTrip {
   }
 
   /**
-   * The same check writing at most {@code limit} hostile values (constraints first, then wrong
-   * types).
+   * {@return the same check writing at most {@code limit} hostile values} (constraints first, then
+   * wrong types)
+   *
+   * @param limit how many hostile values to write at most; 0 or more
    */
   public SchemaRoundTrip hostile(int limit) {
     if (limit < 0) {
@@ -129,7 +140,11 @@ public final class SchemaRoundTrip {
     return new SchemaRoundTrip(resourceClass, instances, limit, seed);
   }
 
-  /** The same check with a fixed seed. */
+  /**
+   * {@return the same check with a fixed seed}
+   *
+   * @param fixed the seed, e.g. the one a failed run printed
+   */
   public SchemaRoundTrip seed(long fixed) {
     return new SchemaRoundTrip(resourceClass, instances, hostileLimit, fixed);
   }
@@ -137,6 +152,8 @@ public final class SchemaRoundTrip {
   /**
    * Runs the check and returns the report.
    *
+   * @param client a client allowed to install the CRD and write the resource in its namespace
+   * @return the report of a run that passed
    * @throws AssertionError listing every failure (with the seed) when the schema and fabric8
    *     disagree
    */
@@ -148,7 +165,12 @@ public final class SchemaRoundTrip {
     return report;
   }
 
-  /** Runs the check and returns the report without judging it. */
+  /**
+   * Runs the check and returns the report without judging it.
+   *
+   * @param client a client allowed to install the CRD and write the resource in its namespace
+   * @return the report, passed or not
+   */
   public RoundTripReport run(KubernetesClient client) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
     List<GeneratedCrd> crds = CrdGenerator.generate(resourceClass);

@@ -36,6 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class MergePatchStrategy implements ResourceStrategy {
 
+  /** The strategy, as ServiceLoader makes it. */
+  public MergePatchStrategy() {}
+
   /** The configuration name. */
   public static final String NAME = "merge-patch";
 

@@ -9,7 +9,7 @@ import dev.converge.strategy.patch.MergePatchStrategy;
 import dev.converge.strategy.ssa.ServerSideApplyStrategy;
 import dev.converge.strategy.update.UpdateStrategy;
 import dev.converge.testing.LocalCluster;
-import dev.converge.testing.conformance.internal.WriteCounter;
+import dev.converge.testing.conformance.WriteCounter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

@@ -7,7 +7,7 @@ import dev.converge.strategy.DirectStrategyContext;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
-import dev.converge.testing.conformance.internal.WriteCounter;
+import dev.converge.testing.conformance.WriteCounter;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;

@@ -8,7 +8,7 @@ import dev.converge.strategy.DirectStrategyContext;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
-import dev.converge.testing.conformance.internal.WriteCounter;
+import dev.converge.testing.conformance.WriteCounter;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;

@@ -42,12 +42,24 @@ public final class GenerateWebhookManifests {
 
   private GenerateWebhookManifests() {}
 
+  /**
+   * The build step's entry point, for exec-maven-plugin or a plain {@code java} command; loads the
+   * webhooks class through the thread's context class loader.
+   *
+   * @param args the options above
+   */
   public static void main(String[] args) {
     List<Path> written = run(Arrays.asList(args), Thread.currentThread().getContextClassLoader());
     System.out.println("converge-webhooks: wrote " + written);
   }
 
-  /** Parses the arguments and writes the files; returns the files written. */
+  /**
+   * Parses the arguments and writes the files.
+   *
+   * @param args the options above
+   * @param loader where the {@code --webhooks} class is loaded from
+   * @return the files written
+   */
   public static List<Path> run(List<String> args, ClassLoader loader) {
     Map<String, String> options = new HashMap<>();
     for (int i = 0; i < args.size(); i += 2) {

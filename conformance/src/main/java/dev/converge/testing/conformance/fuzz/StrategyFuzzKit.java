@@ -3,11 +3,11 @@ package dev.converge.testing.conformance.fuzz;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.LocalClusterExtension;
+import dev.converge.testing.conformance.WriteCounter;
 import dev.converge.testing.conformance.fuzz.internal.Corpus;
 import dev.converge.testing.conformance.fuzz.internal.FuzzRun;
 import dev.converge.testing.conformance.fuzz.internal.SequenceRunner;
 import dev.converge.testing.conformance.internal.KitWidgetCrd;
-import dev.converge.testing.conformance.internal.WriteCounter;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
 @ExtendWith(LocalClusterExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class StrategyFuzzKit {
+
+  /** For the subclass that names the strategy under test. */
+  protected StrategyFuzzKit() {}
 
   private static final Logger log = LoggerFactory.getLogger(StrategyFuzzKit.class);
 

@@ -14,6 +14,7 @@ import dev.converge.testing.conformance.ConformanceTarget;
 import dev.converge.testing.conformance.Expectation;
 import dev.converge.testing.conformance.FieldPath;
 import dev.converge.testing.conformance.Judge;
+import dev.converge.testing.conformance.WriteCounter;
 import dev.converge.testing.conformance.fuzz.internal.Corpus;
 import dev.converge.testing.conformance.fuzz.internal.CorpusKind;
 import dev.converge.testing.conformance.fuzz.internal.Plan;

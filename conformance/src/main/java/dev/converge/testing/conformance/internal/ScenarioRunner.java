@@ -9,6 +9,7 @@ import dev.converge.testing.conformance.ConformanceTarget;
 import dev.converge.testing.conformance.FieldPath;
 import dev.converge.testing.conformance.Judge;
 import dev.converge.testing.conformance.Scenario;
+import dev.converge.testing.conformance.WriteCounter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;

@@ -1,4 +1,4 @@
-package dev.converge.testing.conformance.internal;
+package dev.converge.testing.conformance;
 
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -13,8 +13,16 @@ import java.util.function.Consumer;
  * ({@code dryRun=All}) persist nothing and are recorded separately. Optionally runs a hook before
  * each write, which the concurrent-writer scenario uses to change the object under the strategy's
  * feet.
+ *
+ * <p>Part of the kit's API because a strategy's own tests ask the same question the kit does (how
+ * many writes did reaching the desired state cost, and which): add it to the client with {@code
+ * KubernetesClientBuilder.withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("writes",
+ * counter))} and read {@link #writes()} after the reconcile.
  */
 public final class WriteCounter implements Interceptor {
+
+  /** A counter at zero; add it to the client whose writes it counts. */
+  public WriteCounter() {}
 
   private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
 
