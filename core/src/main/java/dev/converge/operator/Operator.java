@@ -6,6 +6,7 @@ import dev.converge.client.Clients;
 import dev.converge.event.EventRecorder;
 import dev.converge.handler.EnqueueControllerOwner;
 import dev.converge.operator.internal.AccessChecks;
+import dev.converge.operator.internal.CacheWarmUp;
 import dev.converge.operator.internal.ControllerRuntime;
 import dev.converge.operator.internal.FencedClient;
 import dev.converge.operator.internal.FencingLeaseLock;
@@ -14,12 +15,11 @@ import dev.converge.operator.internal.LeaseFence;
 import dev.converge.operator.internal.RejectedObjects;
 import dev.converge.operator.internal.RequiredPermissions;
 import dev.converge.operator.internal.RuntimeServices;
+import dev.converge.operator.internal.ServedParts;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.operator.internal.StrategyKindCheck;
 import dev.converge.queue.Ticker;
 import dev.converge.rbac.OperatorPermissions;
-import dev.converge.schema.ApiKind;
-import dev.converge.schema.ResourceSchemas;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.StrategyConfigurationException;
@@ -27,7 +27,6 @@ import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
@@ -36,11 +35,11 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -85,10 +84,9 @@ public final class Operator implements AutoCloseable {
   private final String name;
   private final int httpPort;
   private final MeterRegistry registry;
-  private final List<OperatorBuilder.NamedComponent> components;
-  private final List<AutoCloseable> startedComponents = new ArrayList<>();
+  private final List<Map.Entry<String, Component>> components;
   private final CountDownLatch ended = new CountDownLatch(1);
-  private volatile ProbeServer probes;
+  private volatile ServedParts served;
   private final SharedInformers informers;
   private final List<ControllerRuntime<?>> controllers = new ArrayList<>();
   private final Optional<LeaderElection> leaderElection;
@@ -131,7 +129,10 @@ public final class Operator implements AutoCloseable {
     this.name = b.name;
     this.httpPort = b.httpPort;
     this.registry = b.registry != null ? b.registry : new SimpleMeterRegistry();
-    this.components = List.copyOf(b.components);
+    this.components =
+        b.components.stream()
+            .<Map.Entry<String, Component>>map(c -> Map.entry(c.name(), c.component()))
+            .toList();
     this.leaderElection = b.leaderElection;
     this.shutdownTimeout = b.shutdownTimeout;
     this.onLeadershipLost = b.onLeadershipLost;
@@ -303,8 +304,8 @@ public final class Operator implements AutoCloseable {
    * OperatorBuilder#httpPort}.
    */
   public int httpPort() {
-    ProbeServer server = probes;
-    return server == null ? httpPort : server.port();
+    ServedParts parts = served;
+    return parts == null || parts.port() < 0 ? httpPort : parts.port();
   }
 
   /** The operator's meter registry: the one it was given, or the one it made. */
@@ -357,7 +358,7 @@ public final class Operator implements AutoCloseable {
     access.start();
     watchdog.start();
     synced = informers.start();
-    prefetchSchemas();
+    CacheWarmUp.start(name, client, informers.wholeKinds());
     synced =
         synced.whenComplete(
             (v, t) -> {
@@ -382,17 +383,9 @@ public final class Operator implements AutoCloseable {
   /** The probes and the components, before the caches; on a failure, nothing stays started. */
   private void startServing() {
     try {
-      if (httpPort >= 0) {
-        probes = ProbeServer.start(httpPort, this::health, this::metricsText);
-        log.info("operator {}: probes and metrics on :{}", name, probes.port());
-      }
-      for (OperatorBuilder.NamedComponent component : components) {
-        startedComponents.add(component.component().start(client, registry));
-        log.info("operator {}: started {}", name, component.name());
-      }
+      served = ServedParts.start(name, httpPort, this::health, registry, components, client);
     } catch (Exception e) {
       state.set(OperatorState.STOPPED);
-      closeServing();
       if (ownsClient) {
         client.close();
       }
@@ -405,82 +398,10 @@ public final class Operator implements AutoCloseable {
     }
   }
 
-  private String metricsText() {
-    return registry instanceof PrometheusMeterRegistry prometheus ? prometheus.scrape() : "";
-  }
-
-  /** Closes the started components in reverse order, then the probes. */
   private void closeServing() {
-    for (int i = startedComponents.size() - 1; i >= 0; i--) {
-      try {
-        startedComponents.get(i).close();
-      } catch (Exception e) {
-        log.warn("operator {}: closing a component failed: {}", name, e.toString());
-      }
-    }
-    startedComponents.clear();
-    ProbeServer server = probes;
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  /**
-   * Reads the OpenAPI schemas of the built-in kinds strategies will write while the caches sync, so
-   * that the first reconcile does not wait for them. Custom resources are left to their first
-   * apply: their schema may not be published yet.
-   */
-  private void prefetchSchemas() {
-    List<ApiKind> kinds =
-        informers.wholeKinds().stream()
-            .filter(type -> !CustomResource.class.isAssignableFrom(type))
-            .map(
-                type -> {
-                  @SuppressWarnings("unchecked")
-                  Class<? extends HasMetadata> kind = (Class<? extends HasMetadata>) type;
-                  return new ApiKind(HasMetadata.getApiVersion(kind), HasMetadata.getKind(kind));
-                })
-            .toList();
-    if (kinds.isEmpty()) {
-      return;
-    }
-    Thread prefetch =
-        new Thread(
-            () -> {
-              warmUpSerialization();
-              ResourceSchemas schemas = ResourceSchemas.of(client);
-              for (ApiKind kind : kinds) {
-                try {
-                  schemas.forKind(kind);
-                } catch (RuntimeException e) {
-                  log.debug(
-                      "operator {}: schema of {} not read ahead ({}); the first apply reads it",
-                      name,
-                      kind,
-                      e.toString());
-                }
-              }
-            },
-            "converge-" + name + "-schemas");
-    prefetch.setDaemon(true);
-    prefetch.start();
-  }
-
-  /**
-   * Has Jackson build its serializers and deserializers of the cached kinds while the caches sync:
-   * the first reconcile converts objects of these kinds between classes and trees, and building
-   * them on a cold JVM takes longer than the reconcile itself.
-   */
-  private void warmUpSerialization() {
-    var serialization = client.getKubernetesSerialization();
-    for (Class<?> type : informers.wholeKinds()) {
-      try {
-        Object empty = type.getDeclaredConstructor().newInstance();
-        Object tree = serialization.convertValue(empty, java.util.Map.class);
-        serialization.convertValue(tree, type);
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        log.debug("operator {}: no warm-up of {} ({})", name, type.getName(), e.toString());
-      }
+    ServedParts parts = served;
+    if (parts != null) {
+      parts.close();
     }
   }
 

@@ -1,8 +1,10 @@
-package dev.converge.operator;
+package dev.converge.operator.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.converge.operator.OperatorHealth;
+import dev.converge.operator.OperatorState;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,7 +1,8 @@
-package dev.converge.operator;
+package dev.converge.operator.internal;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.converge.operator.OperatorHealth;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
  * ProbeServer probes = ProbeServer.start(8081, operator::health, registry::scrape);
  * }</pre>
  */
-final class ProbeServer implements AutoCloseable {
+public final class ProbeServer implements AutoCloseable {
 
   /** The content type of {@code /metrics}: the Prometheus text format. */
   public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -41,8 +42,8 @@ final class ProbeServer implements AutoCloseable {
    * @throws IllegalArgumentException when the port is taken, naming it
    * @throws IOException when the server cannot be started for another reason
    */
-  static ProbeServer start(int port, Supplier<OperatorHealth> health, Supplier<String> metrics)
-      throws IOException {
+  public static ProbeServer start(
+      int port, Supplier<OperatorHealth> health, Supplier<String> metrics) throws IOException {
     Objects.requireNonNull(health, "health");
     Objects.requireNonNull(metrics, "metrics");
     HttpServer server;
