@@ -88,6 +88,9 @@ public final class CrdInstaller {
    * dev.converge.testing.WidgetCrd}) and waits as {@link #install(KubernetesClient, List,
    * Duration)} does.
    *
+   * @param client the client that applies it (by server-side apply, as {@value #FIELD_MANAGER})
+   * @param crd the CustomResourceDefinition
+   * @param timeout how long to wait until the API server serves the kind and its schema
    * @throws CrdGenerationException when the API server rejects the CRD or does not establish it
    *     within {@code timeout}
    */
