@@ -41,7 +41,7 @@ import java.util.function.Function;
  */
 public final class ControllerBuilder<P extends HasMetadata> {
 
-  /** Default number of reconciles that run at once (for different keys). */
+  /** The kind this controller reconciles. */
   private final Class<P> primaryType;
 
   private final List<EventPredicate<? super P>> primaryPredicates = new ArrayList<>();
@@ -62,6 +62,10 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * Starts a controller that reconciles objects of {@code primaryType} (controller-runtime's {@code
    * For}).
+   *
+   * @param <P> the primary kind
+   * @param primaryType the primary kind's class
+   * @return a builder with every other setting at its default
    */
   public static <P extends HasMetadata> ControllerBuilder<P> forPrimary(Class<P> primaryType) {
     return new ControllerBuilder<>(primaryType);
@@ -70,6 +74,9 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * Filters events of the primary kind; several calls must all pass. Without any, every event of
    * the primary (including resyncs and status updates) causes a reconcile.
+   *
+   * @param predicate the filter of the primary's events
+   * @return this builder
    */
   public ControllerBuilder<P> withPredicate(EventPredicate<? super P> predicate) {
     primaryPredicates.add(Objects.requireNonNull(predicate, "predicate"));
@@ -79,12 +86,23 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * Reconciles the controller owner (of the primary kind) whenever an object of {@code type}
    * changes: for the objects the reconciler creates with a controller owner reference.
+   *
+   * @param <T> the owned kind
+   * @param type the owned kind's class
+   * @return this builder
    */
   public <T extends HasMetadata> ControllerBuilder<P> owns(Class<T> type) {
     return owns(type, EventPredicate.always());
   }
 
-  /** Like {@link #owns(Class)}, with a filter on the owned kind's events. */
+  /**
+   * Like {@link #owns(Class)}, with a filter on the owned kind's events.
+   *
+   * @param <T> the owned kind
+   * @param type the owned kind's class
+   * @param predicate the filter of the owned kind's events
+   * @return this builder
+   */
   public <T extends HasMetadata> ControllerBuilder<P> owns(
       Class<T> type, EventPredicate<? super T> predicate) {
     return watchesWith(type, new EnqueueControllerOwner<>(primaryType), predicate);
@@ -93,13 +111,26 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * Reconciles what {@code mapping} returns whenever an object of {@code type} changes: for objects
    * the primaries reference but do not own.
+   *
+   * @param <T> the watched kind
+   * @param type the watched kind's class
+   * @param mapping the primary keys an object of {@code type} concerns
+   * @return this builder
    */
   public <T extends HasMetadata> ControllerBuilder<P> watches(
       Class<T> type, MappingFunction<? super T> mapping) {
     return watches(type, mapping, EventPredicate.always());
   }
 
-  /** Like {@link #watches(Class, MappingFunction)}, with a filter on the watched kind's events. */
+  /**
+   * Like {@link #watches(Class, MappingFunction)}, with a filter on the watched kind's events.
+   *
+   * @param <T> the watched kind
+   * @param type the watched kind's class
+   * @param mapping the primary keys an object of {@code type} concerns
+   * @param predicate the filter of the watched kind's events
+   * @return this builder
+   */
   public <T extends HasMetadata> ControllerBuilder<P> watches(
       Class<T> type, MappingFunction<? super T> mapping, EventPredicate<? super T> predicate) {
     return watchesWith(type, new EnqueueMapped<T>(mapping), predicate);
@@ -110,6 +141,12 @@ public final class ControllerBuilder<P extends HasMetadata> {
    * namespace (a ConfigMap or Secret their pods use) whenever it changes. {@code references} gives
    * the names a primary references (nulls and blanks are skipped); they are kept in an index on the
    * primary cache, so an event of {@code type} looks its primaries up instead of scanning them all.
+   *
+   * @param <T> the referenced kind
+   * @param type the referenced kind's class
+   * @param references the names of the objects of {@code type} a primary references
+   * @param predicate the filter of the referenced kind's events
+   * @return this builder
    */
   public <T extends HasMetadata> ControllerBuilder<P> watchesReferenced(
       Class<T> type,
@@ -144,6 +181,12 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * The general form: any handler, any filter. (Named apart from {@code watches} so that a lambda
    * is never ambiguous between a handler and a mapping function.)
+   *
+   * @param <T> the watched kind
+   * @param type the watched kind's class
+   * @param handler turns an event that passed into primary keys
+   * @param predicate the filter of the watched kind's events
+   * @return this builder
    */
   public <T extends HasMetadata> ControllerBuilder<P> watchesWith(
       Class<T> type, EventHandler<T> handler, EventPredicate<? super T> predicate) {
@@ -156,6 +199,12 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * Adds a secondary index on the cache of {@code type}, for mapping functions and reconcilers
    * ({@code caches.of(type).byIndex(name, key)}). Index names are per kind and must be unique.
+   *
+   * @param <R> the indexed kind
+   * @param type the indexed kind's class
+   * @param name the index's name, unique for the kind
+   * @param function the keys each object is indexed under
+   * @return this builder
    */
   public <R extends HasMetadata> ControllerBuilder<P> index(
       Class<R> type, String name, IndexFunction<R> function) {
@@ -170,7 +219,9 @@ public final class ControllerBuilder<P extends HasMetadata> {
    * (the watched kinds, the owned kinds' strategy writes, status, finalizers, Events, the Lease)
    * needs no declaration.
    *
+   * @param type the kind the reconciler uses
    * @param verbs RBAC verbs such as {@code "get"}, {@code "delete"}
+   * @return this builder
    * @throws IllegalArgumentException for a word that is not an RBAC verb
    */
   public ControllerBuilder<P> alsoUses(Class<? extends HasMetadata> type, String... verbs) {
@@ -190,6 +241,11 @@ public final class ControllerBuilder<P extends HasMetadata> {
 
   /**
    * The controller's name, for logs, metrics and the work queue; default: the kind in lower case.
+   * Name two controllers of the same kind apart with it.
+   *
+   * @param controllerName the name
+   * @return this builder
+   * @throws IllegalArgumentException when the name is null or blank
    */
   public ControllerBuilder<P> named(String controllerName) {
     if (controllerName == null || controllerName.isBlank()) {
@@ -202,6 +258,10 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * How many keys may be reconciled at once; one key is never reconciled twice at once. Default:
    * the operator's {@code OperatorBuilder.workers} (1 unless set).
+   *
+   * @param max the number of keys reconciled at once, at least 1
+   * @return this builder
+   * @throws IllegalArgumentException when {@code max} is less than 1
    */
   public ControllerBuilder<P> maxConcurrentReconciles(int max) {
     if (max < 1) {
@@ -214,6 +274,10 @@ public final class ControllerBuilder<P extends HasMetadata> {
   /**
    * Reconciles every primary again {@code interval} after a successful reconcile, even without
    * events: a safety net for drift the watches cannot see. Off by default.
+   *
+   * @param interval the time after a successful reconcile; positive
+   * @return this builder
+   * @throws IllegalArgumentException when {@code interval} is zero or negative
    */
   public ControllerBuilder<P> reconcileEvery(Duration interval) {
     Objects.requireNonNull(interval, "interval");
@@ -225,7 +289,12 @@ public final class ControllerBuilder<P extends HasMetadata> {
     return this;
   }
 
-  /** The retry backoff after failures; default 5 ms doubling to 1000 s. */
+  /**
+   * The retry backoff after failures; default 5 ms doubling to 1000 s.
+   *
+   * @param retryBackoff the per-key delays of retries
+   * @return this builder
+   */
   public ControllerBuilder<P> backoff(ExponentialBackoff retryBackoff) {
     this.backoff = Objects.requireNonNull(retryBackoff, "backoff");
     return this;
@@ -248,6 +317,8 @@ public final class ControllerBuilder<P extends HasMetadata> {
    * external systems on purpose, shorter for one whose reconciles only read caches and write a few
    * objects.
    *
+   * @param deadline how long one reconcile may run; positive
+   * @return this builder
    * @throws IllegalArgumentException for a deadline that is zero or negative
    */
   public ControllerBuilder<P> reconcileDeadline(Duration deadline) {
@@ -278,13 +349,21 @@ public final class ControllerBuilder<P extends HasMetadata> {
    * may leave its state half changed. Turn it on for a reconciler whose blocking calls you know to
    * be safe to interrupt, such as fabric8 calls and calls to HTTP clients that honour interrupts.
    * An interrupt the reconcile does not consume is cleared before its worker takes the next key.
+   *
+   * @return this builder
    */
   public ControllerBuilder<P> interruptPastDeadline() {
     this.interruptPastDeadline = true;
     return this;
   }
 
-  /** Finishes the description with the reconciler that does the work. */
+  /**
+   * Finishes the description with the reconciler that does the work. The builder may be used again
+   * afterwards; the definition does not change with it.
+   *
+   * @param reconciler what runs for each primary key
+   * @return the controller's definition, to pass to {@code OperatorBuilder.controller}
+   */
   public ControllerDefinition<P> build(Reconciler<P> reconciler) {
     List<EventPredicate<? super P>> predicates = List.copyOf(primaryPredicates);
     EventPredicate<P> filter = event -> predicates.stream().allMatch(p -> p.test(event));

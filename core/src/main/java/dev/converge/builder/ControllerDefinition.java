@@ -13,19 +13,24 @@ import java.util.Optional;
  * A complete description of one controller, ready to be run by an operator: what it reconciles,
  * which events wake it, and how. Build one with {@link ControllerBuilder}.
  *
- * <p>{@code extraAccess} lists what the reconciler does by hand through {@code context.client()}
- * beyond what the runtime can see in the definition ({@link ControllerBuilder#alsoUses}); it goes
- * into the operator's generated RBAC rules.
- *
- * <p>{@code maxConcurrentReconciles} is how many primaries are reconciled at once; 0 leaves it to
- * the operator ({@code OperatorBuilder.workers}).
- *
- * <p>{@code reconcileDeadline} is how long one reconcile may run before the runtime reports it as
- * hung (empty: the operator's default, {@code OperatorBuilder.reconcileDeadline}); {@code
- * interruptPastDeadline} says whether the runtime also interrupts its worker thread then (see
- * {@link ControllerBuilder#reconcileDeadline} and {@link ControllerBuilder#interruptPastDeadline}).
- *
  * @param <P> the primary kind
+ * @param name the controller's name, in its logs, metrics and leader election
+ * @param primaryType the class of the kind it reconciles
+ * @param watches the event sources besides the primary's own
+ * @param indexes the secondary indexes it needs on the informer caches
+ * @param reconciler what runs for each primary key
+ * @param maxConcurrentReconciles how many primaries are reconciled at once; 0 leaves it to the
+ *     operator ({@code OperatorBuilder.workers})
+ * @param reconcileEvery the interval of a periodic reconcile of every primary; empty for none
+ * @param backoff the per-key delays of retries after failures
+ * @param extraAccess what the reconciler does by hand through {@code context.client()} beyond what
+ *     the runtime can see in the definition ({@link ControllerBuilder#alsoUses}); it goes into the
+ *     operator's generated RBAC rules
+ * @param reconcileDeadline how long one reconcile may run before the runtime reports it as hung
+ *     (empty: the operator's default, {@code OperatorBuilder.reconcileDeadline}; see {@link
+ *     ControllerBuilder#reconcileDeadline})
+ * @param interruptPastDeadline whether the runtime also interrupts the worker thread of a reconcile
+ *     past its deadline (see {@link ControllerBuilder#interruptPastDeadline})
  */
 public record ControllerDefinition<P extends HasMetadata>(
     String name,
@@ -40,6 +45,26 @@ public record ControllerDefinition<P extends HasMetadata>(
     Optional<Duration> reconcileDeadline,
     boolean interruptPastDeadline) {
 
+  /**
+   * Checks the definition and copies its lists, so that a bad setting fails while the operator is
+   * built and a definition never changes once made.
+   *
+   * @param name the controller's name
+   * @param primaryType the class of the kind it reconciles
+   * @param watches the event sources besides the primary's own
+   * @param indexes the secondary indexes it needs on the informer caches
+   * @param reconciler what runs for each primary key
+   * @param maxConcurrentReconciles how many primaries are reconciled at once; 0 for the operator's
+   *     workers
+   * @param reconcileEvery the interval of a periodic reconcile; empty for none
+   * @param backoff the per-key delays of retries after failures
+   * @param extraAccess what the reconciler does by hand beyond its definition
+   * @param reconcileDeadline how long one reconcile may run; empty for the operator's default
+   * @param interruptPastDeadline whether a reconcile past its deadline is interrupted
+   * @throws NullPointerException when a component is null
+   * @throws IllegalArgumentException when {@code reconcileDeadline} is not positive or {@code
+   *     maxConcurrentReconciles} is negative; the message names the controller
+   */
   public ControllerDefinition {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(primaryType, "primaryType");
@@ -69,7 +94,18 @@ public record ControllerDefinition<P extends HasMetadata>(
 
   /**
    * As before reconcile deadlines existed: the operator's default deadline, reported but never
-   * interrupted.
+   * interrupted. Kept so that code written for that version still compiles.
+   *
+   * @param name the controller's name
+   * @param primaryType the class of the kind it reconciles
+   * @param watches the event sources besides the primary's own
+   * @param indexes the secondary indexes it needs on the informer caches
+   * @param reconciler what runs for each primary key
+   * @param maxConcurrentReconciles how many primaries are reconciled at once; 0 for the operator's
+   *     workers
+   * @param reconcileEvery the interval of a periodic reconcile; empty for none
+   * @param backoff the per-key delays of retries after failures
+   * @param extraAccess what the reconciler does by hand beyond its definition
    */
   public ControllerDefinition(
       String name,
@@ -95,7 +131,20 @@ public record ControllerDefinition<P extends HasMetadata>(
         false);
   }
 
-  /** As before extra access existed: a controller that uses nothing beyond its definition. */
+  /**
+   * As before extra access existed: a controller that uses nothing beyond its definition. Kept so
+   * that code written for that version still compiles.
+   *
+   * @param name the controller's name
+   * @param primaryType the class of the kind it reconciles
+   * @param watches the event sources besides the primary's own
+   * @param indexes the secondary indexes it needs on the informer caches
+   * @param reconciler what runs for each primary key
+   * @param maxConcurrentReconciles how many primaries are reconciled at once; 0 for the operator's
+   *     workers
+   * @param reconcileEvery the interval of a periodic reconcile; empty for none
+   * @param backoff the per-key delays of retries after failures
+   */
   public ControllerDefinition(
       String name,
       Class<P> primaryType,
@@ -117,7 +166,13 @@ public record ControllerDefinition<P extends HasMetadata>(
         List.of());
   }
 
-  /** This definition reconciling {@code count} primaries at once. */
+  /**
+   * This definition reconciling {@code count} primaries at once.
+   *
+   * @param count how many primaries at once; 0 for the operator's workers
+   * @return a new definition; this one is unchanged
+   * @throws IllegalArgumentException when {@code count} is negative
+   */
   public ControllerDefinition<P> withMaxConcurrentReconciles(int count) {
     return new ControllerDefinition<>(
         name,

@@ -57,27 +57,65 @@ import java.util.function.LongSupplier;
  */
 public final class MicrometerControllerMetrics implements ControllerMetrics {
 
+  /** Timer of reconciles, tags {@code controller} and {@code result}. */
   public static final String RECONCILE = "converge.reconcile";
+
+  /** Gauge of the keys ready for a worker, tag {@code controller}. */
   public static final String QUEUE_DEPTH = "converge.queue.depth";
+
+  /** Timer of the time keys waited between ready and taken, tag {@code controller}. */
   public static final String QUEUE_WAIT = "converge.queue.wait";
+
+  /** Counter of the retries scheduled with backoff, tag {@code controller}. */
   public static final String QUEUE_RETRIES = "converge.queue.retries";
+
+  /** Gauge of the reconciles running now, tag {@code controller}. */
   public static final String ACTIVE_WORKERS = "converge.workers.active";
+
+  /** Gauge of the worker loops alive, tag {@code controller}. */
   public static final String ALIVE_WORKERS = "converge.workers.alive";
+
+  /** Gauge of the reconciles running past their deadline now, tag {@code controller}. */
   public static final String RECONCILES_HUNG = "converge.reconcile.hung";
 
   /** Writes not sent because this instance's hold on the leader Lease was not current. */
   public static final String WRITES_FENCED = "converge.writes.fenced";
 
+  /** Counter of the reconciles that ran past their deadline, tag {@code controller}. */
   public static final String DEADLINE_EXCEEDED = "converge.reconcile.deadline.exceeded";
+
+  /** Counter of the objects a user function failed on, tags {@code kind} and {@code place}. */
   public static final String OBJECTS_REJECTED = "converge.objects.rejected";
+
+  /** Counter of the failed lists and watches, tags {@code kind} and {@code reason}. */
   public static final String INFORMER_ERRORS = "converge.informer.errors";
+
+  /**
+   * Gauge, 1 while RBAC does not allow what the operator needs, tags {@code resource}, {@code verb}
+   * and {@code namespace}.
+   */
   public static final String ACCESS_DENIED = "converge.access.denied";
+
+  /** Counter of the requests refused with 403 Forbidden, tags {@code resource} and {@code verb}. */
   public static final String ACCESS_REFUSED = "converge.access.refused";
+
+  /** Counter of the Events the recorder did not write, tag {@code reason}. */
   public static final String EVENTS_DROPPED = "converge.events.dropped";
+
+  /**
+   * Counter of the reconciles ended by a write the API server refused, tags {@code controller},
+   * {@code kind} and {@code reason}.
+   */
   public static final String REFUSED = "converge.reconcile.refused";
 
   private final MeterRegistry registry;
 
+  /**
+   * Metrics recorded in {@code registry}; each meter is registered when the runtime first reports
+   * it, tagged with its controller (or kind, or resource).
+   *
+   * @param registry where the meters go, e.g. the operator's Prometheus registry
+   */
   public MicrometerControllerMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
   }

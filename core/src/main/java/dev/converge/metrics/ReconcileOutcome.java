@@ -19,7 +19,12 @@ public enum ReconcileOutcome {
     this.tag = tag;
   }
 
-  /** The tag value used in metrics. */
+  /**
+   * The tag value used in metrics, stable across releases so that dashboards and alerts keep
+   * working.
+   *
+   * @return the value of the tag {@code result}, e.g. {@code requeue-after}
+   */
   public String tag() {
     return tag;
   }

@@ -18,6 +18,7 @@ public interface Component {
    *
    * @param client the operator's client (reads through it are not fenced by leader election)
    * @param metrics the operator's meter registry, served on {@code /metrics}
+   * @return what stops the component; the operator closes it once, in reverse order of start
    * @throws Exception when it cannot start; the operator then does not start either
    */
   AutoCloseable start(KubernetesClient client, MeterRegistry metrics) throws Exception;

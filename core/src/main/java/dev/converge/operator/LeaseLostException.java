@@ -16,11 +16,22 @@ public final class LeaseLostException extends KubernetesClientException {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An exception for a write that was not sent.
+   *
+   * @param message names the write's object and why the hold on the Lease is not current
+   */
   public LeaseLostException(String message) {
     super(message);
   }
 
-  /** True when {@code failure} or one of its causes is a {@link LeaseLostException}. */
+  /**
+   * Whether a failure comes from the fence, so that a caller can tell it from a failure of the
+   * write itself (it needs no retry and no report as an error).
+   *
+   * @param failure what was thrown; may be null
+   * @return true when {@code failure} or one of its causes is a {@link LeaseLostException}
+   */
   public static boolean isCause(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof LeaseLostException) {

@@ -247,6 +247,8 @@ public final class Operator implements AutoCloseable {
    * a process runs one. On a JVM that sees one or two processors, it first keeps the JDK's
    * asynchronous stages on pooled threads, so that no HTTP client made later starts a thread for
    * every API response.
+   *
+   * @return a builder with every setting at its default
    */
   public static OperatorBuilder builder() {
     CommonPool.ensureAsyncPool();
@@ -256,6 +258,9 @@ public final class Operator implements AutoCloseable {
   /**
    * Starts configuring an operator on {@code client}, which stays the caller's: the operator does
    * not close it. For tests and for processes that share one client.
+   *
+   * @param client the client the operator reads and writes with
+   * @return a builder with every other setting at its default
    */
   public static OperatorBuilder builder(KubernetesClient client) {
     return new OperatorBuilder(Objects.requireNonNull(client, "client"));
@@ -302,18 +307,30 @@ public final class Operator implements AutoCloseable {
   /**
    * The port the probes and metrics are served on, once started; -1 without {@link
    * OperatorBuilder#httpPort}.
+   *
+   * @return the port actually bound once started (the one chosen for port 0), else the one
+   *     configured
    */
   public int httpPort() {
     ServedParts parts = served;
     return parts == null || parts.port() < 0 ? httpPort : parts.port();
   }
 
-  /** The operator's meter registry: the one it was given, or the one it made. */
+  /**
+   * The operator's meter registry: the one it was given, or the one it made. Code beside the
+   * controllers registers its own meters there to have them served on {@code /metrics}.
+   *
+   * @return the registry
+   */
   public MeterRegistry meterRegistry() {
     return registry;
   }
 
-  /** The client the operator reads with (its writes go through a fenced view of it). */
+  /**
+   * The client the operator reads with (its writes go through a fenced view of it).
+   *
+   * @return the client; the operator's own one is closed when the operator stops
+   */
   public KubernetesClient client() {
     return client;
   }
@@ -600,7 +617,9 @@ public final class Operator implements AutoCloseable {
   /**
    * Waits until every informer has delivered its initial list.
    *
-   * @return false if that did not happen within {@code timeout}
+   * @param timeout how long to wait at most
+   * @return false if that did not happen within {@code timeout}, or the wait was interrupted
+   * @throws IllegalStateException when an informer failed to start
    */
   public boolean awaitCachesSynced(Duration timeout) {
     try {
@@ -617,7 +636,11 @@ public final class Operator implements AutoCloseable {
     }
   }
 
-  /** Graceful shutdown with the configured timeout (default 30 s). */
+  /**
+   * Graceful shutdown with the configured timeout (default 30 s).
+   *
+   * @return true when every running reconcile finished within the timeout
+   */
   public boolean stop() {
     return stop(shutdownTimeout);
   }
@@ -626,6 +649,7 @@ public final class Operator implements AutoCloseable {
    * Stops taking work, waits up to {@code timeout} for running reconciles, then gives up the lease
    * and stops the informers. Idempotent.
    *
+   * @param timeout how long running reconciles may take to finish
    * @return true when every running reconcile finished within the timeout
    */
   public boolean stop(Duration timeout) {
@@ -717,6 +741,11 @@ public final class Operator implements AutoCloseable {
     stop();
   }
 
+  /**
+   * Where the operator is in its life cycle.
+   *
+   * @return the state now; it may change right after
+   */
   public OperatorState state() {
     return state.get();
   }
@@ -725,6 +754,8 @@ public final class Operator implements AutoCloseable {
    * What this operator needs from RBAC, computed from its controllers, strategies and settings: the
    * rules of its ClusterRole and, with leader election, of its Role for the Lease. Available
    * without starting it; {@code dev.converge.rbac.build.GenerateRbac} writes them as manifests.
+   *
+   * @return the permissions
    */
   public OperatorPermissions permissions() {
     return permissions;
@@ -739,7 +770,11 @@ public final class Operator implements AutoCloseable {
     access.reviewNow();
   }
 
-  /** The informer caches, for reads outside a reconcile (an HTTP endpoint, a CLI). */
+  /**
+   * The informer caches, for reads outside a reconcile (an HTTP endpoint, a CLI).
+   *
+   * @return the caches every controller reads
+   */
   public Caches caches() {
     return informers;
   }
@@ -749,6 +784,8 @@ public final class Operator implements AutoCloseable {
    * reconcile running past its deadline is named there (controller, {@code Kind namespace/name},
    * how long it has run) until it ends; it makes the operator not live (and so not ready) only with
    * {@link OperatorBuilder#hungReconcileFailsLiveness}.
+   *
+   * @return a snapshot taken now
    */
   public OperatorHealth health() {
     OperatorState now = state.get();
@@ -820,6 +857,7 @@ public final class Operator implements AutoCloseable {
    * triggers from outside the cluster (a webhook from an external system, a timer of your own). It
    * passes through the watches' predicates ({@code onGeneric}) and handlers like any event.
    *
+   * @param object the object the event is about; the caches are not changed by it
    * @throws IllegalArgumentException when no controller watches the object's kind
    */
   public void generic(HasMetadata object) {
@@ -837,11 +875,20 @@ public final class Operator implements AutoCloseable {
     }
   }
 
-  /** True while this instance reconciles (leader, or no leader election). */
+  /**
+   * Whether this instance reconciles now.
+   *
+   * @return true while running as leader, or running without leader election
+   */
   public boolean isReconciling() {
     return state.get() == OperatorState.RUNNING;
   }
 
+  /**
+   * The operator's name, which its logs, Events and field manager carry.
+   *
+   * @return the name
+   */
   public String name() {
     return name;
   }

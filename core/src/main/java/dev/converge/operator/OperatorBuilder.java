@@ -119,6 +119,9 @@ public final class OperatorBuilder {
    * Runs the operator on {@code kubernetesClient}, which stays the caller's: the operator does not
    * close it (tests, processes that share one client). Default: a client the operator makes from
    * {@link #clientConfig} and closes when it stops.
+   *
+   * @param kubernetesClient the client to read and write with
+   * @return this builder
    */
   public OperatorBuilder client(KubernetesClient kubernetesClient) {
     this.client = Objects.requireNonNull(kubernetesClient, "kubernetesClient");
@@ -130,6 +133,9 @@ public final class OperatorBuilder {
    * kubeconfig ({@code $KUBECONFIG}, {@code ~/.kube/config}) or the in-cluster service account. Not
    * used when the operator was built on a client of the caller's ({@link
    * Operator#builder(KubernetesClient)}).
+   *
+   * @param config the connection: server, credentials, timeouts
+   * @return this builder
    */
   public OperatorBuilder clientConfig(Config config) {
     this.clientConfig = Objects.requireNonNull(config, "config");
@@ -141,6 +147,9 @@ public final class OperatorBuilder {
    * records a PUT or POST, which carries no field manager, under the user agent's first word, so
    * begin it with the operator's name ({@code app-operator/1.4.0}). With leader election, the
    * replica's identity is appended in parentheses, so that the audit log tells replicas apart.
+   *
+   * @param agent the user agent, such as {@code app-operator/1.4.0}
+   * @return this builder
    */
   public OperatorBuilder userAgent(String agent) {
     this.userAgent = Objects.requireNonNull(agent, "agent");
@@ -151,6 +160,10 @@ public final class OperatorBuilder {
    * How many primaries each controller reconciles at once unless its definition sets its own
    * ({@code ControllerBuilder.maxConcurrentReconciles}); default 1. A reconcile mostly waits for
    * the API server, so an operator with many objects wants more than one.
+   *
+   * @param count the number of primaries reconciled at once per controller, at least 1
+   * @return this builder
+   * @throws IllegalArgumentException when {@code count} is less than 1
    */
   public OperatorBuilder workers(int count) {
     if (count < 1) {
@@ -166,6 +179,10 @@ public final class OperatorBuilder {
    * /metrics} is the Prometheus text of the operator's meter registry: the one given to {@link
    * #meterRegistry}, or else one the operator makes with the JVM's memory and thread metrics.
    * Default: no HTTP server.
+   *
+   * @param port the port, 0 to 65535
+   * @return this builder
+   * @throws IllegalArgumentException when {@code port} is out of range
    */
   public OperatorBuilder httpPort(int port) {
     if (port < 0 || port > 65535) {
@@ -184,6 +201,10 @@ public final class OperatorBuilder {
    * <pre>{@code
    * builder.component("webhooks", (client, metrics) -> webhookServer.start());
    * }</pre>
+   *
+   * @param componentName the name the component is logged under
+   * @param component what starts it
+   * @return this builder
    */
   public OperatorBuilder component(String componentName, Component component) {
     components.add(
@@ -193,7 +214,14 @@ public final class OperatorBuilder {
     return this;
   }
 
-  /** The operator's name: the component of its Events and its field manager unless set apart. */
+  /**
+   * The operator's name: the component of its Events and its field manager unless set apart;
+   * default {@value #DEFAULT_NAME}.
+   *
+   * @param operatorName a lower-case DNS label, such as {@code app-operator}
+   * @return this builder
+   * @throws IllegalArgumentException when the name is not a lower-case DNS label
+   */
   public OperatorBuilder name(String operatorName) {
     if (operatorName == null || !NAME.matcher(operatorName).matches()) {
       throw new IllegalArgumentException(
@@ -205,6 +233,14 @@ public final class OperatorBuilder {
     return this;
   }
 
+  /**
+   * Adds a controller to run, as {@link dev.converge.builder.ControllerBuilder} describes it. An
+   * operator needs at least one.
+   *
+   * @param definition the controller
+   * @return this builder
+   * @throws IllegalArgumentException when another controller has the same name
+   */
   public OperatorBuilder controller(ControllerDefinition<?> definition) {
     Objects.requireNonNull(definition, "definition");
     for (ControllerDefinition<?> existing : controllers) {
@@ -219,6 +255,13 @@ public final class OperatorBuilder {
     return this;
   }
 
+  /**
+   * Adds each of {@code definitions}; see {@link #controller(ControllerDefinition)}.
+   *
+   * @param definitions the controllers, for an injector that collects them
+   * @return this builder
+   * @throws IllegalArgumentException when a controller's name is already taken
+   */
   public OperatorBuilder controllers(Collection<? extends ControllerDefinition<?>> definitions) {
     definitions.forEach(this::controller);
     return this;
@@ -227,6 +270,10 @@ public final class OperatorBuilder {
   /**
    * Watches {@code ns} (for namespaced kinds); may be called several times to watch a set of
    * namespaces. Default: all namespaces. Cluster-scoped kinds are always watched whole.
+   *
+   * @param ns the namespace's name
+   * @return this builder
+   * @throws IllegalArgumentException when {@code ns} is null or blank
    */
   public OperatorBuilder namespace(String ns) {
     if (ns == null || ns.isBlank()) {
@@ -236,7 +283,13 @@ public final class OperatorBuilder {
     return this;
   }
 
-  /** Watches each of {@code names}; see {@link #namespace(String)}. */
+  /**
+   * Watches each of {@code names}; see {@link #namespace(String)}.
+   *
+   * @param names the namespaces' names
+   * @return this builder
+   * @throws IllegalArgumentException when a name is null or blank
+   */
   public OperatorBuilder namespaces(Collection<String> names) {
     names.forEach(this::namespace);
     return this;
@@ -245,6 +298,10 @@ public final class OperatorBuilder {
   /**
    * How often informers replay their whole cache as updates (each passes through predicates, so
    * {@code resourceVersionChanged} filters them out). Default: never.
+   *
+   * @param resync the interval; zero for never
+   * @return this builder
+   * @throws IllegalArgumentException when {@code resync} is negative
    */
   public OperatorBuilder informerResync(Duration resync) {
     Objects.requireNonNull(resync, "resync");
@@ -255,19 +312,37 @@ public final class OperatorBuilder {
     return this;
   }
 
-  /** Keeps an informer cache of {@code type} even if no controller watches it. */
+  /**
+   * Keeps an informer cache of {@code type} even if no controller watches it, so that reconcilers
+   * read it from {@link dev.converge.reconcile.Context#caches()} instead of the API server.
+   *
+   * @param type the kind's class
+   * @return this builder
+   */
   public OperatorBuilder cache(Class<? extends HasMetadata> type) {
     extraCaches.add(Objects.requireNonNull(type, "type"));
     return this;
   }
 
-  /** Reconciles only while holding the given Lease. Default: no leader election. */
+  /**
+   * Reconciles only while holding the given Lease, so that replicas of the operator never write at
+   * once. Default: no leader election.
+   *
+   * @param election the Lease and its timings
+   * @return this builder
+   */
   public OperatorBuilder leaderElection(LeaderElection election) {
     this.leaderElection = Optional.of(Objects.requireNonNull(election, "election"));
     return this;
   }
 
-  /** How long graceful shutdown waits for running reconciles; default 30 s. */
+  /**
+   * How long graceful shutdown waits for running reconciles; default 30 s.
+   *
+   * @param timeout the longest wait; zero waits for nothing
+   * @return this builder
+   * @throws IllegalArgumentException when {@code timeout} is negative
+   */
   public OperatorBuilder shutdownTimeout(Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
     if (timeout.isNegative()) {
@@ -277,12 +352,26 @@ public final class OperatorBuilder {
     return this;
   }
 
-  /** Records controller metrics in {@code registry}. */
+  /**
+   * Records controller metrics in {@code meterRegistry}, which {@link #httpPort} serves on {@code
+   * /metrics}. Default: a Prometheus registry of the operator's own when {@link #httpPort} is set,
+   * else none.
+   *
+   * @param meterRegistry the registry
+   * @return this builder
+   */
   public OperatorBuilder meterRegistry(MeterRegistry meterRegistry) {
     this.registry = Objects.requireNonNull(meterRegistry, "meterRegistry");
     return metrics(new MicrometerControllerMetrics(meterRegistry));
   }
 
+  /**
+   * Where the runtime reports its controllers' metrics, for a recorder other than Micrometer's;
+   * {@link #meterRegistry} sets one on a registry. Default: none recorded.
+   *
+   * @param controllerMetrics the recorder
+   * @return this builder
+   */
   public OperatorBuilder metrics(ControllerMetrics controllerMetrics) {
     this.metrics = Objects.requireNonNull(controllerMetrics, "metrics");
     return this;
@@ -291,6 +380,9 @@ public final class OperatorBuilder {
   /**
    * A selector of the caller's making, replacing every other strategy setting; for tests and for
    * injectors that build their own.
+   *
+   * @param selector the selector every write goes through
+   * @return this builder
    */
   public OperatorBuilder strategies(StrategySelector selector) {
     this.strategies = Optional.of(Objects.requireNonNull(selector, "selector"));
@@ -304,6 +396,9 @@ public final class OperatorBuilder {
    * META-INF/services} entries of the strategy jars, no injector needed) or given to {@link
    * #installedStrategies}, and those added with {@link #strategy}; {@link #build()} fails naming
    * any it does not find.
+   *
+   * @param selection the strategy of each kind
+   * @return this builder
    */
   public OperatorBuilder strategies(StrategySelection selection) {
     this.selection = Objects.requireNonNull(selection, "selection");
@@ -315,6 +410,8 @@ public final class OperatorBuilder {
    * {@link #strategies(StrategySelection)} in the form of {@link StrategySelection#parse}, e.g.
    * {@code "default=ssa, v1/Service=update"}.
    *
+   * @param selectionText the selection, as the {@code --strategy} flags and config files write it
+   * @return this builder
    * @throws dev.converge.strategy.StrategyConfigurationException when the text is malformed
    */
   public OperatorBuilder strategies(String selectionText) {
@@ -324,6 +421,9 @@ public final class OperatorBuilder {
   /**
    * Adds a strategy of your own beside those found on the classpath, to be named in the selection
    * by its {@link ResourceStrategy#name()}.
+   *
+   * @param strategy the strategy
+   * @return this builder
    */
   public OperatorBuilder strategy(ResourceStrategy strategy) {
     extraStrategies.add(Objects.requireNonNull(strategy, "strategy"));
@@ -333,6 +433,9 @@ public final class OperatorBuilder {
   /**
    * The strategies to choose from instead of those found on the classpath (an injector's chosen
    * set); those added with {@link #strategy} still join them.
+   *
+   * @param strategies the strategies to choose from
+   * @return this builder
    */
   public OperatorBuilder installedStrategies(Collection<? extends ResourceStrategy> strategies) {
     this.installed = Optional.of(List.copyOf(strategies));
@@ -370,19 +473,35 @@ public final class OperatorBuilder {
     return selectionSet;
   }
 
-  /** The event recorder; default: one writing Events with the operator's name as component. */
+  /**
+   * The event recorder; default: one writing Events with the operator's name as component.
+   *
+   * @param recorder the recorder reconcilers and the runtime write Events with
+   * @return this builder
+   */
   public OperatorBuilder events(EventRecorder recorder) {
     this.events = Objects.requireNonNull(recorder, "recorder");
     return this;
   }
 
-  /** The status writer; default: merge patch on the status subresource, no optimistic lock. */
+  /**
+   * The status writer; default: merge patch on the status subresource, no optimistic lock.
+   *
+   * @param writer the writer reconcilers and the runtime write status with
+   * @return this builder
+   */
   public OperatorBuilder status(StatusWriter writer) {
     this.status = Objects.requireNonNull(writer, "writer");
     return this;
   }
 
-  /** The field manager for strategy writes; default: the operator's name. */
+  /**
+   * The field manager for strategy writes; default: the operator's name.
+   *
+   * @param manager the name the API server records as owner of the fields written
+   * @return this builder
+   * @throws IllegalArgumentException when {@code manager} is null or blank
+   */
   public OperatorBuilder fieldManager(String manager) {
     if (manager == null || manager.isBlank()) {
       throw new IllegalArgumentException("field manager must not be blank");
@@ -391,7 +510,12 @@ public final class OperatorBuilder {
     return this;
   }
 
-  /** The time source of the work queues (delays, backoff); tests pass a manual ticker. */
+  /**
+   * The time source of the work queues (delays, backoff); tests pass a manual ticker.
+   *
+   * @param queueTicker the time source
+   * @return this builder
+   */
   public OperatorBuilder ticker(Ticker queueTicker) {
     this.ticker = Objects.requireNonNull(queueTicker, "ticker");
     return this;
@@ -401,6 +525,9 @@ public final class OperatorBuilder {
    * Called (on a separate thread) after the operator lost its lease and stopped reconciling. A
    * typical program exits here so that a fresh instance joins the election; the library itself
    * never exits the JVM.
+   *
+   * @param callback what runs after the loss
+   * @return this builder
    */
   public OperatorBuilder onLeadershipLost(Runnable callback) {
     this.onLeadershipLost = Objects.requireNonNull(callback, "callback");
@@ -411,6 +538,9 @@ public final class OperatorBuilder {
    * What to do after losing the leader Lease: {@link LeadershipLoss#STOP} (default; live turns
    * false and {@link #onLeadershipLost} runs) or {@link LeadershipLoss#REJOIN} (stand by and rejoin
    * the election).
+   *
+   * @param policy what the operator does after the loss
+   * @return this builder
    */
   public OperatorBuilder afterLeadershipLoss(LeadershipLoss policy) {
     this.leadershipLoss = Objects.requireNonNull(policy, "policy");
@@ -420,6 +550,9 @@ public final class OperatorBuilder {
   /**
    * The overall limit on retries of each controller's queue, on top of the per-key backoff; default
    * {@link RateLimit#DEFAULT} (10 per second, bursts of 100).
+   *
+   * @param limit the limit of each controller's queue
+   * @return this builder
    */
   public OperatorBuilder rateLimit(RateLimit limit) {
     this.rateLimit = Objects.requireNonNull(limit, "limit");
@@ -430,6 +563,10 @@ public final class OperatorBuilder {
    * How long informers have to deliver their initial lists (a missing CRD or a refused list keeps
    * them from it); after that, {@code health()} reports the operator not live, naming each kind and
    * its last error. Default 2 minutes; zero waits forever.
+   *
+   * @param timeout the time the caches have to sync
+   * @return this builder
+   * @throws IllegalArgumentException when {@code timeout} is negative
    */
   public OperatorBuilder cacheSyncTimeout(Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
@@ -446,6 +583,10 @@ public final class OperatorBuilder {
    * watches shows in {@code health()} before a write or a re-list is refused. It also reviews at
    * start, and every few seconds while something is denied or was refused, until it is allowed
    * again. Default 5 minutes; zero reviews only at start and after a refusal.
+   *
+   * @param interval the interval of the reviews
+   * @return this builder
+   * @throws IllegalArgumentException when {@code interval} is negative
    */
   public OperatorBuilder accessReviewInterval(Duration interval) {
     Objects.requireNonNull(interval, "interval");
@@ -464,6 +605,10 @@ public final class OperatorBuilder {
    * the object and its worker's stack, the metrics {@code converge.reconcile.hung} and {@code
    * converge.reconcile.deadline.exceeded}) and named in {@link Operator#health()} until it ends; it
    * is not stopped unless its controller says {@code interruptPastDeadline()}.
+   *
+   * @param deadline how long one reconcile may run; positive
+   * @return this builder
+   * @throws IllegalArgumentException when {@code deadline} is zero or negative
    */
   public OperatorBuilder reconcileDeadline(Duration deadline) {
     Objects.requireNonNull(deadline, "deadline");
@@ -485,12 +630,26 @@ public final class OperatorBuilder {
    * waits; the library does not kill threads, so a restart is often the only cure. Turn this on
    * when you prefer that restart to a stalled kind; the liveness probe's {@code failureThreshold}
    * and {@code periodSeconds} then add their grace on top of the deadline.
+   *
+   * @param fails whether a hung reconcile makes the operator not live
+   * @return this builder
    */
   public OperatorBuilder hungReconcileFailsLiveness(boolean fails) {
     this.hungReconcileFailsLiveness = fails;
     return this;
   }
 
+  /**
+   * Builds the operator, not started: the strategies are looked up and the settings checked here,
+   * so a configuration error fails before anything runs. Building sends no request to the API
+   * server. When the operator makes its own client, it makes it here and closes it if the build
+   * fails.
+   *
+   * @return the operator, to {@link Operator#start()} or {@link Operator#run()}
+   * @throws IllegalStateException when no controller was added
+   * @throws dev.converge.strategy.StrategyConfigurationException when the selection names a
+   *     strategy that is not installed, or a controller owns a kind and no strategy is found
+   */
   public Operator build() {
     if (controllers.isEmpty()) {
       throw new IllegalStateException(

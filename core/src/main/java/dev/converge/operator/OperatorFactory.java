@@ -11,6 +11,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 @FunctionalInterface
 public interface OperatorFactory {
 
-  /** The operator as the program builds it, on {@code client}. */
+  /**
+   * The operator as the program builds it, on {@code client}. It must not start the operator nor
+   * send requests: the client may never be connected.
+   *
+   * @param client the client to build the operator on
+   * @return the operator, not started
+   */
   Operator create(KubernetesClient client);
 }

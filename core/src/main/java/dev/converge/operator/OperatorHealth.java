@@ -25,6 +25,17 @@ public record OperatorHealth(
     Optional<String> leader,
     List<String> problems) {
 
+  /**
+   * Copies the problems, so that a snapshot never changes once made.
+   *
+   * @param live whether the operator can still do its job
+   * @param ready whether the operator is ready
+   * @param state the life-cycle state
+   * @param cachesSynced whether every informer delivered its initial list
+   * @param leader the identity of the current leader, when known
+   * @param problems human-readable reasons for not being live or ready
+   * @throws NullPointerException when {@code problems} is null or holds a null
+   */
   public OperatorHealth {
     problems = List.copyOf(problems);
   }

@@ -190,6 +190,8 @@ public final class OperatorOptions {
    * bad flag value, a strategy no jar provides, a port in use) is one line on standard error and
    * exit code {@value Operator#CONFIGURATION_ERROR}, not a stack trace.
    *
+   * @param command the picocli command, whose class has an {@code @Mixin} of these options
+   * @param args the process's arguments
    * @return the exit code, for {@code System.exit}
    */
   public static int execute(Object command, String... args) {
@@ -240,6 +242,7 @@ public final class OperatorOptions {
    * replica's identity at the end of the user agent), the access review interval, the workers and
    * the HTTP port. What no option sets stays as the builder has it.
    *
+   * @param builder the builder to configure
    * @return {@code builder}
    * @throws IllegalArgumentException when a value is out of range, naming the option
    * @throws dev.converge.strategy.StrategyConfigurationException when a strategy entry is malformed

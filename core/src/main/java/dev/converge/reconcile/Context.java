@@ -26,48 +26,100 @@ import java.util.function.Consumer;
  */
 public interface Context<P extends HasMetadata> {
 
-  /** The key being reconciled. */
+  /**
+   * The key being reconciled.
+   *
+   * @return the primary's namespace and name
+   */
   ObjectKey key();
 
-  /** The name of the controller running this reconcile. */
+  /**
+   * The name of the controller running this reconcile, as its logs and metrics name it.
+   *
+   * @return the controller's name
+   */
   String controllerName();
 
   /**
    * How many times in a row this key has failed (thrown) or asked for {@link Result#requeue()}
    * before this attempt; 0 normally. Handy for logging or for giving up on something external after
    * a number of attempts.
+   *
+   * @return the number of attempts in a row that failed or asked for a requeue
    */
   int retries();
 
-  /** The shared client, for writes and for anything the caches do not hold. */
+  /**
+   * The shared client, for writes and for anything the caches do not hold.
+   *
+   * @return the operator's client; do not close it
+   */
   KubernetesClient client();
 
-  /** All informer caches of the operator. */
+  /**
+   * All informer caches of the operator.
+   *
+   * @return the caches, shared by every controller
+   */
   Caches caches();
 
-  /** The cache of {@code type}; shorthand for {@code caches().of(type)}. */
+  /**
+   * The cache of {@code type}; shorthand for {@code caches().of(type)}.
+   *
+   * @param <R> the cached kind
+   * @param type the kind's class
+   * @return the kind's cache
+   */
   default <R extends HasMetadata> ResourceCache<R> cache(Class<R> type) {
     return caches().of(type);
   }
 
-  /** The cached object {@code name} of {@code type} in the primary's namespace. */
+  /**
+   * The cached object {@code name} of {@code type} in the primary's namespace.
+   *
+   * @param <R> the cached kind
+   * @param type the kind's class
+   * @param name the object's name
+   * @return the object as the cache holds it, or empty when there is none
+   */
   default <R extends HasMetadata> Optional<R> get(Class<R> type, String name) {
     return cache(type).get(key().namespace(), name);
   }
 
-  /** The cached objects of {@code type} whose controller owner is the primary. */
+  /**
+   * The cached objects of {@code type} whose controller owner is the primary: what this controller
+   * created, including objects left over from an earlier desired state.
+   *
+   * @param <R> the cached kind
+   * @param type the kind's class
+   * @return the owned objects; empty when there are none
+   */
   <R extends HasMetadata> List<R> owned(Class<R> type);
 
-  /** The strategy configured for the kind of {@code desired}. */
+  /**
+   * The strategy configured for the kind of {@code desired}.
+   *
+   * @param desired the object to write, whose kind, name and labels select the strategy
+   * @return the strategy {@link #apply(HasMetadata)} would use
+   */
   ResourceStrategy strategyFor(HasMetadata desired);
 
-  /** The strategy context backed by the caches, with this controller's field manager. */
+  /**
+   * The strategy context backed by the caches, with this controller's field manager, for a
+   * reconciler that calls a strategy itself.
+   *
+   * @return the context strategies read and write through
+   */
   StrategyContext strategyContext();
 
   /**
    * Makes the live object match {@code desired} with the strategy configured for it, and makes the
    * primary its controller owner (see {@link #apply(HasMetadata, ApplyOptions)}); sends no request
    * when it already matches.
+   *
+   * @param <R> the object's kind
+   * @param desired the object as the primary wants it
+   * @return what the strategy did, and the live object
    */
   default <R extends HasMetadata> ApplyResult<R> apply(R desired) {
     return apply(desired, ApplyOptions.defaults());
@@ -85,6 +137,11 @@ public interface Context<P extends HasMetadata> {
    *
    * <p>The strategy is the one named in {@code options}, else the one the operator's strategy
    * selection chooses for this object (by kind, or by a rule on its name or labels).
+   *
+   * @param <R> the object's kind
+   * @param desired the object as the primary wants it
+   * @param options the owner reference and strategy to write it with
+   * @return what the strategy did, and the live object
    */
   <R extends HasMetadata> ApplyResult<R> apply(R desired, ApplyOptions options);
 
@@ -98,13 +155,23 @@ public interface Context<P extends HasMetadata> {
    * reconcile follows), is not an error.
    *
    * @param primary the primary as this reconcile read it; not modified
+   * @param compute sets the status on the copy it is given; may run more than once
    * @return what happened: {@code Unchanged}, {@code Written}, {@code Gone} or {@code Superseded}
    */
   StatusOutcome<P> updateStatus(P primary, Consumer<P> compute);
 
-  /** Writes status through the status subresource (no request when nothing changed). */
+  /**
+   * Writes status through the status subresource (no request when nothing changed), for any object,
+   * without {@link #updateStatus}'s retry on conflict.
+   *
+   * @return the operator's status writer
+   */
   StatusWriter status();
 
-  /** Records Events on the primary or any other object. */
+  /**
+   * Records Events on the primary or any other object.
+   *
+   * @return the operator's event recorder
+   */
   EventRecorder events();
 }

@@ -11,6 +11,14 @@ import java.util.Objects;
  */
 public record ObjectKey(String namespace, String name) {
 
+  /**
+   * Checks the key; a null namespace becomes empty, so keys compare equal however they were made.
+   *
+   * @param namespace the namespace; null or empty for a cluster-scoped kind
+   * @param name the name
+   * @throws NullPointerException when {@code name} is null
+   * @throws IllegalArgumentException when {@code name} is empty
+   */
   public ObjectKey {
     namespace = namespace == null ? "" : namespace;
     Objects.requireNonNull(name, "name");
@@ -19,17 +27,31 @@ public record ObjectKey(String namespace, String name) {
     }
   }
 
-  /** The key of a cluster-scoped object. */
+  /**
+   * The key of a cluster-scoped object.
+   *
+   * @param name the object's name
+   * @return the key with an empty namespace
+   */
   public static ObjectKey clusterScoped(String name) {
     return new ObjectKey("", name);
   }
 
-  /** The key of {@code resource}. */
+  /**
+   * The key of {@code resource}.
+   *
+   * @param resource an object with metadata
+   * @return its namespace and name
+   */
   public static ObjectKey of(HasMetadata resource) {
     return new ObjectKey(resource.getMetadata().getNamespace(), resource.getMetadata().getName());
   }
 
-  /** True for a cluster-scoped key. */
+  /**
+   * Whether the key names a cluster-scoped object.
+   *
+   * @return true when the namespace is empty
+   */
   public boolean isClusterScoped() {
     return namespace.isEmpty();
   }

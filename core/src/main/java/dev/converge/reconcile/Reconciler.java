@@ -19,5 +19,14 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 @FunctionalInterface
 public interface Reconciler<P extends HasMetadata> {
 
+  /**
+   * Brings the world in line with {@code primary} once.
+   *
+   * @param primary the primary as the cache holds it, a private copy
+   * @param context the cached reads, writes, status and events of this reconcile
+   * @return when to come back: {@link Result#done()} when only a change should bring it back
+   * @throws Exception for a transient failure, retried with backoff; a write the API server refused
+   *     as such ({@link Refusal}) is not retried until something changes
+   */
   Result reconcile(P primary, Context<P> context) throws Exception;
 }

@@ -71,17 +71,36 @@ public record Refusal(
       this.tag = tag;
     }
 
-    /** The reason of the condition and the Event, e.g. {@code QuotaExceeded}. */
+    /**
+     * The reason of the condition and the Event.
+     *
+     * @return an UpperCamelCase word, e.g. {@code QuotaExceeded}
+     */
     public String condition() {
       return condition;
     }
 
-    /** The value of the metric tag {@code reason}, e.g. {@code quota-exceeded}. */
+    /**
+     * The value of the metric tag {@code reason}.
+     *
+     * @return a lower-case word or words, e.g. {@code quota-exceeded}
+     */
     public String tag() {
       return tag;
     }
   }
 
+  /**
+   * Checks the refusal and copies its fields, so that a refusal never changes once made.
+   *
+   * @param reason what kind of refusal
+   * @param code the HTTP status code
+   * @param resource the refused object as {@code Kind namespace/name}, or as the server named it
+   * @param fields the field paths the server blamed; may be empty
+   * @param message one line for humans
+   * @throws NullPointerException when {@code reason}, {@code resource}, {@code fields} or {@code
+   *     message} is null, or {@code fields} holds a null
+   */
   public Refusal {
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(resource, "resource");
@@ -89,7 +108,12 @@ public record Refusal(
     Objects.requireNonNull(message, "message");
   }
 
-  /** The kind of the refused object ({@code StatefulSet}), or the resource the server named. */
+  /**
+   * The kind of the refused object, for grouping refusals by kind.
+   *
+   * @return the first word of {@link #resource()}: the kind ({@code StatefulSet}), or the resource
+   *     the server named
+   */
   public String kind() {
     int space = resource.indexOf(' ');
     return space < 0 ? resource : resource.substring(0, space);
@@ -108,6 +132,9 @@ public record Refusal(
    *
    * Everything else (409, 429, 5xx, no answer, RBAC 403s, and exceptions without an HTTP answer) is
    * empty.
+   *
+   * @param failure what a reconcile or a write threw; may be null
+   * @return the refusal, or empty when waiting could change the answer
    */
   public static Optional<Refusal> of(Throwable failure) {
     ResourceWriteException write = null;

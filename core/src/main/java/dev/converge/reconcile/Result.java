@@ -31,7 +31,11 @@ import java.util.Objects;
  */
 public sealed interface Result {
 
-  /** The desired state is reached; nothing to do until something changes. */
+  /**
+   * The desired state is reached; nothing to do until something changes.
+   *
+   * @return the one {@link Done}
+   */
   static Result done() {
     return Done.INSTANCE;
   }
@@ -41,6 +45,8 @@ public sealed interface Result {
    * wants another pass. It is reported as {@code requeue}, not as an error, but it does advance the
    * key's backoff and so {@link Context#retries()}. Prefer {@link #requeueAfter(Duration)} with a
    * real delay; a tight requeue loop costs API calls.
+   *
+   * @return the one {@link Requeue}
    */
   static Result requeue() {
     return Requeue.INSTANCE;
@@ -49,6 +55,10 @@ public sealed interface Result {
   /**
    * Reconcile again after {@code delay} even if nothing changes, e.g. while pods start. Resets the
    * failure backoff of this key.
+   *
+   * @param delay how long to wait; positive
+   * @return a {@link RequeueAfter} of {@code delay}
+   * @throws IllegalArgumentException when {@code delay} is zero or negative
    */
   static Result requeueAfter(Duration delay) {
     return new RequeueAfter(delay);
@@ -67,6 +77,8 @@ public sealed interface Result {
    *
    * @param reason a short UpperCamelCase word for machines, e.g. {@code InvalidSpec}
    * @param message a sentence for humans naming the field and the fix
+   * @return a {@link PermanentFailure} of {@code reason} and {@code message}
+   * @throws IllegalArgumentException when {@code reason} is blank
    */
   static Result permanentFailure(String reason, String message) {
     return new PermanentFailure(reason, message);
@@ -96,8 +108,18 @@ public sealed interface Result {
     }
   }
 
-  /** See {@link Result#requeueAfter(Duration)}. */
+  /**
+   * See {@link Result#requeueAfter(Duration)}.
+   *
+   * @param delay how long the runtime waits before the next reconcile of the key
+   */
   record RequeueAfter(Duration delay) implements Result {
+    /**
+     * Checks the delay, so that a zero or negative one fails in the reconcile that returned it.
+     *
+     * @param delay how long to wait; positive
+     * @throws IllegalArgumentException when {@code delay} is zero or negative
+     */
     public RequeueAfter {
       Objects.requireNonNull(delay, "delay");
       if (delay.isNegative() || delay.isZero()) {
@@ -109,8 +131,20 @@ public sealed interface Result {
     }
   }
 
-  /** See {@link Result#permanentFailure(String, String)}. */
+  /**
+   * See {@link Result#permanentFailure(String, String)}.
+   *
+   * @param reason the reason of the Warning event and the condition
+   * @param message the message of the Warning event and the condition
+   */
   record PermanentFailure(String reason, String message) implements Result {
+    /**
+     * Checks the reason, which the API server requires of a condition.
+     *
+     * @param reason the reason; not blank
+     * @param message the message
+     * @throws IllegalArgumentException when {@code reason} is blank
+     */
     public PermanentFailure {
       Objects.requireNonNull(reason, "reason");
       Objects.requireNonNull(message, "message");

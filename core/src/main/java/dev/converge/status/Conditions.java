@@ -34,11 +34,21 @@ public final class Conditions {
 
   private final Clock clock;
 
+  /**
+   * Conditions whose {@code lastTransitionTime} comes from {@code clock}; a test passes a fixed or
+   * manual clock to assert exact times.
+   *
+   * @param clock the clock transition times are read from
+   */
   public Conditions(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** Conditions stamped with the system clock (UTC). */
+  /**
+   * Conditions stamped with the system clock (UTC), the one a reconciler uses in production.
+   *
+   * @return conditions on {@link Clock#systemUTC()}
+   */
   public static Conditions systemClock() {
     return new Conditions(Clock.systemUTC());
   }
@@ -46,6 +56,16 @@ public final class Conditions {
   /**
    * Returns {@code current} with the condition of {@code type} set to the given values and {@code
    * observedGeneration} taken from {@code primary}'s {@code metadata.generation}.
+   *
+   * @param current the stored conditions; null counts as none, and the list is not modified
+   * @param primary the object the conditions describe; null or without a generation leaves
+   *     observedGeneration unset
+   * @param type the condition's type, such as {@code "Ready"}
+   * @param status the condition's status
+   * @param reason a CamelCase word saying why
+   * @param message a sentence for people; cut to the API server's limit when longer
+   * @return a new list with the condition set
+   * @throws IllegalArgumentException when the type is blank or the reason is not a CamelCase word
    */
   public List<Condition> set(
       List<Condition> current,
@@ -66,7 +86,14 @@ public final class Conditions {
    * lastTransitionTime} is now when the condition is new or its status differs from the current
    * one, else the current one is kept. Order of the other conditions is preserved.
    *
+   * @param current the stored conditions; null counts as none, and the list is not modified
+   * @param type the condition's type, such as {@code "Ready"}
+   * @param status the condition's status
+   * @param reason a CamelCase word saying why
+   * @param message a sentence for people; cut to the API server's limit when longer
    * @param observedGeneration the primary's generation the condition was computed from
+   * @return a new list with the condition set
+   * @throws IllegalArgumentException when the type is blank or the reason is not a CamelCase word
    */
   public List<Condition> set(
       List<Condition> current,
@@ -80,7 +107,15 @@ public final class Conditions {
 
   /**
    * As {@link #set(List, String, ConditionStatus, String, String, long)} without
-   * observedGeneration.
+   * observedGeneration, for a status whose conditions do not record it.
+   *
+   * @param current the stored conditions; null counts as none, and the list is not modified
+   * @param type the condition's type, such as {@code "Ready"}
+   * @param status the condition's status
+   * @param reason a CamelCase word saying why
+   * @param message a sentence for people; cut to the API server's limit when longer
+   * @return a new list with the condition set
+   * @throws IllegalArgumentException when the type is blank or the reason is not a CamelCase word
    */
   public List<Condition> set(
       List<Condition> current, String type, ConditionStatus status, String reason, String message) {
@@ -91,13 +126,25 @@ public final class Conditions {
    * Starts the conditions a reconcile wants, to be folded into a status by {@link
    * WantedConditions#status} or {@link WantedConditions#applyTo}, stamped with this clock.
    *
+   * @param type the condition's type, such as {@code "Ready"}
+   * @param status the condition's status
+   * @param reason a CamelCase word saying why
+   * @param message a sentence for people; cut to the API server's limit when longer
+   * @return the wanted conditions, to add more to with {@link WantedConditions#and}
    * @throws IllegalArgumentException when the type is blank or the reason is not a CamelCase word
    */
   public WantedConditions want(String type, ConditionStatus status, String reason, String message) {
     return WantedConditions.of(this, type, status, reason, message);
   }
 
-  /** Returns {@code current} without the condition of {@code type}. */
+  /**
+   * Returns {@code current} without the condition of {@code type}, for a condition that no longer
+   * applies (rather than one that turned false).
+   *
+   * @param current the stored conditions; null counts as none, and the list is not modified
+   * @param type the type of the condition to remove
+   * @return a new list; equal to {@code current} when it had no such condition
+   */
   public static List<Condition> remove(List<Condition> current, String type) {
     List<Condition> result = new ArrayList<>();
     for (Condition c : nullToEmpty(current)) {
@@ -108,27 +155,62 @@ public final class Conditions {
     return result;
   }
 
-  /** The condition of {@code type}, if present. */
+  /**
+   * The condition of {@code type}, if present.
+   *
+   * @param conditions the conditions to look in; null counts as none
+   * @param type the condition's type
+   * @return the first condition of that type, or empty
+   */
   public static Optional<Condition> find(List<Condition> conditions, String type) {
     return nullToEmpty(conditions).stream()
         .filter(c -> Objects.equals(c.getType(), type))
         .findFirst();
   }
 
-  /** The status of the condition of {@code type}; empty when absent or not a valid status. */
+  /**
+   * The status of the condition of {@code type}.
+   *
+   * @param conditions the conditions to look in; null counts as none
+   * @param type the condition's type
+   * @return the status, or empty when the condition is absent or its status is not a valid one
+   */
   public static Optional<ConditionStatus> statusOf(List<Condition> conditions, String type) {
     return find(conditions, type).flatMap(c -> ConditionStatus.parse(c.getStatus()));
   }
 
+  /**
+   * Whether the condition of {@code type} is present with status {@code "True"}.
+   *
+   * @param conditions the conditions to look in; null counts as none
+   * @param type the condition's type
+   * @return false when the condition is absent, false or unknown
+   */
   public static boolean isTrue(List<Condition> conditions, String type) {
     return statusOf(conditions, type).filter(ConditionStatus.TRUE::equals).isPresent();
   }
 
+  /**
+   * Whether the condition of {@code type} is present with status {@code "False"}. Not the negation
+   * of {@link #isTrue}: an absent or unknown condition is neither.
+   *
+   * @param conditions the conditions to look in; null counts as none
+   * @param type the condition's type
+   * @return false when the condition is absent, true or unknown
+   */
   public static boolean isFalse(List<Condition> conditions, String type) {
     return statusOf(conditions, type).filter(ConditionStatus.FALSE::equals).isPresent();
   }
 
-  /** {@code lastTransitionTime} of the condition of {@code type}, parsed. */
+  /**
+   * {@code lastTransitionTime} of the condition of {@code type}, parsed: how long a condition has
+   * held, for a reconciler that acts on a condition stuck for too long.
+   *
+   * @param conditions the conditions to look in; null counts as none
+   * @param type the condition's type
+   * @return the time, or empty when the condition is absent or has no transition time
+   * @throws java.time.format.DateTimeParseException when the stored time is not RFC 3339
+   */
   public static Optional<Instant> lastTransitionTime(List<Condition> conditions, String type) {
     return find(conditions, type)
         .map(Condition::getLastTransitionTime)

@@ -11,6 +11,10 @@ import java.util.List;
  */
 public interface HasConditions {
 
-  /** The conditions as stored; null or empty when there are none yet. */
+  /**
+   * The conditions as stored.
+   *
+   * @return the conditions; null or empty when there are none yet
+   */
   List<Condition> conditions();
 }

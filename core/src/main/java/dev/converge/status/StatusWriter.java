@@ -40,19 +40,38 @@ public interface StatusWriter {
   /**
    * Copies {@code asRead}, applies {@code change} to the copy's status and writes the difference.
    * {@code asRead} itself is never modified (it may belong to an informer cache).
+   *
+   * @param <T> the object's type
+   * @param asRead the object as read, typically the primary from the cache
+   * @param change sets the new status on a copy of {@code asRead}
+   * @return what was written, and the object to continue with
    */
   <T extends HasMetadata> StatusOutcome<T> update(T asRead, Consumer<T> change);
 
   /**
    * Writes the difference between {@code asRead}'s status and {@code withNewStatus}'s status.
    * Neither object is modified.
+   *
+   * @param <T> the object's type
+   * @param asRead the object as read; its status is the base of the patch
+   * @param withNewStatus the same object carrying the wanted status
+   * @return what was written, and the object to continue with
    */
   <T extends HasMetadata> StatusOutcome<T> write(T asRead, T withNewStatus);
 
-  /** A writer that also sends {@code asRead}'s resourceVersion, so a stale write gets 409. */
+  /**
+   * A writer that also sends {@code asRead}'s resourceVersion, so a stale write gets 409.
+   *
+   * @return a writer on the same client with the optimistic lock; this one is unchanged
+   */
   StatusWriter withOptimisticLock();
 
-  /** The standard writer on {@code client}, without optimistic lock. */
+  /**
+   * The standard writer on {@code client}, without optimistic lock.
+   *
+   * @param client the client the patches are sent with
+   * @return a writer that sends nothing when the status did not change
+   */
   static StatusWriter create(KubernetesClient client) {
     return new MergePatchStatusWriter(client, false);
   }

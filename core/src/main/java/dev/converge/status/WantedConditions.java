@@ -25,7 +25,11 @@ import java.util.function.Consumer;
  */
 public final class WantedConditions {
 
-  /** Builds a primary's new status from the folded conditions and its generation. */
+  /**
+   * Builds a primary's new status from the folded conditions and its generation.
+   *
+   * @param <S> the status type
+   */
   @FunctionalInterface
   public interface StatusFactory<S> {
     /**
@@ -33,6 +37,7 @@ public final class WantedConditions {
      *
      * @param conditions the stored conditions with the wanted ones set
      * @param observedGeneration the primary's {@code metadata.generation}; null when it has none
+     * @return the primary's new status
      */
     S create(List<Condition> conditions, Long observedGeneration);
   }
@@ -56,6 +61,11 @@ public final class WantedConditions {
   /**
    * These conditions and the condition of {@code type}; a later one of the same type wins.
    *
+   * @param type the condition's type, such as {@code "Ready"}
+   * @param status the condition's status
+   * @param reason a CamelCase word saying why
+   * @param message a sentence for people; cut to the API server's limit when longer
+   * @return a new value; this one is unchanged
    * @throws IllegalArgumentException when the type is blank or the reason is not a CamelCase word
    *     (the API server would reject the status write)
    */
@@ -66,7 +76,12 @@ public final class WantedConditions {
     return new WantedConditions(conditions, List.copyOf(more));
   }
 
-  /** These conditions and {@code others}, the latter winning for a type both name. */
+  /**
+   * These conditions and {@code others}, the latter winning for a type both name.
+   *
+   * @param others conditions wanted on another path of the reconcile
+   * @return a new value; neither this one nor {@code others} is changed
+   */
   public WantedConditions and(WantedConditions others) {
     List<Wanted> more = new ArrayList<>(wanted);
     more.addAll(others.wanted);
@@ -76,6 +91,10 @@ public final class WantedConditions {
   /**
    * {@code current} with every wanted condition set, in the order they were added, each with {@code
    * primary}'s generation as its observedGeneration. {@code current} is not modified.
+   *
+   * @param current the stored conditions; null counts as none
+   * @param primary the object the conditions describe
+   * @return a new list with the wanted conditions set and the others kept
    */
   public List<Condition> applyTo(List<Condition> current, HasMetadata primary) {
     List<Condition> list = current == null ? List.of() : current;
@@ -89,6 +108,11 @@ public final class WantedConditions {
    * The status computation for {@code Context.updateStatus}: reads the conditions of the primary it
    * is given (a fresh read after a conflict), sets the wanted ones, and stores the status {@code
    * factory} builds from them and the primary's generation.
+   *
+   * @param <S> the primary's status type
+   * @param <P> the primary's type
+   * @param factory builds the new status from the folded conditions and the generation
+   * @return the change to pass to {@code Context.updateStatus}
    */
   public <S extends HasConditions, P extends CustomResource<?, S>> Consumer<P> status(
       StatusFactory<S> factory) {
