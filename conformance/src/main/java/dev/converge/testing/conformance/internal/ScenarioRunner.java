@@ -292,7 +292,13 @@ public final class ScenarioRunner {
     HasMetadata changed = subject.desired(namespace, name, Variant.CHANGED);
     counter.reset();
     StrategyContext stale = new StaleContext(strategyClient, FIELD_MANAGER, snapshot);
-    target.strategy().apply(changed, stale);
+    int othersWrites;
+    try (ObjectWrites writes = ObjectWrites.of(other, base)) {
+      target.strategy().apply(changed, stale);
+      // the strategy's own successful write is one of them; the rest are other writers' (the
+      // kind's controller updating its status), each of which may cost the strategy one retry
+      othersWrites = Math.max(0, writes.count() - 1);
+    }
     List<String> staleWrites = counter.writes();
     Findings f = new Findings();
     f.none("stale-read-converges", holds(changed, List.of()));
@@ -302,8 +308,11 @@ public final class ScenarioRunner {
         "the other writer's annotation was lost");
     f.check(
         "bounded-retries",
-        staleWrites.size() <= 3,
-        "too many writes for one stale read: " + staleWrites);
+        staleWrites.size() <= 3 + othersWrites,
+        "too many writes for one stale read ("
+            + othersWrites
+            + " writes by others meanwhile): "
+            + staleWrites);
 
     // A writer that changes the object right before every write this strategy sends.
     AtomicInteger bumps = new AtomicInteger();
