@@ -37,6 +37,7 @@ public enum CipherPreference {
    * The preference {@value #PROPERTY} asks for, or for {@code auto} the one this JVM's compilers
    * call for.
    *
+   * @return the preference the client is built with
    * @throws IllegalArgumentException if the property has another value, naming it
    */
   public static CipherPreference fromSystem() {
@@ -57,6 +58,10 @@ public enum CipherPreference {
 
   /**
    * The cipher suites to offer, in order: OkHttp's modern set, reordered as this preference asks.
+   * The set itself never changes, only its order, so a server accepts the same suites as before.
+   *
+   * @return the suites in the order the client offers them, immutable; empty only if OkHttp names
+   *     no modern set
    */
   public List<CipherSuite> order() {
     List<CipherSuite> modern = ConnectionSpec.MODERN_TLS.cipherSuites();

@@ -26,7 +26,10 @@ public final class ClientKeyAlgorithm {
 
   /**
    * Sets the client key algorithm of {@code config} when it is unset and the key is PKCS#8 RSA or
-   * EC.
+   * EC. A key that cannot be read here, or of another format, leaves {@code config} as it was, so
+   * that fabric8 reports the problem itself when it loads the key.
+   *
+   * @param config a configuration read from a kubeconfig, changed in place
    */
   public static void detect(Config config) {
     if (config.getClientKeyAlgo() != null && !config.getClientKeyAlgo().isBlank()) {
@@ -53,7 +56,13 @@ public final class ClientKeyAlgorithm {
     return Optional.empty();
   }
 
-  /** The algorithm of the first unencrypted PKCS#8 key in {@code pem}, when it is RSA or EC. */
+  /**
+   * The algorithm of the first unencrypted PKCS#8 key in {@code pem}, when it is RSA or EC.
+   *
+   * @param pem the text of a PEM file, possibly holding certificates and other keys too
+   * @return {@code "RSA"} or {@code "EC"}, fabric8's names for {@code clientKeyAlgo}; empty when
+   *     there is no such key or it is of another algorithm
+   */
   public static Optional<String> algorithmOf(String pem) {
     int start = pem.indexOf(PKCS8_HEADER);
     if (start < 0) {

@@ -54,6 +54,9 @@ public final class Clients {
    * A new fabric8 serialization (the client's JSON and YAML, its registry of custom resource
    * classes) with Jackson's Blackbird module, unless {@value #BLACKBIRD} is {@code false}, and
    * watch events read in one pass.
+   *
+   * @return a new serialization on each call, so that one client's registry of custom resource
+   *     classes is not another's
    */
   public static KubernetesSerialization serialization() {
     return new Serialization(
@@ -90,6 +93,7 @@ public final class Clients {
    * cipher suites in the order {@link CipherPreference#fromSystem()} gives (ChaCha20-Poly1305 first
    * on a JVM without its optimizing compiler).
    *
+   * @return a new builder, for the caller to complete (with the client's {@code Config}, above all)
    * @throws IllegalArgumentException if {@value CipherPreference#PROPERTY} has a value it does not
    *     know
    */
@@ -103,6 +107,11 @@ public final class Clients {
    * Like {@link #builder()}, with OkHttp network interceptors: each runs on the thread that sends
    * the request, after the connection is open and right before the request is written to it, for a
    * check that must be as close as possible to the moment a request leaves the process.
+   *
+   * @param networkInterceptors the interceptors, run in this order for each request
+   * @return a new builder, for the caller to complete (with the client's {@code Config}, above all)
+   * @throws IllegalArgumentException if {@value CipherPreference#PROPERTY} has a value it does not
+   *     know
    */
   public static KubernetesClientBuilder builder(List<okhttp3.Interceptor> networkInterceptors) {
     return new KubernetesClientBuilder()
@@ -121,7 +130,15 @@ public final class Clients {
     abstract void setObject(Object object);
   }
 
-  /** A client for {@code config} using {@link #serialization()}. */
+  /**
+   * A client for {@code config} built by {@link #builder()}: OkHttp, Blackbird and the cipher order
+   * of {@link CipherPreference#fromSystem()}.
+   *
+   * @param config where and as whom to connect
+   * @return a new client, the caller's to close
+   * @throws IllegalArgumentException if {@value CipherPreference#PROPERTY} has a value it does not
+   *     know
+   */
   public static KubernetesClient create(Config config) {
     return builder().withConfig(config).build();
   }

@@ -45,6 +45,20 @@ public record AccessRule(
           "approve",
           "sign");
 
+  /**
+   * Checks the rule and keeps sorted, unmodifiable copies of its sets, so that a rule compares,
+   * prints and generates the same however it was assembled.
+   *
+   * @param group the API group; empty for the core group
+   * @param resource the plural resource name, with {@code /subresource} where it applies
+   * @param namespaced whether the resource lives in namespaces
+   * @param verbs the RBAC verbs
+   * @param reasons what in the operator uses them, one line each
+   * @throws NullPointerException if {@code group}, {@code resource}, {@code verbs} or {@code
+   *     reasons} is null
+   * @throws IllegalArgumentException if {@code resource} is blank, {@code verbs} is empty or holds
+   *     a word that is no RBAC verb (the message names the verb, the resource and the known verbs)
+   */
   public AccessRule {
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(resource, "resource");
@@ -69,7 +83,19 @@ public record AccessRule(
     }
   }
 
-  /** {@code verbs} on the resource of {@code type} (or its {@code subresource}, when not empty). */
+  /**
+   * {@code verbs} on the resource of {@code type} (or its {@code subresource}, when not empty),
+   * with group, plural and scope taken from the class as fabric8 maps it to the API.
+   *
+   * @param type the model class of the kind
+   * @param subresource a subresource such as {@code status} or {@code finalizers}; null or empty
+   *     for the resource itself
+   * @param verbs the RBAC verbs needed
+   * @param reason what in the operator needs them, shown beside the rule in generated roles and in
+   *     the report of missing access
+   * @return the rule
+   * @throws IllegalArgumentException if {@code verbs} is empty or holds a word that is no RBAC verb
+   */
   public static AccessRule on(
       Class<? extends HasMetadata> type,
       String subresource,
@@ -87,7 +113,10 @@ public record AccessRule(
   }
 
   /**
-   * {@code deployments.apps}, {@code services}, {@code appdeployments.apps.converge.dev/status}.
+   * The resource as messages and the comments of generated roles name it: {@code deployments.apps},
+   * {@code services}, {@code appdeployments.apps.converge.dev/status}.
+   *
+   * @return the plural, then the group when it is not the core group, then the subresource
    */
   public String qualifiedResource() {
     int slash = resource.indexOf('/');
@@ -96,7 +125,15 @@ public record AccessRule(
     return base + (group.isEmpty() ? "" : "." + group) + sub;
   }
 
-  /** This rule with {@code other}'s verbs and reasons added (same group and resource). */
+  /**
+   * This rule with {@code other}'s verbs and reasons added (same group and resource), so that what
+   * several parts of an operator need on one resource becomes one rule that still says who needs
+   * what.
+   *
+   * @param other a rule on the same group and resource
+   * @return a new rule; namespaced when either rule is
+   * @throws IllegalArgumentException if {@code other} is on another group or resource, naming both
+   */
   public AccessRule merge(AccessRule other) {
     if (!group.equals(other.group) || !resource.equals(other.resource)) {
       throw new IllegalArgumentException(

@@ -31,20 +31,38 @@ public record OperatorPermissions(
   /** The label every generated object carries, naming the operator. */
   public static final String NAME_LABEL = "app.kubernetes.io/name";
 
+  /**
+   * Keeps unmodifiable copies of the rule lists.
+   *
+   * @param clusterRules the ClusterRole's rules
+   * @param leaseNamespace the namespace of the leader-election Lease, when leader election is on
+   * @param leaseRules the leader-election Role's rules
+   * @throws NullPointerException if an argument or a rule is null
+   */
   public OperatorPermissions {
     clusterRules = List.copyOf(clusterRules);
     Objects.requireNonNull(leaseNamespace, "leaseNamespace");
     leaseRules = List.copyOf(leaseRules);
   }
 
-  /** Every rule, ClusterRole's first. */
+  /**
+   * Every rule the operator needs, wherever it is granted, ClusterRole's first.
+   *
+   * @return the cluster rules followed by the lease rules, a new list
+   */
   public List<AccessRule> allRules() {
     List<AccessRule> all = new ArrayList<>(clusterRules);
     all.addAll(leaseRules);
     return all;
   }
 
-  /** The ClusterRole {@code name} granting exactly {@link #clusterRules()}. */
+  /**
+   * The ClusterRole {@code name} granting exactly {@link #clusterRules()}, labelled {@value
+   * #NAME_LABEL}={@code name}.
+   *
+   * @param name the ClusterRole's name, usually the operator's
+   * @return a new ClusterRole, not yet sent to any API server
+   */
   public ClusterRole clusterRole(String name) {
     return new ClusterRoleBuilder()
         .withNewMetadata()
@@ -58,6 +76,10 @@ public record OperatorPermissions(
   /**
    * The Role {@code name} in the Lease's namespace, when leader election is on, labelled with
    * {@code operatorName}.
+   *
+   * @param name the Role's name
+   * @param operatorName the value of its {@value #NAME_LABEL} label
+   * @return a new Role granting exactly {@link #leaseRules()}; empty without leader election
    */
   public Optional<Role> leaderElectionRole(String name, String operatorName) {
     return leaseNamespace.map(
@@ -75,7 +97,15 @@ public record OperatorPermissions(
   /**
    * The ClusterRole and its ClusterRoleBinding, and with leader election the Role and its
    * RoleBinding ({@code name + "-leader-election"}), bound to the ServiceAccount {@code
-   * serviceAccount} in {@code serviceAccountNamespace}.
+   * serviceAccount} in {@code serviceAccountNamespace}: what {@code GenerateRbac} writes, ready to
+   * apply.
+   *
+   * @param name the name of the ClusterRole and its binding, and the value of every object's
+   *     {@value #NAME_LABEL} label
+   * @param serviceAccountNamespace the namespace of the ServiceAccount the operator runs as
+   * @param serviceAccount the name of that ServiceAccount
+   * @return the ClusterRole, the ClusterRoleBinding, then with leader election the Role and the
+   *     RoleBinding, in that order; a new list
    */
   public List<HasMetadata> manifests(
       String name, String serviceAccountNamespace, String serviceAccount) {

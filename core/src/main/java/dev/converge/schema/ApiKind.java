@@ -5,10 +5,22 @@ import java.util.Objects;
 
 /**
  * A kind as configuration names it: {@code apiVersion/kind}, e.g. {@code apps/v1/Deployment} or
- * {@code v1/Service} (the core group has no group prefix).
+ * {@code v1/Service} (the core group has no group prefix). Strategy selection and schema lookup key
+ * kinds by it.
+ *
+ * @param apiVersion {@code group/version}, or {@code version} alone for the core group
+ * @param kind the kind, as in an object's {@code kind} field
  */
 public record ApiKind(String apiVersion, String kind) {
 
+  /**
+   * Checks that neither part is blank.
+   *
+   * @param apiVersion {@code group/version}, or {@code version} alone for the core group
+   * @param kind the kind
+   * @throws NullPointerException if a part is null
+   * @throws IllegalArgumentException if a part is blank
+   */
   public ApiKind {
     Objects.requireNonNull(apiVersion, "apiVersion");
     Objects.requireNonNull(kind, "kind");
@@ -20,6 +32,8 @@ public record ApiKind(String apiVersion, String kind) {
   /**
    * Parses {@code group/version/Kind} or {@code version/Kind}.
    *
+   * @param text the configuration form, surrounding blanks allowed
+   * @return the kind it names
    * @throws IllegalArgumentException naming the text and the expected form
    */
   public static ApiKind parse(String text) {
@@ -37,7 +51,14 @@ public record ApiKind(String apiVersion, String kind) {
     return new ApiKind(trimmed.substring(0, slash), trimmed.substring(slash + 1));
   }
 
-  /** The kind of a resource object, from its apiVersion and kind. */
+  /**
+   * The kind of a resource object, from its apiVersion and kind.
+   *
+   * @param resource an object whose {@code apiVersion} and {@code kind} are set, as they are on
+   *     objects read from the API server and on fabric8's model objects
+   * @return its kind
+   * @throws NullPointerException if the object's apiVersion or kind is null
+   */
   public static ApiKind of(HasMetadata resource) {
     return new ApiKind(resource.getApiVersion(), resource.getKind());
   }

@@ -27,13 +27,29 @@ public final class Comparison {
 
   private Comparison() {}
 
-  /** True when live holds every value desired sets. */
+  /**
+   * True when live holds every value desired sets: a strategy that finds this has nothing to write.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param desired the object the operator wants, as a tree
+   * @return whether writing desired would change nothing the operator cares about
+   */
   public static boolean holds(
       SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {
     return firstDifference(schema, live, desired).isEmpty();
   }
 
-  /** The path of the first value desired sets that live does not hold; empty when there is none. */
+  /**
+   * The path of the first value desired sets that live does not hold, for a log line or an event
+   * that says why a strategy writes.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param desired the object the operator wants, as a tree
+   * @return a dotted path from the root such as {@code .spec.replicas}, with list elements in
+   *     brackets by key or value; empty when live holds everything
+   */
   public static Optional<String> firstDifference(
       SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {
     return Optional.ofNullable(diff(schema, live, desired, ""));
@@ -45,6 +61,11 @@ public final class Comparison {
    * limit range's defaults the server fills in where desired leaves them out, or a value another
    * writer added. Only the server can tell which: strategies then learn its defaults for this
    * desired object (see {@code dev.converge.strategy.tree.ServerDefaults}) before comparing.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param desired the object the operator wants, as a tree
+   * @return whether some atomic value of live holds more than desired and the schema can explain
    */
   public static boolean hasUnexplainedFieldsInAtomicValues(
       SchemaNode schema, Map<String, Object> live, Map<String, Object> desired) {

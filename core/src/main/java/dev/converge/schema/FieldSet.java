@@ -33,29 +33,53 @@ public final class FieldSet {
     this.children = children;
   }
 
-  /** The empty set. */
+  /**
+   * The empty set.
+   *
+   * @return the one empty set, shared
+   */
   public static FieldSet empty() {
     return EMPTY;
   }
 
   private static final FieldSet EVERYTHING = new FieldSet(true, true, Map.of());
 
-  /** A node that holds itself and every child, listed or not. */
+  /**
+   * A node that holds itself and every child, listed or not: whatever it is intersected with or
+   * subtracted from is held whole.
+   *
+   * @return the one such node, shared
+   */
   public static FieldSet everything() {
     return EVERYTHING;
   }
 
-  /** The path element of a map field. */
+  /**
+   * The path element of a map field.
+   *
+   * @param name the field's name (or the map's key)
+   * @return {@code f:<name>}
+   */
   public static String field(String name) {
     return "f:" + name;
   }
 
-  /** The path element of a map-list element with these key values. */
+  /**
+   * The path element of a map-list element with these key values.
+   *
+   * @param keys the element's values of the list's key fields
+   * @return {@code k:<json>}, the JSON with sorted fields, so that equal keys give equal elements
+   */
   public static String key(Map<String, Object> keys) {
     return "k:" + CanonicalJson.of(keys);
   }
 
-  /** The path element of a set element. */
+  /**
+   * The path element of a set element.
+   *
+   * @param value the element (a scalar, for the sets the API defines)
+   * @return {@code v:<json>}, the JSON with sorted fields
+   */
   public static String value(Object value) {
     return "v:" + CanonicalJson.of(value);
   }
@@ -63,7 +87,12 @@ public final class FieldSet {
   /**
    * Every path of {@code tree} as {@code schema} addresses it, each node a member: what a writer of
    * this tree sets. {@code apiVersion}, {@code kind}, {@code metadata.name}, {@code
-   * metadata.namespace} and {@code status} identify or belong to the server and are left out.
+   * metadata.namespace}, {@code metadata.generateName} and {@code status} identify or belong to the
+   * server and are left out, as are null values. An atomic map or list is one leaf.
+   *
+   * @param schema the schema of the tree's kind, from {@link ResourceSchemas}
+   * @param tree a whole object as a tree ({@link ResourceTree})
+   * @return the paths it sets, as the server would record them for an apply of it
    */
   public static FieldSet of(SchemaNode schema, Map<String, Object> tree) {
     Builder root = new Builder();
@@ -105,6 +134,10 @@ public final class FieldSet {
    * no field for a map list or a set an apply sets empty (it records list elements, and there are
    * none), so an applier that compares what it owns with what it sets must count these as its own.
    * Empty when there are none, without allocating.
+   *
+   * @param schema the schema of the tree's kind, from {@link ResourceSchemas}
+   * @param tree a whole object as a tree ({@link ResourceTree}); its metadata is not looked at
+   * @return the paths of its empty lists, each a member leaf; {@link #empty()} when there are none
    */
   public static FieldSet emptyLists(SchemaNode schema, Map<String, Object> tree) {
     Builder root = null;
@@ -211,7 +244,11 @@ public final class FieldSet {
 
   /**
    * Reads a managed-fields tree, the server's "fieldsV1" form (or a record written by {@link
-   * #toFieldsV1}).
+   * #toFieldsV1}). Key and value elements are rewritten with sorted JSON fields, so that a set read
+   * from the server equals one {@link #of} built.
+   *
+   * @param fields the "fieldsV1" map of one managedFields entry; null reads as empty
+   * @return the set it records
    */
   public static FieldSet fromFieldsV1(Map<?, ?> fields) {
     if (fields == null || fields.isEmpty()) {
@@ -266,7 +303,12 @@ public final class FieldSet {
     return element;
   }
 
-  /** The {@code fieldsV1} form: {@code "."} marks a member with children, {@code {}} a leaf. */
+  /**
+   * The {@code fieldsV1} form: {@code "."} marks a member with children, {@code {}} a leaf, and
+   * {@code "*"} a node that owns all its children.
+   *
+   * @return a new map, which {@link #fromFieldsV1} reads back into an equal set
+   */
   public Map<String, Object> toFieldsV1() {
     Map<String, Object> out = new LinkedHashMap<>();
     if (member && !children.isEmpty()) {
@@ -279,31 +321,57 @@ public final class FieldSet {
     return out;
   }
 
-  /** Whether the value at this path itself belongs to the set (not only values below it). */
+  /**
+   * Whether the value at this path itself belongs to the set (not only values below it).
+   *
+   * @return true for a member node
+   */
   public boolean member() {
     return member;
   }
 
-  /** Whether every child of this path belongs to the set, listed or not. */
+  /**
+   * Whether every child of this path belongs to the set, listed or not.
+   *
+   * @return true for a node {@link #coarsened} collapsed, or one read from a {@code "*"} mark
+   */
   public boolean ownsAllChildren() {
     return ownsAll;
   }
 
-  /** The subtree at one path element. */
+  /**
+   * The subtree at one path element.
+   *
+   * @param element a path element, such as {@link #field}{@code ("spec")}
+   * @return the node below this one at {@code element}; empty when the set holds nothing there
+   */
   public Optional<FieldSet> child(String element) {
     return Optional.ofNullable(children.get(element));
   }
 
-  /** The path elements directly below this node. */
+  /**
+   * The path elements directly below this node.
+   *
+   * @return an unmodifiable view, in the order the elements were added
+   */
   public Set<String> elements() {
     return Collections.unmodifiableSet(children.keySet());
   }
 
+  /**
+   * Whether the set holds no path at all.
+   *
+   * @return true when this node is no member, owns no children and has none
+   */
   public boolean isEmpty() {
     return !member && !ownsAll && children.isEmpty();
   }
 
-  /** Number of nodes in the set. */
+  /**
+   * Number of nodes in the set, this one not counted: what {@link #coarsened} bounds.
+   *
+   * @return the number of path elements at every depth
+   */
   public int size() {
     int n = 0;
     for (FieldSet child : children.values()) {
@@ -323,6 +391,9 @@ public final class FieldSet {
    * An equal set shared with every other interned set equal to it, built of shared subtrees. Sets
    * an operator keeps per object (the fields it owns of each object it wrote) are mostly alike,
    * since one builder made every such object: interned, thousands of them cost about what one does.
+   * Interned sets are held weakly, so a set no one uses any longer is collected.
+   *
+   * @return the shared set equal to this one
    */
   public FieldSet interned() {
     FieldSet known = internedOrNull(this);
@@ -350,7 +421,12 @@ public final class FieldSet {
     return ref == null ? null : ref.get();
   }
 
-  /** The union of two sets. */
+  /**
+   * The union of two sets.
+   *
+   * @param other the set to add
+   * @return the paths either set holds; this set or {@code other} itself when the other is empty
+   */
   public FieldSet union(FieldSet other) {
     if (other.isEmpty()) {
       return this;
@@ -367,6 +443,9 @@ public final class FieldSet {
   /**
    * The paths of this set that {@code other} also holds. A node {@code other} owns whole (a member
    * leaf, or "owns all children") holds everything of this set below it.
+   *
+   * @param other the set to intersect with
+   * @return the paths both sets hold
    */
   public FieldSet intersect(FieldSet other) {
     if (other.isEmpty() || isEmpty()) {
@@ -397,6 +476,9 @@ public final class FieldSet {
    * The paths of this set that {@code other} names itself: unlike {@link #intersect}, a member leaf
    * of {@code other} (an empty map desired sets, say) does not take in what this set holds below
    * it; only "owns all children" (a bounded record's widest maps) does.
+   *
+   * @param other the set whose named paths are kept
+   * @return the paths of this set that {@code other} names or owns all children of
    */
   public FieldSet intersectExact(FieldSet other) {
     if (other.isEmpty() || isEmpty()) {
@@ -423,7 +505,12 @@ public final class FieldSet {
     return new FieldSet(both, false, Collections.unmodifiableMap(common));
   }
 
-  /** The paths of this set that {@code other} does not hold (see {@link #intersect}). */
+  /**
+   * The paths of this set that {@code other} does not hold (see {@link #intersect}).
+   *
+   * @param other the set to subtract
+   * @return what remains; empty when {@code other} owns this node whole
+   */
   public FieldSet minus(FieldSet other) {
     if (other.isEmpty() || isEmpty()) {
       return this;
@@ -447,7 +534,13 @@ public final class FieldSet {
     return new FieldSet(keep, ownsAll && !other.ownsAll, Collections.unmodifiableMap(rest));
   }
 
-  /** Whether both sets have the same leaf paths (see {@link #leaves}), without listing them. */
+  /**
+   * Whether both sets have the same leaf paths (see {@link #leaves}), without listing them.
+   * Membership of inner nodes and "owns all children" marks are not compared.
+   *
+   * @param other the set to compare with
+   * @return true when {@code leaves().equals(other.leaves())} would be
+   */
   public boolean sameLeaves(FieldSet other) {
     if (children.isEmpty() || other.children.isEmpty()) {
       return children.isEmpty() && other.children.isEmpty();
@@ -463,7 +556,11 @@ public final class FieldSet {
     return true;
   }
 
-  /** The leaf paths (paths without children below them), each a list of path elements. */
+  /**
+   * The leaf paths (paths without children below them), each a list of path elements.
+   *
+   * @return a new set of unmodifiable lists, in the order of the nodes
+   */
   public Set<List<String>> leaves() {
     Set<List<String>> out = new LinkedHashSet<>();
     collectLeaves(new ArrayList<>(), out);
@@ -487,7 +584,13 @@ public final class FieldSet {
 
   /**
    * A copy where the node with the most children, then the next, is replaced by "owns all its
-   * children" until at most {@code maxNodes} nodes remain: a bounded record of a huge object.
+   * children" until at most {@code maxNodes} nodes remain: a bounded record of a huge object. The
+   * copy holds at least every path this set holds, so a writer that keeps it never forgets a field
+   * it set; it may claim more.
+   *
+   * @param maxNodes the most nodes the copy may have (see {@link #size})
+   * @return this set when it is small enough, else the coarsened copy; it may still exceed {@code
+   *     maxNodes} when no node is left to collapse
    */
   public FieldSet coarsened(int maxNodes) {
     FieldSet current = this;

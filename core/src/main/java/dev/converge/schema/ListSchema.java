@@ -13,10 +13,14 @@ public final class ListSchema implements SchemaNode {
   private volatile SchemaNode items;
 
   /**
+   * A list schema whose element type is looked up only when a value needs it, so that recursive
+   * schemas can be built.
+   *
    * @param itemResolver the element type, resolved on first use
    * @param type atomic, set or map
    * @param keys for a map list, the key fields ({@code x-kubernetes-list-map-keys}); empty
    *     otherwise
+   * @throws IllegalArgumentException if a map list has no key field
    */
   public ListSchema(Supplier<SchemaNode> itemResolver, ListType type, List<String> keys) {
     this.itemResolver = Objects.requireNonNull(itemResolver, "itemResolver");
@@ -27,12 +31,23 @@ public final class ListSchema implements SchemaNode {
     }
   }
 
-  /** A list of {@code items} of the given type, without key fields. */
+  /**
+   * A list of {@code items} of the given type, without key fields.
+   *
+   * @param items the element type
+   * @param type {@link ListType#ATOMIC} or {@link ListType#SET}; a map list needs key fields
+   * @return the list schema
+   * @throws IllegalArgumentException if {@code type} is {@link ListType#MAP}
+   */
   public static ListSchema of(SchemaNode items, ListType type) {
     return new ListSchema(() -> items, type, List.of());
   }
 
-  /** The element type. */
+  /**
+   * The element type.
+   *
+   * @return the element type, resolved on the first call and kept
+   */
   public SchemaNode items() {
     SchemaNode node = items;
     if (node == null) {
@@ -42,11 +57,20 @@ public final class ListSchema implements SchemaNode {
     return node;
   }
 
+  /**
+   * How elements are identified when the list is compared and merged.
+   *
+   * @return atomic, set or map
+   */
   public ListType type() {
     return type;
   }
 
-  /** The key fields of a map list; empty for other lists. */
+  /**
+   * The key fields of a map list; empty for other lists.
+   *
+   * @return the key fields in the schema's order, unmodifiable
+   */
   public List<String> keys() {
     return keys;
   }

@@ -60,7 +60,13 @@ public final class Merge {
       List<String> contested,
       Map<String, String> pointers) {
 
-    /** The JSON pointer into live of a removed path. */
+    /**
+     * The JSON pointer into live of a removed path, for a JSON patch that removes it there.
+     *
+     * @param path one of {@link #removed()}
+     * @return its pointer, list elements by their position in live
+     * @throws IllegalArgumentException if {@code path} is not a removed path
+     */
     public String pointer(String path) {
       String pointer = pointers.get(path);
       if (pointer == null) {
@@ -73,7 +79,19 @@ public final class Merge {
   /** Separates a removed path from its JSON pointer while merging. */
   private static final char POINTER = '\u0001';
 
-  /** Merges {@code desired} into {@code live}. */
+  /**
+   * Merges {@code desired} into {@code live}, for a writer whose earlier writes are all recorded in
+   * {@code previouslyOwned}.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param desired the object the operator wants, as a tree
+   * @param previouslyOwned the fields this writer set before (its record or its managedFields
+   *     entry); what it no longer sets is removed
+   * @param ownedByOthers the fields other writers own; they stay even when this writer owned them
+   *     too
+   * @return the merged object and what it removed from live
+   */
   public static Result apply(
       SchemaNode schema,
       Map<String, Object> live,
@@ -89,6 +107,16 @@ public final class Merge {
    * {@code Update} entries: its JSON patches). They keep nothing, as its own, but a value removed
    * while they hold part of it is reported {@linkplain Result#contested contested}: a write that
    * removes only what one entry owns (an apply) would leave that part behind.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param desired the object the operator wants, as a tree
+   * @param previouslyOwned the fields this writer set before under the name it writes with now;
+   *     what it no longer sets is removed
+   * @param ownedByOthers the fields other writers own; they stay even when this writer owned them
+   *     too
+   * @param alsoHeldByThisWriter the fields this writer holds under other names
+   * @return the merged object and what it removed from live
    */
   @SuppressWarnings("unchecked")
   public static Result apply(
@@ -128,7 +156,13 @@ public final class Merge {
 
   /**
    * Whether merging {@code desired} into {@code live} would clear a one-of member, decided without
-   * building the merged object.
+   * building the merged object: live may hold every value desired sets and still need a write,
+   * because the member desired leaves out must go.
+   *
+   * @param schema the schema of the values, from {@link ResourceSchemas}
+   * @param live the live value, as a tree ({@link ResourceTree})
+   * @param desired the desired value, as a tree
+   * @return true when live holds a one-of member beside the one desired selects
    */
   public static boolean clearsMembers(SchemaNode schema, Object live, Object desired) {
     if (!(desired instanceof Map<?, ?> want) || !(live instanceof Map<?, ?> have)) {
@@ -550,6 +584,14 @@ public final class Merge {
    * The desired value standing where a JSON pointer into live points: map steps by key, list steps
    * by the live element's keys (map lists) or value (sets), so positions that differ between live
    * and desired still meet. Null when desired has nothing there.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param desired the object the operator wants, as a tree
+   * @param pointer a JSON pointer (RFC 6901) into live, such as one of {@link Result#pointer};
+   *     empty for the whole object
+   * @return the desired value at that place, or null
+   * @throws NumberFormatException if a step into a list is not a position
    */
   public static Object desiredAt(SchemaNode schema, Object live, Object desired, String pointer) {
     if (pointer.isEmpty()) {
@@ -597,6 +639,13 @@ public final class Merge {
    * list position still names the same element: for each list step, the element's key fields (map
    * lists) or its value (sets), by pointer. Atomic lists and untyped lists have no identity to
    * test; their positions are tested by the element value.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param pointer a JSON pointer (RFC 6901) into live; empty for the whole object
+   * @return for each list step, the pointer of the value to test and the value live holds there, in
+   *     the order of the steps; a new map, empty when no list lies on the way
+   * @throws NumberFormatException if a step into a list is not a position
    */
   public static Map<String, Object> positionTests(SchemaNode schema, Object live, String pointer) {
     Map<String, Object> tests = new LinkedHashMap<>();

@@ -16,7 +16,16 @@ public final class MergePatch {
 
   private MergePatch() {}
 
-  /** The patch; empty when the server would store the same object. */
+  /**
+   * The patch; empty when the server would store the same object.
+   *
+   * @param schema the schema of the kind, from {@link ResourceSchemas}
+   * @param live the object as read from the API server, as a tree ({@link ResourceTree})
+   * @param target the whole object to be stored, as a tree; a key it lacks that live holds is
+   *     removed ({@code null} in the patch)
+   * @return a new patch holding copies of target's values, never {@code status}; empty when there
+   *     is nothing to send
+   */
   public static Map<String, Object> between(
       SchemaNode schema, Map<String, Object> live, Map<String, Object> target) {
     Map<String, Object> patch = diff(schema instanceof MapSchema m ? m : null, live, target);

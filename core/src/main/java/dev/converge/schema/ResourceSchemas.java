@@ -45,8 +45,12 @@ public final class ResourceSchemas {
   private volatile Loaded index;
 
   /**
+   * A registry reading the schemas through {@code fetch}, for tests and for clients other than
+   * fabric8's; {@link #of} is the one an operator uses.
+   *
    * @param fetch reads a path of the API server ({@code /openapi/v3}, then the paths it lists) and
    *     returns the body, or null when the server answers 404
+   * @param clock the clock that spaces out fetches of a document that keeps missing a kind
    */
   public ResourceSchemas(Function<String, String> fetch, Clock clock) {
     this.fetch = Objects.requireNonNull(fetch, "fetch");
@@ -63,7 +67,11 @@ public final class ResourceSchemas {
 
   /**
    * The registry shared by every user of {@code client}, created on first use. Every write of every
-   * worker asks for it, so the client asked for last is answered without a lock.
+   * worker asks for it, so the client asked for last is answered without a lock. The registry is
+   * held only as long as the client is in use.
+   *
+   * @param client the client whose API server describes the kinds
+   * @return the registry of {@code client}, the same on every call
    */
   public static ResourceSchemas of(KubernetesClient client) {
     Last known = last;
@@ -78,7 +86,15 @@ public final class ResourceSchemas {
     }
   }
 
-  /** The schema of {@code kind}; {@link UntypedSchema} when the server publishes none. */
+  /**
+   * The schema of {@code kind}; {@link UntypedSchema} when the server publishes none (logged once
+   * as a warning per kind).
+   *
+   * @param kind the kind whose objects are to be compared or merged
+   * @return its schema, read from memory once its group-version's document is loaded
+   * @throws SchemaUnavailableException if the document must be read and the server cannot be asked
+   *     (a network error, a server error): deciding without the schema could be wrong
+   */
   public SchemaNode forKind(ApiKind kind) {
     String apiVersion = kind.apiVersion();
     int slash = apiVersion.indexOf('/');

@@ -9,7 +9,16 @@ public final class ScalarEquality {
 
   private ScalarEquality() {}
 
-  /** Equality of two scalars at a position of schema {@code schema}. */
+  /**
+   * Equality of two scalars at a position of schema {@code schema}.
+   *
+   * @param schema the position's schema; a scalar schema decides how values compare, any other
+   *     compares numbers by value and the rest exactly
+   * @param a one value, as a tree holds it (a string, a number, a boolean), or null
+   * @param b the other value, or null
+   * @return whether the server would store them as the same value; two nulls are equal, a null and
+   *     a value are not
+   */
   public static boolean equal(SchemaNode schema, Object a, Object b) {
     if (a == null || b == null) {
       return a == b;

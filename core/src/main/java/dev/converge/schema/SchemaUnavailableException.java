@@ -7,6 +7,12 @@ package dev.converge.schema;
  */
 public final class SchemaUnavailableException extends RuntimeException {
 
+  /**
+   * A failure to read a schema.
+   *
+   * @param message what was read, from where, and why it failed
+   * @param cause the client's failure
+   */
   public SchemaUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }

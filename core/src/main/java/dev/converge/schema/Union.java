@@ -25,6 +25,15 @@ public record Union(
     Map<String, String> memberByValue,
     Set<String> members) {
 
+  /**
+   * Keeps unmodifiable copies of the maps and sets.
+   *
+   * @param typeName the schema definition of the struct
+   * @param discriminator the field whose value selects the member, or empty
+   * @param memberByValue the member each discriminator value selects
+   * @param members every member field
+   * @throws NullPointerException if an argument, a key or a value is null
+   */
   public Union {
     Objects.requireNonNull(typeName, "typeName");
     Objects.requireNonNull(discriminator, "discriminator");
@@ -32,12 +41,26 @@ public record Union(
     members = Set.copyOf(members);
   }
 
-  /** A union whose members are told apart only by which one is set. */
+  /**
+   * A union whose members are told apart only by which one is set (a Volume's sources).
+   *
+   * @param typeName the schema definition of the struct
+   * @param members every member field
+   * @return the union, without a discriminator
+   */
   public static Union of(String typeName, List<String> members) {
     return new Union(typeName, Optional.empty(), Map.of(), Set.copyOf(members));
   }
 
-  /** A union with a discriminator field and the member each of its values selects. */
+  /**
+   * A union with a discriminator field and the member each of its values selects (a Deployment's
+   * strategy: {@code type: RollingUpdate} selects {@code rollingUpdate}).
+   *
+   * @param typeName the schema definition of the struct
+   * @param discriminator the field whose value selects the member
+   * @param memberByValue the member each discriminator value selects; its values are the members
+   * @return the union
+   */
   public static Union discriminated(
       String typeName, String discriminator, Map<String, String> memberByValue) {
     return new Union(
@@ -47,6 +70,10 @@ public record Union(
   /**
    * The members to clear from a merged struct, given what the writer sets: none when the writer
    * sets neither the discriminator nor a member.
+   *
+   * @param desired the struct as the writer sets it
+   * @param present the fields the merged struct holds
+   * @return the present members the writer does not select, sorted; empty when none must go
    */
   public Set<String> toClear(Map<?, ?> desired, Set<String> present) {
     Set<String> selected = new java.util.HashSet<>();

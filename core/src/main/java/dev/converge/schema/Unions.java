@@ -174,12 +174,22 @@ public final class Unions {
 
   private Unions() {}
 
-  /** Adds or replaces the union of a schema definition. */
+  /**
+   * Adds or replaces the union of a schema definition, for every strategy in the process from then
+   * on.
+   *
+   * @param union the union, keyed by its {@link Union#typeName()}
+   */
   public static void register(Union union) {
     KNOWN.put(union.typeName(), union);
   }
 
-  /** The union of the struct with this definition name, if it has one. */
+  /**
+   * The union of the struct with this definition name, if it has one.
+   *
+   * @param typeName a schema definition name, as {@link MapSchema#typeName()} gives it
+   * @return the union; empty for an anonymous schema or a struct without one
+   */
   public static Optional<Union> of(String typeName) {
     return typeName.isEmpty() ? Optional.empty() : Optional.ofNullable(KNOWN.get(typeName));
   }

@@ -19,18 +19,37 @@ public record ApplyResult<R extends HasMetadata>(ApplyOutcome outcome, R live, S
   /** The request description used when no write was sent. */
   public static final String NO_REQUEST = "none";
 
+  /**
+   * Checks that every component is present: a result always carries the live object, so that the
+   * caller can read what the server assigned (a Service's clusterIP, a new resourceVersion).
+   *
+   * @param outcome what happened
+   * @param live the object after the write, or the cached one when nothing was sent
+   * @param request a short description of the request(s) sent, or {@value #NO_REQUEST}
+   * @throws NullPointerException if a component is null
+   */
   public ApplyResult {
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(live, "live");
     Objects.requireNonNull(request, "request");
   }
 
-  /** A result for an object that already matched; no request was sent. */
+  /**
+   * A result for an object that already matched; no request was sent.
+   *
+   * @param <R> the resource type
+   * @param live the object that already matched, as the strategy read it
+   * @return an {@link ApplyOutcome#UNCHANGED} result with request {@value #NO_REQUEST}
+   */
   public static <R extends HasMetadata> ApplyResult<R> unchanged(R live) {
     return new ApplyResult<>(ApplyOutcome.UNCHANGED, live, NO_REQUEST);
   }
 
-  /** True unless the outcome is {@link ApplyOutcome#UNCHANGED}. */
+  /**
+   * True unless the outcome is {@link ApplyOutcome#UNCHANGED}.
+   *
+   * @return whether a write was sent
+   */
   public boolean changed() {
     return outcome != ApplyOutcome.UNCHANGED;
   }

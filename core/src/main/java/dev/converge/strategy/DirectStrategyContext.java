@@ -9,10 +9,21 @@ import java.util.Optional;
  * A {@link StrategyContext} without a runtime: every {@link #cached} read is a GET to the API
  * server. Use it from tools and tests; inside a controller the runtime supplies an informer-backed
  * context.
+ *
+ * @param client the client for reads and writes, the caller's to close
+ * @param fieldManager the field manager to write as, usually the operator's name
  */
 public record DirectStrategyContext(KubernetesClient client, String fieldManager)
     implements StrategyContext {
 
+  /**
+   * Checks the components.
+   *
+   * @param client the client for reads and writes
+   * @param fieldManager the field manager to write as
+   * @throws NullPointerException if {@code client} is null
+   * @throws IllegalArgumentException if {@code fieldManager} is null or blank
+   */
   public DirectStrategyContext {
     Objects.requireNonNull(client, "client");
     if (fieldManager == null || fieldManager.isBlank()) {

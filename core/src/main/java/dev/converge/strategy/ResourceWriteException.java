@@ -20,10 +20,24 @@ public final class ResourceWriteException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The resource, as {@code Kind namespace/name}. */
   private final String resource;
+
+  /** The HTTP status code, or 0 when no response was received. */
   private final int code;
+
+  /** The field paths the server rejected. */
   private final List<String> fields;
 
+  /**
+   * A write failure; {@link #of} builds one from a client exception.
+   *
+   * @param resource the resource, as {@code Kind namespace/name} ({@link #describe})
+   * @param code the HTTP status code, or 0 when no response was received
+   * @param fields the field paths the server rejected; empty when it named none
+   * @param message the whole message: the resource, the request, the fields and the server's words
+   * @param cause the client's exception, or null
+   */
   public ResourceWriteException(
       String resource, int code, List<String> fields, String message, Throwable cause) {
     super(message, cause);
@@ -35,7 +49,11 @@ public final class ResourceWriteException extends RuntimeException {
   /**
    * Wraps a client exception from a write of {@code target}, listing the fields the server named.
    *
+   * @param target the object the write was for
    * @param request what was sent, as in {@link ApplyResult#request()}
+   * @param e the client's exception
+   * @return an exception with the client's status code, naming the resource, the request, each
+   *     field the server blamed and the server's message, with a hint when a field is immutable
    */
   public static ResourceWriteException of(
       HasMetadata target, String request, KubernetesClientException e) {
@@ -78,23 +96,41 @@ public final class ResourceWriteException extends RuntimeException {
     return new ResourceWriteException(resource, e.getCode(), fields, message.toString(), e);
   }
 
-  /** {@code Kind namespace/name} (or {@code Kind name} for cluster-scoped objects). */
+  /**
+   * {@code Kind namespace/name} (or {@code Kind name} for cluster-scoped objects): how messages
+   * name a resource.
+   *
+   * @param target an object with kind and name set
+   * @return its description, such as {@code Deployment shop/web}
+   */
   public static String describe(HasMetadata target) {
     String ns = target.getMetadata().getNamespace();
     return target.getKind() + " " + (ns == null ? "" : ns + "/") + target.getMetadata().getName();
   }
 
-  /** The resource, as {@code Kind namespace/name}. */
+  /**
+   * The resource, as {@code Kind namespace/name}.
+   *
+   * @return the resource the write was for
+   */
   public String resource() {
     return resource;
   }
 
-  /** The HTTP status code, or 0 when no response was received. */
+  /**
+   * The HTTP status code, or 0 when no response was received.
+   *
+   * @return the status the API server answered the write with, such as 422
+   */
   public int code() {
     return code;
   }
 
-  /** Field paths the server rejected, e.g. {@code spec.selector}; empty when it named none. */
+  /**
+   * Field paths the server rejected, e.g. {@code spec.selector}; empty when it named none.
+   *
+   * @return the fields, each once, in the server's order; unmodifiable
+   */
   public List<String> fields() {
     return fields;
   }

@@ -18,7 +18,12 @@ import java.util.Map;
  */
 public interface ServerFieldPreserver {
 
-  /** True when this preserver knows fields of {@code kind}. */
+  /**
+   * True when this preserver knows fields of {@code kind}.
+   *
+   * @param kind the kind about to be written
+   * @return whether {@link #preserve} should be called for its objects
+   */
   boolean appliesTo(ApiKind kind);
 
   /**
@@ -33,7 +38,12 @@ public interface ServerFieldPreserver {
   /**
    * The usual body of {@link #preserve}: copies the value at {@code path} (e.g. {@code "spec",
    * "clusterIP"}) from {@code live} into {@code outgoing} when {@code outgoing} leaves it unset —
-   * absent, {@code ""}, {@code 0} or an empty list — and {@code live} has one.
+   * absent, {@code ""}, {@code 0} or an empty list — and {@code live} has one. Maps missing on the
+   * way in {@code outgoing} are created.
+   *
+   * @param live the object as the server returned it; not changed
+   * @param outgoing the object about to be written; changed in place
+   * @param path the keys from the root to the field, at least one
    */
   static void keepIfUnset(Map<String, Object> live, Map<String, Object> outgoing, String... path) {
     String[] parent = Arrays.copyOf(path, path.length - 1);
@@ -50,6 +60,9 @@ public interface ServerFieldPreserver {
 
   /**
    * Whether a desired value leaves a field to the server: absent, empty string, zero, empty list.
+   *
+   * @param value a value of a tree, or null
+   * @return true for null, {@code ""}, any number equal to zero and an empty list
    */
   static boolean isUnset(Object value) {
     return value == null

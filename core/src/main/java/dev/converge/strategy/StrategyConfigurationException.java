@@ -8,6 +8,11 @@ public final class StrategyConfigurationException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A configuration error.
+   *
+   * @param message what is wrong, naming the strategy or text at fault and what would be accepted
+   */
   public StrategyConfigurationException(String message) {
     super(message);
   }

@@ -16,26 +16,41 @@ import java.util.Optional;
  */
 public interface StrategyContext {
 
-  /** The client used for writes and for fresh reads after a conflict. */
+  /**
+   * The client used for writes and for fresh reads after a conflict.
+   *
+   * @return the operator's client
+   */
   KubernetesClient client();
 
   /**
    * The schemas of the kinds this controller writes, read from the API server once and then looked
    * up: what strategies decide equality, ownership and removal by. The default shares one registry
    * per client.
+   *
+   * @return the schema registry of {@link #client()}'s API server
    */
   default ResourceSchemas schemas() {
     return ResourceSchemas.of(client());
   }
 
-  /** The field manager name this controller writes as (server-side apply, patches). */
+  /**
+   * The field manager name this controller writes as (server-side apply, patches).
+   *
+   * @return the name the API server records in managedFields for this controller's writes
+   */
   String fieldManager();
 
   /**
    * The current object of {@code type} named {@code namespace/name}, as the runtime last saw it;
    * empty when it does not exist. May be slightly stale: strategies must tolerate conflicts.
    *
+   * @param <R> the resource type
+   * @param type the model class of the kind
    * @param namespace the namespace, or null for a cluster-scoped kind
+   * @param name the object's name
+   * @return the object, which may be shared with the runtime's cache (treat it as read-only); empty
+   *     when it does not exist
    */
   <R extends HasMetadata> Optional<R> cached(Class<R> type, String namespace, String name);
 
@@ -43,6 +58,10 @@ public interface StrategyContext {
    * The current object with the same kind, namespace and name as {@code desired}. Typed resources
    * go through {@link #cached}; {@link GenericKubernetesResource}s, whose class does not name a
    * kind, are read from the API server unless the implementation overrides this.
+   *
+   * @param <R> the resource type
+   * @param desired the desired object, whose kind, namespace and name are looked up
+   * @return the live object, to be treated as read-only; empty when it does not exist
    */
   @SuppressWarnings("unchecked")
   default <R extends HasMetadata> Optional<R> current(R desired) {

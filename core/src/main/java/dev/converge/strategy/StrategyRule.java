@@ -21,6 +21,16 @@ import java.util.regex.Pattern;
 public record StrategyRule(
     ApiKind kind, String description, Predicate<HasMetadata> matches, String strategy) {
 
+  /**
+   * Checks the rule.
+   *
+   * @param kind the kind the rule applies to
+   * @param description how configuration writes the rule
+   * @param matches which desired objects of that kind the rule applies to
+   * @param strategy the strategy for them
+   * @throws NullPointerException if {@code kind}, {@code description} or {@code matches} is null
+   * @throws StrategyConfigurationException if {@code strategy} is null or blank, naming the rule
+   */
   public StrategyRule {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(description, "description");
@@ -34,6 +44,12 @@ public record StrategyRule(
   /**
    * Objects of {@code kind} whose name matches {@code nameGlob}, where {@code *} stands for any run
    * of characters: {@code v1/Service[name=*-metrics]=update}.
+   *
+   * @param kind the kind the rule applies to
+   * @param nameGlob the pattern the whole name must match; {@code *} alone matches every name
+   * @param strategy the strategy for the objects it matches
+   * @return the rule, described as {@code kind[name=nameGlob]}
+   * @throws StrategyConfigurationException if {@code nameGlob} or {@code strategy} is null or blank
    */
   public static StrategyRule byName(ApiKind kind, String nameGlob, String strategy) {
     Pattern pattern = glob(nameGlob);
@@ -49,7 +65,15 @@ public record StrategyRule(
 
   /**
    * Objects of {@code kind} whose desired labels hold {@code key=value}: {@code
-   * v1/Service[label:app.kubernetes.io/component=cache]=update}.
+   * v1/Service[label:app.kubernetes.io/component=cache]=update}. The labels looked at are the
+   * desired object's, so the rule is decided by the operator's code alone.
+   *
+   * @param kind the kind the rule applies to
+   * @param key the label's key
+   * @param value the value the label must have, exactly
+   * @param strategy the strategy for the objects it matches
+   * @return the rule, described as {@code kind[label:key=value]}
+   * @throws StrategyConfigurationException if {@code strategy} is null or blank
    */
   public static StrategyRule byLabel(ApiKind kind, String key, String value, String strategy) {
     Objects.requireNonNull(key, "key");
@@ -65,7 +89,12 @@ public record StrategyRule(
         strategy);
   }
 
-  /** True when this rule chooses the strategy for {@code desired}. */
+  /**
+   * True when this rule chooses the strategy for {@code desired}.
+   *
+   * @param desired a desired object
+   * @return whether it is of the rule's kind and the rule matches it
+   */
   public boolean appliesTo(HasMetadata desired) {
     return kind.equals(ApiKind.of(desired)) && matches.test(desired);
   }

@@ -34,23 +34,46 @@ public record StrategySelection(
    */
   public static final String KIND_PREFIX = "converge.strategy.kind.";
 
+  /**
+   * Keeps unmodifiable copies of the overrides and rules. Strategy names are not checked here: a
+   * selection may be written before the strategies are installed.
+   *
+   * @param defaultStrategy the strategy for kinds without an override
+   * @param perKind overrides by kind
+   * @param rules overrides for some objects of a kind, tried in order
+   * @throws NullPointerException if an argument, a kind, a name or a rule is null
+   */
   public StrategySelection {
     Objects.requireNonNull(defaultStrategy, "defaultStrategy");
     perKind = Map.copyOf(perKind);
     rules = List.copyOf(rules);
   }
 
-  /** A default and per-kind overrides, no rules. */
+  /**
+   * A default and per-kind overrides, no rules.
+   *
+   * @param defaultStrategy the strategy for kinds without an override
+   * @param perKind overrides by kind
+   */
   public StrategySelection(String defaultStrategy, Map<ApiKind, String> perKind) {
     this(defaultStrategy, perKind, List.of());
   }
 
-  /** The framework default for every kind. */
+  /**
+   * The framework default for every kind.
+   *
+   * @return {@value #FRAMEWORK_DEFAULT} for every kind, without overrides or rules
+   */
   public static StrategySelection defaults() {
     return new StrategySelection(FRAMEWORK_DEFAULT, Map.of());
   }
 
-  /** One strategy for every kind. */
+  /**
+   * One strategy for every kind.
+   *
+   * @param strategy the strategy's name
+   * @return a selection of {@code strategy} for every kind, without overrides or rules
+   */
   public static StrategySelection all(String strategy) {
     return new StrategySelection(strategy, Map.of());
   }
@@ -61,6 +84,12 @@ public record StrategySelection(
    * followed by a bracket is a rule for some of its objects: {@code v1/Service[name=*-metrics]=ssa}
    * (by name, {@code *} for any characters) or {@code v1/Service[label:tier=cache]=update} (by a
    * label of the desired object).
+   *
+   * @param text the entries; blank entries are skipped, and without a {@code default} entry the
+   *     default is {@value #FRAMEWORK_DEFAULT}
+   * @return the selection, rules in the order of the text
+   * @throws StrategyConfigurationException if an entry has no {@code =}, names no valid kind, has
+   *     an unknown condition or names no strategy for a rule, quoting the entry
    */
   public static StrategySelection parse(String text) {
     String defaultStrategy = FRAMEWORK_DEFAULT;
@@ -93,7 +122,13 @@ public record StrategySelection(
 
   /**
    * Reads {@value #DEFAULT_KEY} and keys starting with {@value #KIND_PREFIX} (followed by the
-   * kind).
+   * kind). Other keys are ignored, so the operator's whole configuration may be passed; rules have
+   * no property form.
+   *
+   * @param properties the configuration
+   * @return the selection; the default is {@value #FRAMEWORK_DEFAULT} when {@value #DEFAULT_KEY} is
+   *     absent
+   * @throws StrategyConfigurationException if a per-kind key names no valid kind
    */
   public static StrategySelection fromProperties(Properties properties) {
     Map<ApiKind, String> perKind = new LinkedHashMap<>();
@@ -107,26 +142,47 @@ public record StrategySelection(
         properties.getProperty(DEFAULT_KEY, FRAMEWORK_DEFAULT).trim(), perKind);
   }
 
-  /** A copy with one more override. */
+  /**
+   * A copy with one more override.
+   *
+   * @param kind the kind
+   * @param strategy the strategy for it, replacing any override it had
+   * @return a new selection; this one is unchanged
+   */
   public StrategySelection with(ApiKind kind, String strategy) {
     Map<ApiKind, String> copy = new LinkedHashMap<>(perKind);
     copy.put(kind, strategy);
     return new StrategySelection(defaultStrategy, copy, rules);
   }
 
-  /** A copy with one more rule, tried after the existing ones. */
+  /**
+   * A copy with one more rule, tried after the existing ones.
+   *
+   * @param rule the rule to add
+   * @return a new selection; this one is unchanged
+   */
   public StrategySelection with(StrategyRule rule) {
     List<StrategyRule> copy = new ArrayList<>(rules);
     copy.add(Objects.requireNonNull(rule, "rule"));
     return new StrategySelection(defaultStrategy, perKind, copy);
   }
 
-  /** The strategy name configured for {@code kind}, rules aside. */
+  /**
+   * The strategy name configured for {@code kind}, rules aside.
+   *
+   * @param kind a kind
+   * @return its override, else the default
+   */
   public String strategyFor(ApiKind kind) {
     return perKind.getOrDefault(kind, defaultStrategy);
   }
 
-  /** The strategy name for {@code desired}: the first matching rule, else its kind's. */
+  /**
+   * The strategy name for {@code desired}: the first matching rule, else its kind's.
+   *
+   * @param desired a desired object, whose apiVersion and kind are set
+   * @return the name of the strategy that writes it
+   */
   public String strategyFor(HasMetadata desired) {
     for (StrategyRule rule : rules) {
       if (rule.appliesTo(desired)) {

@@ -23,6 +23,11 @@ public final class StrategySelector {
   private final StrategySelection selection;
 
   /**
+   * A selector over {@code installed}, checking that every strategy {@code selection} names is
+   * there.
+   *
+   * @param installed the strategies by name, as {@link #findInstalled} returns them
+   * @param selection which strategy writes which object
    * @throws StrategyConfigurationException naming every unknown strategy, the kinds that asked for
    *     it and the strategies found
    */
@@ -36,13 +41,25 @@ public final class StrategySelector {
    * The strategies found on the classpath of {@code StrategySelector}'s class loader, selected by
    * {@code selection}.
    *
-   * @throws StrategyConfigurationException when the selection names a strategy not found
+   * @param selection which strategy writes which object
+   * @return a selector whose every choice is installed
+   * @throws StrategyConfigurationException when the selection names a strategy not found, or the
+   *     classpath offers a strategy that cannot be loaded or two strategies of one name
    */
   public static StrategySelector discover(StrategySelection selection) {
     return discover(selection, StrategySelector.class.getClassLoader());
   }
 
-  /** As {@link #discover(StrategySelection)}, with the strategies {@code classLoader} sees. */
+  /**
+   * As {@link #discover(StrategySelection)}, with the strategies {@code classLoader} sees.
+   *
+   * @param selection which strategy writes which object
+   * @param classLoader the loader whose {@code META-INF/services} entries list the strategies; null
+   *     for {@code StrategySelector}'s own
+   * @return a selector whose every choice is installed
+   * @throws StrategyConfigurationException when the selection names a strategy not found, or the
+   *     loader offers a strategy that cannot be loaded or two strategies of one name
+   */
   public static StrategySelector discover(StrategySelection selection, ClassLoader classLoader) {
     return new StrategySelector(StrategyDiscovery.find(classLoader), selection);
   }
@@ -50,6 +67,9 @@ public final class StrategySelector {
   /**
    * {@code strategies} selected by {@code selection}.
    *
+   * @param strategies the strategies to choose from, found or made by the caller
+   * @param selection which strategy writes which object
+   * @return a selector whose every choice is among {@code strategies}
    * @throws StrategyConfigurationException when two different classes claim one name, or the
    *     selection names a strategy not among them
    */
@@ -64,6 +84,9 @@ public final class StrategySelector {
    * META-INF/services/dev.converge.strategy.ResourceStrategy}; that entry and the class are the
    * whole plugin.
    *
+   * @param classLoader the loader whose {@code META-INF/services} entries are read; null for {@code
+   *     StrategySelector}'s own
+   * @return the strategies by name, unmodifiable
    * @throws StrategyConfigurationException when two different classes claim one name, or a listed
    *     class cannot be loaded or constructed
    */
@@ -71,7 +94,12 @@ public final class StrategySelector {
     return StrategyDiscovery.find(classLoader);
   }
 
-  /** The strategy that writes {@code kind}, rules aside. */
+  /**
+   * The strategy that writes {@code kind}, rules aside.
+   *
+   * @param kind a kind
+   * @return its override's strategy, else the default one
+   */
   public ResourceStrategy forKind(ApiKind kind) {
     return named(selection.strategyFor(kind), kind.toString());
   }
@@ -79,6 +107,9 @@ public final class StrategySelector {
   /**
    * The strategy that writes {@code resource}: the first rule of the selection that matches it,
    * else its kind's.
+   *
+   * @param resource a desired object, whose apiVersion and kind are set
+   * @return the strategy to apply it with
    */
   public ResourceStrategy forResource(HasMetadata resource) {
     return named(selection.strategyFor(resource), ApiKind.of(resource).toString());
@@ -87,6 +118,8 @@ public final class StrategySelector {
   /**
    * The installed strategy {@code name}.
    *
+   * @param name a strategy's name
+   * @return the strategy
    * @throws StrategyConfigurationException naming the installed ones when there is none
    */
   public ResourceStrategy named(String name) {
@@ -108,12 +141,20 @@ public final class StrategySelector {
     return strategy;
   }
 
-  /** Installed strategies by name. */
+  /**
+   * Installed strategies by name.
+   *
+   * @return every strategy this selector may choose, unmodifiable
+   */
   public Map<String, ResourceStrategy> installed() {
     return installed;
   }
 
-  /** The selection this selector was built from. */
+  /**
+   * The selection this selector was built from.
+   *
+   * @return the selection
+   */
   public StrategySelection selection() {
     return selection;
   }

@@ -37,24 +37,45 @@ public final class KwokNode {
     this.name = Objects.requireNonNull(name, "name");
   }
 
-  /** A node of that name: 64 CPUs, 512 GiB of memory, 110 pods (a kubelet's default). */
+  /**
+   * A node of that name: 64 CPUs, 512 GiB of memory, 110 pods (a kubelet's default).
+   *
+   * @param name the Node's name, also its {@code kubernetes.io/hostname} label
+   * @return a builder; nothing is sent to the cluster
+   */
   public static KwokNode named(String name) {
     return new KwokNode(name);
   }
 
-  /** The CPUs the node offers (capacity and allocatable), a quantity such as {@code "64"}. */
+  /**
+   * The CPUs the node offers (capacity and allocatable), a quantity such as {@code "64"}.
+   *
+   * @param quantity the CPUs, as a Kubernetes quantity
+   * @return this builder
+   */
   public KwokNode cpu(String quantity) {
     this.cpu = Objects.requireNonNull(quantity, "quantity");
     return this;
   }
 
-  /** The memory the node offers, a quantity such as {@code "512Gi"}. */
+  /**
+   * The memory the node offers, a quantity such as {@code "512Gi"}.
+   *
+   * @param quantity the memory, as a Kubernetes quantity
+   * @return this builder
+   */
   public KwokNode memory(String quantity) {
     this.memory = Objects.requireNonNull(quantity, "quantity");
     return this;
   }
 
-  /** The most pods the scheduler places on the node. */
+  /**
+   * The most pods the scheduler places on the node.
+   *
+   * @param count at least 1
+   * @return this builder
+   * @throws IllegalArgumentException if {@code count} is below 1, naming the Node
+   */
   public KwokNode pods(int count) {
     if (count < 1) {
       throw new IllegalArgumentException(
@@ -64,13 +85,24 @@ public final class KwokNode {
     return this;
   }
 
-  /** A label more (for node selectors and affinities of the pods under test). */
+  /**
+   * A label more (for node selectors and affinities of the pods under test).
+   *
+   * @param key the label's key; a key set before, or one of the Node's own labels, is replaced
+   * @param value the label's value
+   * @return this builder
+   */
   public KwokNode label(String key, String value) {
     labels.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     return this;
   }
 
-  /** The Node to create; its status is the one kwok then keeps up to date. */
+  /**
+   * The Node to create; its status is the one kwok then keeps up to date.
+   *
+   * @return a new Node, annotated for kwok, labelled {@code linux}/{@code amd64} and {@code
+   *     type=kwok} besides the labels given
+   */
   public Node build() {
     Map<String, Quantity> resources =
         Map.of(
@@ -113,6 +145,9 @@ public final class KwokNode {
   /**
    * True when the node's {@code Ready} condition is {@code True}; false for a missing node or one
    * without conditions yet (kwok has not taken it over).
+   *
+   * @param node a Node read from the cluster, or null when it does not exist
+   * @return whether the scheduler may place pods on it
    */
   public static boolean isReady(Node node) {
     return node != null

@@ -46,42 +46,75 @@ public final class LaunchedProcess implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(killOnExit);
   }
 
-  /** The name in messages: the main class, the jar or the program unless set. */
+  /**
+   * The name in messages: the main class, the jar or the program unless set.
+   *
+   * @return the process's name
+   */
   public String name() {
     return name;
   }
 
-  /** The process id. */
+  /**
+   * The process id.
+   *
+   * @return the operating system's id of the process
+   */
   public long pid() {
     return process.pid();
   }
 
-  /** The process, for what this class does not offer (its descendants, its start time). */
+  /**
+   * The process, for what this class does not offer (its descendants, its start time).
+   *
+   * @return the JDK's handle of the process
+   */
   public ProcessHandle handle() {
     return process.toHandle();
   }
 
-  /** True until the process has ended. */
+  /**
+   * True until the process has ended.
+   *
+   * @return whether the process is still running
+   */
   public boolean isAlive() {
     return process.isAlive();
   }
 
-  /** The exit code once the process has ended (128 + the signal's number for a signal). */
+  /**
+   * The exit code once the process has ended (128 + the signal's number for a signal).
+   *
+   * @return the exit code; empty while the process runs
+   */
   public OptionalInt exitCode() {
     return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
   }
 
-  /** The log file: standard output, and standard error unless it has a file of its own. */
+  /**
+   * The log file: standard output, and standard error unless it has a file of its own.
+   *
+   * @return the file's path, which stays after the process has ended
+   */
   public Path log() {
     return log;
   }
 
-  /** Everything written to the log file so far (its earlier content included). */
+  /**
+   * Everything written to the log file so far (its earlier content included).
+   *
+   * @return the file's text; bytes that are not UTF-8 are replaced, and a missing file reads as
+   *     empty
+   */
   public String output() {
     return read(log);
   }
 
-  /** What was written to the separate standard error file so far; empty without one. */
+  /**
+   * What was written to the separate standard error file so far; empty without one.
+   *
+   * @return the standard error file's text
+   */
   public String errors() {
     return errorLog == null ? "" : read(errorLog);
   }
@@ -90,6 +123,9 @@ public final class LaunchedProcess implements AutoCloseable {
    * Waits until {@code condition} holds, checking it every 200 ms; the readiness of a process is
    * whatever the test can observe (an HTTP probe, an object in the cluster, a line of output).
    *
+   * @param what what is awaited, for the failure message ("serving probes")
+   * @param timeout how long to wait at most; be generous, the machine may be loaded
+   * @param condition the check, true once the process is ready
    * @throws IllegalStateException as soon as the process has ended, or when {@code timeout} has
    *     passed, with the exit code and the end of the process's output
    */
@@ -116,6 +152,9 @@ public final class LaunchedProcess implements AutoCloseable {
    * Waits until a line of the output matches {@code pattern} and returns the first match: for a
    * process that says where it listens ("probes on :43121").
    *
+   * @param pattern what to find in the output, searched anywhere in it
+   * @param timeout how long to wait at most
+   * @return the first match, with its groups
    * @throws IllegalStateException as {@link #awaitReady} does
    */
   public MatchResult awaitOutput(Pattern pattern, Duration timeout) {
@@ -137,6 +176,7 @@ public final class LaunchedProcess implements AutoCloseable {
   /**
    * Waits up to {@code timeout} for the process to end.
    *
+   * @param timeout how long to wait at most
    * @return its exit code, or empty when it is still running
    */
   public OptionalInt waitFor(Duration timeout) {
@@ -159,6 +199,7 @@ public final class LaunchedProcess implements AutoCloseable {
    * SIGTERM, then SIGKILL to the process and its descendants when it has not ended within {@code
    * grace}; nothing when it has already ended.
    *
+   * @param grace how long the process may take to shut down after SIGTERM
    * @return the exit code, or -1 when it did not end even after SIGKILL
    */
   public int stop(Duration grace) {
@@ -197,7 +238,12 @@ public final class LaunchedProcess implements AutoCloseable {
     signal("CONT");
   }
 
-  /** The process's state and the end of its output, for a failure message. */
+  /**
+   * The process's state and the end of its output, for a failure message.
+   *
+   * @return the name, pid, state or exit code, and the last 40 lines of the log (and of the
+   *     standard error file when there is one)
+   */
   public String describe() {
     String state = process.isAlive() ? "still running" : "exit code " + process.exitValue();
     return name

@@ -52,7 +52,13 @@ public final class WidgetCrd {
     this.plural = requireText(plural, "plural");
   }
 
-  /** {@code widgets.<group>}, kind {@code Widget}, version {@code v1}. */
+  /**
+   * {@code widgets.<group>}, kind {@code Widget}, version {@code v1}.
+   *
+   * @param group the API group, one no other test class uses
+   * @return a builder with open spec and status and a status subresource
+   * @throws IllegalArgumentException if {@code group} is null or blank
+   */
   public static WidgetCrd inGroup(String group) {
     return new WidgetCrd(group, "v1", KIND, PLURAL);
   }
@@ -60,6 +66,10 @@ public final class WidgetCrd {
   /**
    * The definition a custom resource class stands for: its {@code @Group}, {@code @Version}, kind
    * and plural (fabric8's annotations and defaults), so that typed clients of that class find it.
+   *
+   * @param type the custom resource class
+   * @return a builder with open spec and status and a status subresource
+   * @throws IllegalArgumentException if the class gives no group, version, kind or plural
    */
   public static WidgetCrd of(Class<? extends HasMetadata> type) {
     return new WidgetCrd(
@@ -69,13 +79,24 @@ public final class WidgetCrd {
         HasMetadata.getPlural(type));
   }
 
-  /** The schema of {@code spec}; without it, spec keeps any field. */
+  /**
+   * The schema of {@code spec}; without it, spec keeps any field.
+   *
+   * @param schema the structural schema of the spec object, for a test that needs typed fields
+   *     (defaults, list types, validation)
+   * @return this builder
+   */
   public WidgetCrd spec(JSONSchemaProps schema) {
     this.spec = Objects.requireNonNull(schema, "schema");
     return this;
   }
 
-  /** The schema of {@code status}; without it, status keeps any field. */
+  /**
+   * The schema of {@code status}; without it, status keeps any field.
+   *
+   * @param schema the structural schema of the status object
+   * @return this builder
+   */
   public WidgetCrd status(JSONSchemaProps schema) {
     this.status = Objects.requireNonNull(schema, "schema");
     return this;
@@ -84,6 +105,8 @@ public final class WidgetCrd {
   /**
    * Without a {@code /status} subresource: status is then written with the rest of the object and a
    * status change counts as a change of generation.
+   *
+   * @return this builder
    */
   public WidgetCrd withoutStatusSubresource() {
     this.statusSubresource = false;
@@ -94,6 +117,12 @@ public final class WidgetCrd {
    * A {@code /scale} subresource over these paths (for example {@code .spec.replicas} and {@code
    * .status.replicas}), as workload-like custom resources have for {@code kubectl scale} and
    * autoscalers.
+   *
+   * @param specReplicasPath the JSON path of the wanted replicas, such as {@code .spec.replicas}
+   * @param statusReplicasPath the JSON path of the observed replicas, such as {@code
+   *     .status.replicas}
+   * @return this builder
+   * @throws IllegalArgumentException if a path is null or blank
    */
   public WidgetCrd scale(String specReplicasPath, String statusReplicasPath) {
     this.specReplicasPath = requireText(specReplicasPath, "specReplicasPath");
@@ -101,32 +130,57 @@ public final class WidgetCrd {
     return this;
   }
 
-  /** The CRD's name, {@code <plural>.<group>}. */
+  /**
+   * The CRD's name, {@code <plural>.<group>}.
+   *
+   * @return the name of the CustomResourceDefinition object
+   */
   public String name() {
     return plural + "." + group;
   }
 
-  /** The API group. */
+  /**
+   * The API group.
+   *
+   * @return the group of the custom resources
+   */
   public String group() {
     return group;
   }
 
-  /** The {@code apiVersion} of the custom resources, {@code <group>/<version>}. */
+  /**
+   * The {@code apiVersion} of the custom resources, {@code <group>/<version>}.
+   *
+   * @return the value a test's objects carry in {@code apiVersion}
+   */
   public String apiVersion() {
     return group + "/" + version;
   }
 
-  /** The kind. */
+  /**
+   * The kind.
+   *
+   * @return the kind of the custom resources, {@value #KIND} unless given by a class
+   */
   public String kind() {
     return kind;
   }
 
-  /** The plural, as in the resource's URL path. */
+  /**
+   * The plural, as in the resource's URL path.
+   *
+   * @return the plural resource name, also what RBAC rules name
+   */
   public String plural() {
     return plural;
   }
 
-  /** A new definition each call, to install as cluster administrator. */
+  /**
+   * A new definition each call, to install as cluster administrator.
+   *
+   * @return the CustomResourceDefinition: namespaced, one served and stored version, with the
+   *     subresources and schemas chosen
+   */
   public CustomResourceDefinition build() {
     CustomResourceSubresourcesBuilder subresources = new CustomResourceSubresourcesBuilder();
     if (statusSubresource) {

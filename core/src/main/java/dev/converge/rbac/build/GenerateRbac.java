@@ -48,6 +48,13 @@ public final class GenerateRbac {
 
   private GenerateRbac() {}
 
+  /**
+   * Runs the generator as a build step: see the class comment for the options.
+   *
+   * @param args the options
+   * @throws IllegalStateException when an option is missing or unknown, the factory cannot be
+   *     loaded or a file cannot be written, with a message that says what is wrong
+   */
   public static void main(String[] args) {
     try {
       run(args, System.out);
@@ -59,7 +66,19 @@ public final class GenerateRbac {
     }
   }
 
-  /** Parses {@code args}, writes the files and reports each on {@code out}. */
+  /**
+   * Parses {@code args}, writes the files and reports each on {@code out}: {@link #main} without
+   * the wrapping of its exceptions, for a build tool or test that calls the generator itself.
+   *
+   * @param args the options, as for {@link #main}
+   * @param out where to report each file written
+   * @return the files written, in the order of the {@code --output} directories, ClusterRole file
+   *     first in each
+   * @throws IllegalArgumentException if an option is missing, unknown or has no value, or the
+   *     factory is no {@link OperatorFactory}
+   * @throws IOException if a directory or file cannot be written
+   * @throws ReflectiveOperationException if the factory class cannot be loaded or instantiated
+   */
   public static List<Path> run(String[] args, PrintStream out)
       throws IOException, ReflectiveOperationException {
     String factory = null;

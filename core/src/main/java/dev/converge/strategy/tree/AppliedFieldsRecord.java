@@ -64,7 +64,15 @@ public final class AppliedFieldsRecord {
 
   private AppliedFieldsRecord() {}
 
-  /** The annotation value for {@code fields}, at most {@link #MAX_LENGTH} characters. */
+  /**
+   * The annotation value for {@code fields}, at most {@link #MAX_LENGTH} characters. A coarsened
+   * record still holds every path of {@code fields} (it may claim more), so no field the strategy
+   * wrote is forgotten.
+   *
+   * @param fields the fields the strategy writes now
+   * @return the paths as JSON in the form of managedFields, or beyond {@link #COMPRESS_ABOVE}
+   *     characters that JSON gzip-compressed and Base64-encoded behind a {@code gz:} prefix
+   */
   public static String encode(FieldSet fields) {
     String known = ENCODED.get(fields);
     if (known != null) {
@@ -107,6 +115,8 @@ public final class AppliedFieldsRecord {
   /**
    * The field set of an annotation value; empty for a missing or blank one.
    *
+   * @param annotation the value of {@link #ANNOTATION} on the live object, or null
+   * @return the fields recorded, {@linkplain FieldSet#interned() interned}
    * @throws IllegalArgumentException when the value is not a record (someone edited it by hand)
    */
   public static FieldSet decode(String annotation) {

@@ -28,12 +28,22 @@ public final class DesiredState {
 
   private DesiredState() {}
 
-  /** The normalised JSON tree of {@code desired}. */
+  /**
+   * The normalised JSON tree of {@code desired}.
+   *
+   * @param desired the object as the operator built it; not changed
+   * @return a new tree, normalised as {@link #normalize} does
+   */
   public static Map<String, Object> of(HasMetadata desired) {
     return normalize(ResourceTree.of(desired));
   }
 
-  /** Normalises a desired tree in place and returns it. */
+  /**
+   * Normalises a desired tree in place and returns it.
+   *
+   * @param tree an object's tree, as {@link ResourceTree#of} makes it; changed in place
+   * @return {@code tree} itself
+   */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> normalize(Map<String, Object> tree) {
     tree.remove("status");

@@ -29,12 +29,21 @@ public final class ManagedFields {
   /**
    * The entries of the object's main resource (not of its status or other subresources): where this
    * controller's own entries are looked for, since it writes only the object itself.
+   *
+   * @param liveTree the live object's tree
+   * @return the entries as maps ({@code manager}, {@code operation}, {@code fieldsV1}, ...), in the
+   *     server's order; empty when the object has none
    */
   public static List<Map<String, Object>> entries(Map<String, Object> liveTree) {
     return allEntries(liveTree).stream().filter(ManagedFields::isMainResource).toList();
   }
 
-  /** Every entry, those written through a subresource ({@code /scale}, {@code /status}) too. */
+  /**
+   * Every entry, those written through a subresource ({@code /scale}, {@code /status}) too.
+   *
+   * @param liveTree the live object's tree
+   * @return the entries as maps, in the server's order; empty when the object has none
+   */
   @SuppressWarnings("unchecked")
   public static List<Map<String, Object>> allEntries(Map<String, Object> liveTree) {
     Object list =
@@ -48,6 +57,9 @@ public final class ManagedFields {
   /**
    * The manager name the API server records for this context's PUT and POST requests: its client's
    * user agent up to the first {@code /}.
+   *
+   * @param context the context whose client sends the requests
+   * @return the manager name, {@value #FABRIC8_DEFAULT_MANAGER} when the client has no user agent
    */
   public static String userAgentManager(StrategyContext context) {
     String agent = context.client().getConfiguration().getUserAgent();
@@ -58,7 +70,12 @@ public final class ManagedFields {
     return slash < 0 ? agent : agent.substring(0, slash);
   }
 
-  /** The names this controller writes under: its field manager and its client's user-agent name. */
+  /**
+   * The names this controller writes under: its field manager and its client's user-agent name.
+   *
+   * @param context the context the controller writes with
+   * @return one or two manager names
+   */
   public static Set<String> ownManagers(StrategyContext context) {
     return Set.copyOf(java.util.List.of(context.fieldManager(), userAgentManager(context)));
   }
@@ -66,6 +83,10 @@ public final class ManagedFields {
   /**
    * The fields every manager other than {@code own} holds, under any operation and through any
    * subresource ({@code spec.replicas} an autoscaler set through {@code /scale} among them).
+   *
+   * @param liveTree the live object's tree
+   * @param own the manager names of this controller ({@link #ownManagers})
+   * @return the union of the other managers' fields
    */
   public static FieldSet ownedByOthers(Map<String, Object> liveTree, Set<String> own) {
     FieldSet out = FieldSet.empty();
@@ -77,14 +98,24 @@ public final class ManagedFields {
     return out;
   }
 
-  /** The field set of one entry. */
+  /**
+   * The field set of one entry.
+   *
+   * @param entry one managedFields entry, as a map
+   * @return its {@code fieldsV1}; empty when it has none
+   */
   public static FieldSet fieldsOf(Map<String, Object> entry) {
     return entry.get("fieldsV1") instanceof Map<?, ?> fields
         ? FieldSet.fromFieldsV1(fields)
         : FieldSet.empty();
   }
 
-  /** Whether an entry records writes of the object itself, not of a subresource. */
+  /**
+   * Whether an entry records writes of the object itself, not of a subresource.
+   *
+   * @param entry one managedFields entry, as a map
+   * @return true when it names no subresource
+   */
   public static boolean isMainResource(Map<String, Object> entry) {
     Object subresource = entry.get("subresource");
     return subresource == null || "".equals(subresource);

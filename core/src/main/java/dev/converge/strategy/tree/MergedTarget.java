@@ -28,19 +28,29 @@ public record MergedTarget(
 
   private static final Logger log = LoggerFactory.getLogger(MergedTarget.class);
 
-  /** Whether nothing needs to be written. */
+  /**
+   * Whether nothing needs to be written.
+   *
+   * @return true when the patch is empty: the strategy sends no request
+   */
   public boolean unchanged() {
     return patch.isEmpty();
   }
 
   /**
-   * Merges {@code desired} into {@code live}.
+   * Merges {@code desired} into {@code live}. In the steady state (the record unchanged and live
+   * holding desired) no merged object is built and live itself is returned as {@link #object()}. A
+   * record that cannot be read is logged as a warning and replaced; nothing is removed that time.
    *
+   * @param schema the schema of the kind, from {@link dev.converge.schema.ResourceSchemas}
+   * @param live the live object's tree; not changed
+   * @param desired desired's tree ({@link DesiredState}); not changed
    * @param record whether to read and keep the applied-fields record (off, nothing is removed)
    * @param ownManagers the managedFields names this controller writes under; fields any other
    *     manager holds are never removed
    * @param adjust last changes to the merged object before it is compared (server-assigned fields)
    * @param resource {@code kind namespace/name}, for logs
+   * @return the object to write, the patch from live to it and the paths removed
    */
   public static MergedTarget of(
       SchemaNode schema,
@@ -98,7 +108,14 @@ public record MergedTarget(
     return new MergedTarget(object, patch, merged.removed());
   }
 
-  /** The record annotation of a new object built from {@code desired}. */
+  /**
+   * The record annotation of a new object built from {@code desired}, for a strategy that creates
+   * the object and must record from the first write what it set.
+   *
+   * @param schema the schema of the kind, from {@link dev.converge.schema.ResourceSchemas}
+   * @param desired desired's tree ({@link DesiredState})
+   * @return the value of {@link AppliedFieldsRecord#ANNOTATION}
+   */
   public static String recordOf(SchemaNode schema, Map<String, Object> desired) {
     return AppliedFieldsRecord.encode(FieldSet.of(schema, desired));
   }

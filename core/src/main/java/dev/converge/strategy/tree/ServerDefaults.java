@@ -53,8 +53,13 @@ public final class ServerDefaults {
    * Desired with its atomic values as the server would store them, when live suggests the server
    * fills fields into them; otherwise {@code wanted} itself.
    *
+   * @param schema the schema of the kind, from {@link dev.converge.schema.ResourceSchemas}
+   * @param live the live object's tree, or null when the object does not exist yet
    * @param wanted desired's tree ({@link DesiredState}); not changed
    * @param type the Java class of the resource, for the dry-run request
+   * @param context the context whose client sends the dry run
+   * @return a new tree with the server's atomic values, or {@code wanted} itself when there is
+   *     nothing to learn or the dry run was refused (logged at debug level)
    */
   public static Map<String, Object> fillAtomicValues(
       SchemaNode schema,
