@@ -4,6 +4,13 @@
  */
 module dev.converge.testing.conformance {
   requires transitive dev.converge.core;
+  // Named here rather than only through dev.converge.core: a Converge jar carries an
+  // Automatic-Module-Name, not its descriptor, and an automatic module passes on no requires.
+  requires transitive kubernetes.client.api;
+  requires transitive kubernetes.model.common;
+  requires transitive kubernetes.model.core;
+  requires transitive kubernetes.model.apps;
+  requires tools.jackson.databind;
   requires transitive dev.converge.testing;
   requires transitive org.junit.jupiter.api;
   requires dev.converge.crd;

@@ -3,6 +3,11 @@
  */
 module dev.converge.strategy.update {
   requires transitive dev.converge.core;
+  // Named here rather than only through dev.converge.core: a Converge jar carries an
+  // Automatic-Module-Name, not its descriptor, and an automatic module passes on no requires.
+  requires transitive kubernetes.client.api;
+  requires transitive kubernetes.model.common;
+  requires transitive kubernetes.model.core;
   requires org.slf4j;
 
   exports dev.converge.strategy.update;
