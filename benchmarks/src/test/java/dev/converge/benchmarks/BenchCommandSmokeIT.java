@@ -100,6 +100,8 @@ class BenchCommandSmokeIT {
     assertThat(go.fanoutSeconds()).isPositive();
     assertThat(go.restartToFirstReconcileSeconds())
         .isGreaterThanOrEqualTo(go.restartToReadySeconds());
+    // stopped by the harness, never by a JVM tool's attach signal (SIGQUIT ends a Go program)
+    assertThat(Files.readString(output.resolve("logs/n20-r1/go.log"))).doesNotContain("SIGQUIT");
 
     String table = Files.readString(output.resolve("n20-r1.md"));
     assertThat(table)

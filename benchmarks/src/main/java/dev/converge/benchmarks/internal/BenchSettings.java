@@ -107,6 +107,6 @@ public record BenchSettings(
   /** The operator under test, named {@code operator} in the results. */
   public OperatorUnderTest operator() {
     return new OperatorUnderTest(
-        "operator", operatorCommand, readyUrl, metricsUrl, reconcileMetric, startupArchive);
+        "operator", operatorCommand, readyUrl, metricsUrl, reconcileMetric, startupArchive, true);
   }
 }

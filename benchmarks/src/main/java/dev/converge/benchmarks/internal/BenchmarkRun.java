@@ -104,7 +104,8 @@ public final class BenchmarkRun {
         try {
           double toReady = awaitReady(operator, subject);
           progress.accept(
-              String.format("operator ready (caches synced) %.2f s after start", toReady));
+              String.format(
+                  "%s ready (caches synced) %.2f s after start", subject.mode(), toReady));
 
           MetricsSnapshot before = metrics.snapshot();
           double cpuBefore = operator.cpuSeconds();
@@ -165,7 +166,8 @@ public final class BenchmarkRun {
 
           double cpuTotal = operator.cpuSeconds();
           long peakRss = operator.peakRssBytes();
-          OptionalLong heap = operator.heapAfterFullGcBytes();
+          OptionalLong heap =
+              subject.jvm() ? operator.heapAfterFullGcBytes() : OptionalLong.empty();
           operator.close();
           progress.accept(
               String.format(

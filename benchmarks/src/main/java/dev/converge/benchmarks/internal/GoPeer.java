@@ -94,6 +94,7 @@ public final class GoPeer {
         "http://127.0.0.1:{port}/readyz",
         "http://127.0.0.1:{metrics-port}/metrics",
         RECONCILE_METRIC,
+        false,
         false);
   }
 }

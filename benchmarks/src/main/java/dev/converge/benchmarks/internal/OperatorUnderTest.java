@@ -19,6 +19,9 @@ import java.util.List;
  * @param reconcileMetric the counter of reconciles in those metrics, summed over its samples
  * @param startupArchive whether a training start writes a class-data-sharing archive that every
  *     measured start maps (a JVM's option only)
+ * @param jvm whether the process may be a JVM whose heap {@code jcmd} reads after a full GC; false
+ *     for a process known not to be one, which must not get {@code jcmd}'s attach signal (SIGQUIT
+ *     ends a Go program)
  */
 public record OperatorUnderTest(
     String mode,
@@ -26,7 +29,8 @@ public record OperatorUnderTest(
     String readyUrl,
     String metricsUrl,
     String reconcileMetric,
-    boolean startupArchive) {
+    boolean startupArchive,
+    boolean jvm) {
 
   public OperatorUnderTest {
     command = List.copyOf(command);
