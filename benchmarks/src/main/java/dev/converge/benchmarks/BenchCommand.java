@@ -2,6 +2,8 @@ package dev.converge.benchmarks;
 
 import dev.converge.benchmarks.internal.BenchSettings;
 import dev.converge.benchmarks.internal.BenchmarkRun;
+import dev.converge.benchmarks.internal.GoPeer;
+import dev.converge.benchmarks.internal.OperatorUnderTest;
 import dev.converge.benchmarks.internal.ProfileSummary;
 import dev.converge.benchmarks.internal.Reports;
 import dev.converge.benchmarks.internal.RunFigures;
@@ -23,7 +25,9 @@ import picocli.CommandLine.Option;
  * {@code bin/bench}: drives an operator (the example AppDeployment operator, or any operator given
  * as a command and its CRD) against a local control plane, then the floor (the same Deployments and
  * Services written by a raw client at full concurrency) on a fresh one, and writes JSON, a markdown
- * table and PNG plots.
+ * table and PNG plots. With {@code --peer go}, the example's Go controller-runtime twin runs
+ * between the two, measured as the operator is, so that the table compares Converge with what a Go
+ * user would write.
  */
 @Command(
     name = "bench",
@@ -146,6 +150,23 @@ public final class BenchCommand implements Callable<Integer> {
   List<String> operatorOptions = new java.util.ArrayList<>();
 
   @Option(
+      names = "--peer",
+      paramLabel = "PEER",
+      description =
+          "go: also run the example's Go controller-runtime twin (benchmarks/peer-go, built into"
+              + " the cache when its sources changed) after the operator, on a fresh control plane"
+              + " with the same workload, and show Converge/Go ratios. Default: none.")
+  String peer;
+
+  @Option(
+      names = "--peer-option",
+      paramLabel = "ARG",
+      description =
+          "An argument for the Go twin, after its own (repeat for more), e.g."
+              + " --peer-option=--workers=32.")
+  List<String> peerOptions = new java.util.ArrayList<>();
+
+  @Option(
       names = "--crd",
       paramLabel = "FILE",
       description =
@@ -222,6 +243,17 @@ public final class BenchCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--mode must be operator, floor or both, not '" + mode + "'");
     }
+    if (peer != null && !peer.equals("go")) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--peer must be go, not '" + peer + "'");
+    }
+    Optional<OperatorUnderTest> peerUnderTest =
+        peer == null || mode.equals("floor")
+            ? Optional.empty()
+            : Optional.of(
+                GoPeer.of(
+                    GoPeer.build(output.resolve("logs").resolve("peer-go-build.log")),
+                    peerOptions));
     if (controllerManagerQps > 0) {
       System.setProperty("converge.controller-manager.qps", Integer.toString(controllerManagerQps));
     }
@@ -249,7 +281,8 @@ public final class BenchCommand implements Callable<Integer> {
               reconcileMetric,
               workDir,
               restarts,
-              startupArchive);
+              startupArchive,
+              peerUnderTest);
       String machine = machine();
       System.out.printf(
           "==> %d AppDeployments × %d replicas over %d namespaces; %s%n",
@@ -258,6 +291,9 @@ public final class BenchCommand implements Callable<Integer> {
       List<RunFigures> figures = new ArrayList<>();
       if (settings.runOperator()) {
         figures.add(run.operator());
+      }
+      if (settings.peer().isPresent()) {
+        figures.add(run.peer());
       }
       if (settings.runFloor()) {
         figures.add(run.floor());

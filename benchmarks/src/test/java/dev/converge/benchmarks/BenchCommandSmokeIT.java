@@ -14,16 +14,20 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The harness at a tiny size, as {@code bin/test} runs it: the example operator and the floor on
- * real local control planes, figures printed and written. The large sizes are {@code bin/bench}'s.
+ * The harness at a tiny size, as {@code bin/test} runs it: the example operator, its Go
+ * controller-runtime twin and the floor on real local control planes, figures printed and written.
+ * The large sizes are {@code bin/bench}'s; timings are never asserted, only that every object
+ * converged and what the API server counted.
  */
 class BenchCommandSmokeIT {
 
   private static final int OBJECTS = 20;
 
   @Test
-  void measuresTheExampleOperatorAndTheFloorAndWritesTheResults() throws IOException {
+  void measuresTheExampleOperatorItsGoTwinAndTheFloorAndWritesTheResults() throws IOException {
     Path output = Path.of(System.getProperty("converge.bench.output", "target/bench-smoke"));
+    Path goLog = output.resolve("logs/n20-r1/go.log");
+    Files.deleteIfExists(goLog); // the harness appends: an earlier run's output is not this one's
     int exit =
         new CommandLine(new BenchCommand())
             .execute(
@@ -35,6 +39,8 @@ class BenchCommandSmokeIT {
                 "5",
                 "--idle-seconds",
                 "3",
+                "--peer",
+                "go",
                 "--output",
                 output.toString(),
                 "--note",
@@ -46,13 +52,18 @@ class BenchCommandSmokeIT {
             .build()
             .readValue(
                 output.resolve("n20-r1.json").toFile(), new TypeReference<List<RunFigures>>() {});
-    assertThat(runs).extracting(RunFigures::mode).containsExactly("operator", "floor");
+    assertThat(runs).extracting(RunFigures::mode).containsExactly("operator", "go", "floor");
     RunFigures operator = runs.get(0);
-    RunFigures floor = runs.get(1);
+    RunFigures go = runs.get(1);
+    RunFigures floor = runs.get(2);
 
     // every object reached its goal, and the curve says when
     assertThat(operator.runningOverTime()).hasSize(OBJECTS);
+    assertThat(go.runningOverTime()).hasSize(OBJECTS);
     assertThat(floor.runningOverTime()).hasSize(OBJECTS);
+    assertThat(operator.runningLag().count()).isEqualTo(OBJECTS);
+    assertThat(go.runningLag().count()).isEqualTo(OBJECTS);
+    assertThat(go.createLag().count()).isEqualTo(OBJECTS);
     assertThat(operator.namespaces()).isEqualTo(2);
 
     // the API server counted the floor's requests exactly: one Deployment and one Service create
@@ -67,6 +78,10 @@ class BenchCommandSmokeIT {
     assertThat(writes(operator, "services")).isGreaterThanOrEqualTo(OBJECTS);
     assertThat(writes(operator, "appdeployments/status")).isGreaterThanOrEqualTo(OBJECTS);
     assertThat(operator.clientWrites()).isGreaterThanOrEqualTo(3L * OBJECTS);
+    // the Go twin wrote the same children and statuses, as the API server counted them
+    assertThat(writes(go, "deployments")).isGreaterThanOrEqualTo(OBJECTS);
+    assertThat(writes(go, "services")).isGreaterThanOrEqualTo(OBJECTS);
+    assertThat(writes(go, "appdeployments/status")).isGreaterThanOrEqualTo(OBJECTS);
     assertThat(operator.otherWrites())
         .as("the controller manager, scheduler and kwok write too")
         .isPositive();
@@ -79,9 +94,25 @@ class BenchCommandSmokeIT {
     assertThat(operator.heapAfterGcMiB()).isPositive().isLessThan(512);
     assertThat(operator.restartToFirstReconcileSeconds())
         .isGreaterThanOrEqualTo(operator.restartToReadySeconds());
+    // and the Go process the same way, from /proc and its readiness probe; it has no JVM heap
+    assertThat(go.cpuSecondsConverge()).isPositive();
+    assertThat(go.peakRssMiB()).isPositive();
+    assertThat(go.heapAfterGcMiB()).isNull();
+    assertThat(go.startToReadySeconds()).isPositive();
+    assertThat(go.fanoutSeconds()).isPositive();
+    assertThat(go.restartToFirstReconcileSeconds())
+        .isGreaterThanOrEqualTo(go.restartToReadySeconds());
+    // stopped by the harness, never by a JVM tool's attach signal (SIGQUIT ends a Go program)
+    assertThat(Files.readString(goLog)).doesNotContain("SIGQUIT");
 
     String table = Files.readString(output.resolve("n20-r1.md"));
-    assertThat(table).contains("| time until all Running (s) |", "operator 20×1", "floor 20×1");
+    assertThat(table)
+        .contains(
+            "| time until all Running (s) |",
+            "operator 20×1",
+            "go 20×1",
+            "Converge/Go 20×1",
+            "floor 20×1");
     assertThat(ImageIO.read(output.resolve("n20-r1-running.png").toFile())).isNotNull();
     assertThat(ImageIO.read(output.resolve("heap.png").toFile())).isNotNull();
     assertThat(output.resolve("summary.md")).exists();

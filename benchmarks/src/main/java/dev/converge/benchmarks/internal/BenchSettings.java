@@ -1,6 +1,5 @@
 package dev.converge.benchmarks.internal;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,6 +22,8 @@ import java.util.stream.Stream;
  * @param startupArchive whether a training start on the empty cluster writes a class-data-sharing
  *     archive that every measured start then maps; the command's {@value #CDS} argument becomes the
  *     JVM option for either, and is dropped without the archive
+ * @param peer another operator of the same CRD measured the same way on a fresh control plane after
+ *     the operator (the Go controller-runtime twin, {@link GoPeer}); empty for none
  */
 public record BenchSettings(
     Workload workload,
@@ -36,7 +37,8 @@ public record BenchSettings(
     String reconcileMetric,
     Path workDir,
     int restarts,
-    boolean startupArchive) {
+    boolean startupArchive,
+    Optional<OperatorUnderTest> peer) {
 
   /** The argument of an operator command that stands for the class-data-sharing option. */
   public static final String CDS = "{cds}";
@@ -102,11 +104,9 @@ public record BenchSettings(
         .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
   }
 
-  URI readyUri(int port) {
-    return URI.create(readyUrl.replace("{port}", Integer.toString(port)));
-  }
-
-  URI metricsUri(int port) {
-    return URI.create(metricsUrl.replace("{port}", Integer.toString(port)));
+  /** The operator under test, named {@code operator} in the results. */
+  public OperatorUnderTest operator() {
+    return new OperatorUnderTest(
+        "operator", operatorCommand, readyUrl, metricsUrl, reconcileMetric, startupArchive, true);
   }
 }

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -61,6 +62,20 @@ public final class BenchmarkRun {
 
   /** The operator under test: start, converge, idle, fan-out, cost, restart. */
   public RunFigures operator() {
+    return measure(settings.operator());
+  }
+
+  /**
+   * The peer, measured as the operator is, on a fresh control plane.
+   *
+   * @throws IllegalStateException when the settings name no peer
+   */
+  public RunFigures peer() {
+    return measure(
+        settings.peer().orElseThrow(() -> new IllegalStateException("no peer to measure")));
+  }
+
+  private RunFigures measure(OperatorUnderTest subject) {
     Workload w = settings.workload();
     long clusterBegan = System.nanoTime();
     try (BenchCluster bench = BenchCluster.start(settings.crd(), maxPods(), settings.workDir())) {
@@ -70,41 +85,50 @@ public final class BenchmarkRun {
       w.prepare(admin);
       progress.accept(
           String.format(
-              "operator run: cluster ready in %.1f s, %d namespaces, %d ConfigMaps",
-              clusterStart, w.namespaces(), w.configMaps()));
+              "%s run: cluster ready in %.1f s, %d namespaces, %d ConfigMaps",
+              subject.mode(), clusterStart, w.namespaces(), w.configMaps()));
 
       ConvergenceTracker<GenericKubernetesResource> running =
           new ConvergenceTracker<>(w.keys(), Rollout::running);
       SharedIndexInformer<GenericKubernetesResource> apps =
           admin.genericKubernetesResources(APP_DEPLOYMENTS).inAnyNamespace().inform(running);
+      ConvergenceTracker<Deployment> created = new ConvergenceTracker<>(w.keys(), d -> true);
       SharedIndexInformer<Deployment> deployments =
-          admin.apps().deployments().inAnyNamespace().inform();
+          admin.apps().deployments().inAnyNamespace().inform(created);
       try {
-        int port = freePort();
-        if (settings.startupArchive()) {
-          trainStartupArchive(bench, port);
+        Ports port = Ports.free();
+        if (subject.startupArchive()) {
+          trainStartupArchive(subject, bench, port);
         }
-        OperatorProcess operator = startOperator(bench, port, "operator.log");
+        OperatorProcess operator = startOperator(subject, bench, port, subject.mode() + ".log");
         try {
-          double toReady = awaitReady(operator);
+          double toReady = awaitReady(operator, subject);
           progress.accept(
-              String.format("operator ready (caches synced) %.2f s after start", toReady));
+              String.format(
+                  "%s ready (caches synced) %.2f s after start", subject.mode(), toReady));
 
           MetricsSnapshot before = metrics.snapshot();
           double cpuBefore = operator.cpuSeconds();
           Map<String, Double> threadsBefore = operator.cpuSecondsByThread();
           OptionalLong reconcilesBefore = operator.reconciles();
           Map<String, Double> controlPlaneBefore = ControlPlaneCpu.snapshot();
+          Map<String, Long> sent = new ConcurrentHashMap<>();
           running.start();
+          created.start();
           Workload.inParallel(
               w.items(),
-              item ->
-                  admin
-                      .genericKubernetesResources(APP_DEPLOYMENTS)
-                      .inNamespace(item.namespace())
-                      .resource(w.appDeployment(item))
-                      .create());
+              item -> {
+                sent.put(item.key(), System.nanoTime());
+                admin
+                    .genericKubernetesResources(APP_DEPLOYMENTS)
+                    .inNamespace(item.namespace())
+                    .resource(w.appDeployment(item))
+                    .create();
+              });
           double converge = running.awaitAll(convergeTimeout(), "Running");
+          created.awaitAll(convergeTimeout(), "seen with a Deployment");
+          Lags createLag = Lags.between(sent, created.doneAtNanos());
+          Lags runningLag = Lags.between(sent, running.doneAtNanos());
           double cpuConverge = operator.cpuSeconds() - cpuBefore;
           Map<String, Double> controlPlaneCpu =
               OperatorProcess.difference(controlPlaneBefore, ControlPlaneCpu.snapshot());
@@ -142,7 +166,8 @@ public final class BenchmarkRun {
 
           double cpuTotal = operator.cpuSeconds();
           long peakRss = operator.peakRssBytes();
-          OptionalLong heap = operator.heapAfterFullGcBytes();
+          OptionalLong heap =
+              subject.jvm() ? operator.heapAfterFullGcBytes() : OptionalLong.empty();
           operator.close();
           progress.accept(
               String.format(
@@ -155,7 +180,7 @@ public final class BenchmarkRun {
 
           List<Restart> restarts = new ArrayList<>();
           for (int i = 0; i < settings.restarts(); i++) {
-            Restart each = restart(bench, metrics, port);
+            Restart each = restart(subject, bench, metrics, port);
             restarts.add(each);
             progress.accept(
                 String.format(
@@ -174,7 +199,7 @@ public final class BenchmarkRun {
           Restart restart = byGap.get(byGap.size() / 2);
 
           return new RunFigures(
-              "operator",
+              subject.mode(),
               w.objects(),
               w.replicas(),
               w.namespaces(),
@@ -209,7 +234,9 @@ public final class BenchmarkRun {
               restarts.stream().map(Restart::syncedToFirstReconcile).toList(),
               reconciles,
               cpuByThread,
-              controlPlaneCpu);
+              controlPlaneCpu,
+              createLag,
+              runningLag);
         } finally {
           operator.close(); // stopped already unless something failed on the way
         }
@@ -241,11 +268,13 @@ public final class BenchmarkRun {
       try {
         MetricsSnapshot before = metrics.snapshot();
         Map<String, Double> controlPlaneBefore = ControlPlaneCpu.snapshot();
+        Map<String, Long> sent = new ConcurrentHashMap<>();
         rolledOut.start();
         Workload.inParallel(
             w.items(),
             item -> {
               AppDeployment app = app(item, w);
+              sent.put(item.key(), System.nanoTime());
               client
                   .apps()
                   .deployments()
@@ -332,7 +361,9 @@ public final class BenchmarkRun {
             List.of(),
             null,
             Map.of(),
-            controlPlaneCpu);
+            controlPlaneCpu,
+            null,
+            Lags.between(sent, rolledOut.doneAtNanos()));
       } finally {
         deployments.close();
       }
@@ -374,10 +405,12 @@ public final class BenchmarkRun {
   /**
    * Starts the operator again with every object in place: start-up to caches and first reconcile.
    */
-  private Restart restart(BenchCluster bench, ApiServerMetrics metrics, int port)
+  private Restart restart(
+      OperatorUnderTest subject, BenchCluster bench, ApiServerMetrics metrics, Ports port)
       throws InterruptedException {
     MetricsSnapshot before = metrics.snapshot();
-    try (OperatorProcess operator = startOperator(bench, port, "operator-restart.log")) {
+    try (OperatorProcess operator =
+        startOperator(subject, bench, port, subject.mode() + "-restart.log")) {
       double ready = -1;
       double first = -1;
       long deadline = System.nanoTime() + convergeTimeout().toNanos();
@@ -425,7 +458,8 @@ public final class BenchmarkRun {
    * caches sync and stops it: its JVM writes the classes the start loaded into the archive that the
    * measured starts map.
    */
-  private void trainStartupArchive(BenchCluster bench, int port) throws InterruptedException {
+  private void trainStartupArchive(OperatorUnderTest subject, BenchCluster bench, Ports port)
+      throws InterruptedException {
     Path archive = startupArchive();
     try {
       Files.deleteIfExists(archive);
@@ -434,8 +468,12 @@ public final class BenchmarkRun {
     }
     try (OperatorProcess training =
         startOperator(
-            bench, port, "operator-training.log", "-XX:ArchiveClassesAtExit=" + archive)) {
-      awaitReady(training);
+            subject,
+            bench,
+            port,
+            subject.mode() + "-training.log",
+            "-XX:ArchiveClassesAtExit=" + archive)) {
+      awaitReady(training, subject);
     }
     if (!Files.isRegularFile(archive)) {
       throw new IllegalStateException(
@@ -452,43 +490,49 @@ public final class BenchmarkRun {
             archive, archive.toFile().length() / 1048576.0));
   }
 
-  private OperatorProcess startOperator(BenchCluster bench, int port, String logName) {
+  private OperatorProcess startOperator(
+      OperatorUnderTest subject, BenchCluster bench, Ports port, String logName) {
     return startOperator(
+        subject,
         bench,
         port,
         logName,
-        settings.startupArchive() ? "-XX:SharedArchiveFile=" + startupArchive() : null);
+        subject.startupArchive() ? "-XX:SharedArchiveFile=" + startupArchive() : null);
   }
 
   /**
    * Starts the operator command, its {@value BenchSettings#CDS} argument {@code cds} or dropped.
    */
-  private OperatorProcess startOperator(BenchCluster bench, int port, String logName, String cds) {
+  private OperatorProcess startOperator(
+      OperatorUnderTest subject, BenchCluster bench, Ports port, String logName, String cds) {
     List<String> command =
-        settings.operatorCommand().stream()
+        subject.command().stream()
             .filter(arg -> cds != null || !arg.equals(BenchSettings.CDS))
             .map(arg -> arg.equals(BenchSettings.CDS) ? cds : arg)
             .map(
                 arg ->
-                    arg.replace("{kubeconfig}", bench.clientKubeconfig().toString())
-                        .replace("{port}", Integer.toString(port))
+                    OperatorUnderTest.replacePorts(
+                            arg.replace("{kubeconfig}", bench.clientKubeconfig().toString()),
+                            port.http(),
+                            port.metrics())
                         .replace("{name}", logName.replace(".log", "")))
             .toList();
     return OperatorProcess.start(
         command,
-        settings.readyUri(port),
-        settings.metricsUri(port),
-        settings.reconcileMetric(),
+        subject.readyUri(port.http(), port.metrics()),
+        subject.metricsUri(port.http(), port.metrics()),
+        subject.reconcileMetric(),
         settings.workDir().resolve(logName));
   }
 
-  private double awaitReady(OperatorProcess operator) throws InterruptedException {
+  private double awaitReady(OperatorProcess operator, OperatorUnderTest subject)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!operator.ready()) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
             "the operator was not ready within 120 s at "
-                + settings.readyUrl()
+                + subject.readyUrl()
                 + "; its output is in "
                 + operator.log());
       }
@@ -521,6 +565,18 @@ public final class BenchmarkRun {
     Map<String, Long> out = new TreeMap<>();
     snapshot.client().forEach((key, count) -> out.put(key.toString(), count));
     return out;
+  }
+
+  /** The operator's HTTP port and, for an operator that serves metrics apart, its metrics port. */
+  private record Ports(int http, int metrics) {
+    static Ports free() {
+      int http = freePort();
+      int metrics = freePort();
+      while (metrics == http) {
+        metrics = freePort();
+      }
+      return new Ports(http, metrics);
+    }
   }
 
   private static int freePort() {

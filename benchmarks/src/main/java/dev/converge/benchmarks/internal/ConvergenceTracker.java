@@ -109,6 +109,11 @@ public final class ConvergenceTracker<T extends HasMetadata> implements Resource
     return doneAt.values().stream().mapToLong(t -> t - startedNanos).max().orElse(0) / 1e9;
   }
 
+  /** The moment each object done so far was done, in {@link System#nanoTime()}, by key. */
+  public Map<String, Long> doneAtNanos() {
+    return Map.copyOf(doneAt);
+  }
+
   /** Seconds from start at which each object was done, in order. */
   public List<Double> doneSeconds() {
     return doneAt.values().stream().sorted().map(t -> (t - startedNanos) / 1e9).toList();

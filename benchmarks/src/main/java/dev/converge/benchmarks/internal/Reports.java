@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import tools.jackson.core.type.TypeReference;
@@ -163,110 +164,229 @@ public final class Reports {
     }
   }
 
-  /** One column per run; the floor's figures follow the operator's of the same size. */
+  /** The mode of the Go controller-runtime peer's runs. */
+  public static final String PEER_MODE = "go";
+
+  /**
+   * One line of the table: how each run's figure reads, and the numbers whose quotients the ratio
+   * column shows (null when the row has no ratio, or the run lacks the figure).
+   */
+  private record Row(
+      String label, Function<RunFigures, String> cell, Function<RunFigures, double[]> values) {
+    Row(String label, Function<RunFigures, String> cell) {
+      this(label, cell, r -> null);
+    }
+  }
+
+  /**
+   * A column of the table: a run's figures, or with {@code peer} the ratio of the operator run
+   * {@code run} to the Go peer's run of the same size.
+   */
+  private record Column(RunFigures run, RunFigures peer) {
+    String header() {
+      String size = run.objects() + "×" + run.replicas();
+      return peer == null ? run.mode() + " " + size : "Converge/Go " + size;
+    }
+
+    String cell(Row row) {
+      if (peer == null) {
+        return row.cell().apply(run);
+      }
+      double[] converge = row.values().apply(run);
+      double[] go = row.values().apply(peer);
+      if (converge == null || go == null) {
+        return "";
+      }
+      List<String> ratios = new ArrayList<>();
+      for (int i = 0; i < converge.length; i++) {
+        ratios.add(
+            go[i] == 0 || !Double.isFinite(converge[i] / go[i])
+                ? "–"
+                : f2(converge[i] / go[i]) + "×");
+      }
+      return String.join(" / ", ratios);
+    }
+  }
+
+  /**
+   * One column per run; the floor's figures follow the operator's of the same size, and after a Go
+   * peer's column comes the ratio of the operator's figures to the peer's (Converge/Go: below 1,
+   * Converge needs less).
+   */
   public static String table(List<RunFigures> runs) {
-    List<String[]> rows = new ArrayList<>();
-    rows.add(row("", runs, r -> r.mode() + " " + r.objects() + "×" + r.replicas()));
-    rows.add(row("time until all Running (s)", runs, r -> f2(r.convergeSeconds())));
+    List<Row> rows = new ArrayList<>();
     rows.add(
         row(
+            "time until all Running (s)",
+            r -> f2(r.convergeSeconds()),
+            r -> one(r.convergeSeconds())));
+    rows.add(
+        new Row(
             "ratio to the floor",
-            runs,
             r ->
                 floorOf(r, runs) == null
                     ? "–"
                     : f2(r.convergeSeconds() / floorOf(r, runs).convergeSeconds()) + "×"));
-    rows.add(row("objects per second", runs, r -> f1(r.objectsPerSecond())));
+    rows.add(new Row("objects per second", r -> f1(r.objectsPerSecond())));
+    rows.add(
+        row(
+            "create lag p50 / p90 / p99 / max (s)",
+            r -> lags(r.createLag()),
+            r -> lagValues(r.createLag())));
+    rows.add(
+        row(
+            "Running lag p50 / p90 / p99 / max (s)",
+            r -> lags(r.runningLag()),
+            r -> lagValues(r.runningLag())));
     rows.add(
         row(
             "client writes (per object)",
-            runs,
-            r -> r.clientWrites() + " (" + f2(r.writesPerObject()) + ")"));
+            r -> r.clientWrites() + " (" + f2(r.writesPerObject()) + ")",
+            r -> one(r.writesPerObject())));
     rows.add(
         row(
             "client reads (per object)",
-            runs,
-            r -> r.clientReads() + " (" + f2(r.readsPerObject()) + ")"));
+            r -> r.clientReads() + " (" + f2(r.readsPerObject()) + ")",
+            r -> one(r.readsPerObject())));
     rows.add(
-        row("client watches opened while converging", runs, r -> Long.toString(r.clientWatches())));
+        new Row("client watches opened while converging", r -> Long.toString(r.clientWatches())));
     rows.add(
-        row("everyone else's writes / reads", runs, r -> r.otherWrites() + " / " + r.otherReads()));
+        new Row("everyone else's writes / reads", r -> r.otherWrites() + " / " + r.otherReads()));
     rows.add(
-        row(
+        new Row(
             "writes in idle seconds",
-            runs,
             r -> r.idleWrites() == null ? "–" : r.idleWrites() + " in " + r.idleSeconds() + " s"));
     rows.add(
         row(
             "ConfigMap fan-out: every pod on the new hash (s)",
-            runs,
             r ->
                 r.fanoutSeconds() == null
                     ? "–"
-                    : f2(r.fanoutSeconds()) + " (" + r.fanoutConfigMaps() + ")"));
+                    : f2(r.fanoutSeconds()) + " (" + r.fanoutConfigMaps() + ")",
+            r -> one(r.fanoutSeconds())));
     rows.add(
         row(
             "reconciles per AppDeployment while converging",
-            runs,
-            r -> opt(r.reconcilesPerObject(), 2)));
+            r -> opt(r.reconcilesPerObject(), 2),
+            r -> one(r.reconcilesPerObject())));
     rows.add(
         row(
             "control plane CPU while converging (s)",
-            runs,
-            r ->
-                r.controlPlaneCpuSeconds().isEmpty()
-                    ? "–"
-                    : f2(
-                        r.controlPlaneCpuSeconds().values().stream()
-                            .mapToDouble(Double::doubleValue)
-                            .sum())));
+            r -> r.controlPlaneCpuSeconds().isEmpty() ? "–" : f2(controlPlaneCpu(r)),
+            r -> r.controlPlaneCpuSeconds().isEmpty() ? null : one(controlPlaneCpu(r))));
     for (String component : ControlPlaneCpu.COMPONENTS) {
       if (runs.stream().anyMatch(r -> r.controlPlaneCpuSeconds().containsKey(component))) {
         rows.add(
-            row("— " + component, runs, r -> opt(r.controlPlaneCpuSeconds().get(component), 2)));
+            row(
+                "— " + component,
+                r -> opt(r.controlPlaneCpuSeconds().get(component), 2),
+                r -> one(r.controlPlaneCpuSeconds().get(component))));
       }
     }
-    rows.add(row("operator CPU while converging (s)", runs, r -> opt(r.cpuSecondsConverge(), 2)));
-    rows.add(row("CPU per AppDeployment (ms)", runs, r -> opt(r.cpuMsPerObject(), 1)));
-    rows.add(row("operator CPU in all (s)", runs, r -> opt(r.cpuSecondsTotal(), 2)));
-    rows.add(row("peak RSS (MiB)", runs, r -> opt(r.peakRssMiB(), 0)));
-    rows.add(row("heap after full GC (MiB)", runs, r -> opt(r.heapAfterGcMiB(), 1)));
-    rows.add(row("heap per AppDeployment (KiB)", runs, r -> opt(r.heapKiBPerObject(), 1)));
+    rows.add(
+        row(
+            "operator CPU while converging (s)",
+            r -> opt(r.cpuSecondsConverge(), 2),
+            r -> one(r.cpuSecondsConverge())));
+    rows.add(
+        row(
+            "CPU per AppDeployment (ms)",
+            r -> opt(r.cpuMsPerObject(), 1),
+            r -> one(r.cpuMsPerObject())));
+    rows.add(
+        row(
+            "operator CPU in all (s)",
+            r -> opt(r.cpuSecondsTotal(), 2),
+            r -> one(r.cpuSecondsTotal())));
+    rows.add(row("peak RSS (MiB)", r -> opt(r.peakRssMiB(), 0), r -> one(r.peakRssMiB())));
+    rows.add(new Row("heap after full GC (MiB)", r -> opt(r.heapAfterGcMiB(), 1)));
+    rows.add(new Row("heap per AppDeployment (KiB)", r -> opt(r.heapKiBPerObject(), 1)));
     rows.add(
         row(
             "start to caches synced, empty cluster (s)",
-            runs,
-            r -> opt(r.startToReadySeconds(), 2)));
+            r -> opt(r.startToReadySeconds(), 2),
+            r -> one(r.startToReadySeconds())));
     rows.add(
-        row("restart: start to caches synced (s)", runs, r -> opt(r.restartToReadySeconds(), 2)));
+        row(
+            "restart: start to caches synced (s)",
+            r -> opt(r.restartToReadySeconds(), 2),
+            r -> one(r.restartToReadySeconds())));
     rows.add(
         row(
             "restart: start to first reconcile (s)",
-            runs,
-            r -> opt(r.restartToFirstReconcileSeconds(), 2)));
+            r -> opt(r.restartToFirstReconcileSeconds(), 2),
+            r -> one(r.restartToFirstReconcileSeconds())));
     rows.add(
-        row(
-            "restart: caches synced to first reconcile (s)",
-            runs,
-            Reports::syncedToFirstReconcile));
+        new Row("restart: caches synced to first reconcile (s)", Reports::syncedToFirstReconcile));
     rows.add(
         row(
             "restart: start to every object reconciled (s)",
-            runs,
-            r -> opt(r.restartToAllReconciledSeconds(), 2)));
+            r -> opt(r.restartToAllReconciledSeconds(), 2),
+            r -> one(r.restartToAllReconciledSeconds())));
     rows.add(
         row(
             "restart: writes / reads",
-            runs,
-            r -> r.restartWrites() == null ? "–" : r.restartWrites() + " / " + r.restartReads()));
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < rows.size(); i++) {
-      out.append("| ").append(String.join(" | ", rows.get(i))).append(" |\n");
-      if (i == 0) {
-        out.append("|---".repeat(rows.get(0).length)).append("|\n");
+            r -> r.restartWrites() == null ? "–" : r.restartWrites() + " / " + r.restartReads(),
+            r ->
+                r.restartWrites() == null
+                    ? null
+                    : new double[] {r.restartWrites(), r.restartReads()}));
+
+    List<Column> columns = columns(runs);
+    StringBuilder out = new StringBuilder("| ");
+    out.append(
+        columns.stream().map(Column::header).collect(Collectors.joining(" | ", " | ", " |\n")));
+    out.append("|---".repeat(columns.size() + 1)).append("|\n");
+    for (Row row : rows) {
+      out.append("| ").append(row.label());
+      for (Column column : columns) {
+        out.append(" | ").append(column.cell(row));
       }
+      out.append(" |\n");
     }
     return out.toString();
+  }
+
+  /** Each run's column, and after a Go peer's the ratio of the same size's operator to it. */
+  private static List<Column> columns(List<RunFigures> runs) {
+    List<Column> columns = new ArrayList<>();
+    for (RunFigures run : runs) {
+      columns.add(new Column(run, null));
+      if (run.mode().equals(PEER_MODE)) {
+        runs.stream()
+            .filter(
+                r ->
+                    r.mode().equals("operator")
+                        && r.objects() == run.objects()
+                        && r.replicas() == run.replicas())
+            .findFirst()
+            .ifPresent(operator -> columns.add(new Column(operator, run)));
+      }
+    }
+    return columns;
+  }
+
+  private static Row row(
+      String label, Function<RunFigures, String> cell, Function<RunFigures, double[]> values) {
+    return new Row(label, cell, values);
+  }
+
+  private static double[] one(Number value) {
+    return value == null ? null : new double[] {value.doubleValue()};
+  }
+
+  private static double controlPlaneCpu(RunFigures r) {
+    return r.controlPlaneCpuSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
+  }
+
+  private static String lags(Lags lags) {
+    return lags == null
+        ? "–"
+        : f2(lags.p50()) + " / " + f2(lags.p90()) + " / " + f2(lags.p99()) + " / " + f2(lags.max());
+  }
+
+  private static double[] lagValues(Lags lags) {
+    return lags == null ? null : new double[] {lags.p50(), lags.p90(), lags.p99(), lags.max()};
   }
 
   /**
@@ -282,7 +402,13 @@ public final class Reports {
     Map<String, Double> order = new HashMap<>();
     measured.forEach(r -> r.cpuSecondsByThread().forEach((k, v) -> order.merge(k, v, Double::sum)));
     StringBuilder out = new StringBuilder("\n| operator CPU while converging, by thread (s)");
-    measured.forEach(r -> out.append(" | ").append(r.objects()).append("×").append(r.replicas()));
+    measured.forEach(
+        r ->
+            out.append(" | ")
+                .append(r.mode().equals("operator") ? "" : r.mode() + " ")
+                .append(r.objects())
+                .append("×")
+                .append(r.replicas()));
     out.append(" |\n").append("|---".repeat(measured.size() + 1)).append("|\n");
     order.entrySet().stream()
         .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
@@ -310,12 +436,9 @@ public final class Reports {
    * cancels.
    */
   public static String marginal(List<RunFigures> runs) {
-    List<RunFigures> operator =
-        runs.stream()
-            .filter(r -> r.mode().equals("operator") && r.cpuSecondsConverge() != null)
-            .sorted(
-                Comparator.comparingInt(RunFigures::replicas).thenComparingInt(RunFigures::objects))
-            .toList();
+    List<RunFigures> operator = measured(runs, "operator");
+    List<RunFigures> peer = measured(runs, PEER_MODE);
+    boolean withPeer = !peer.isEmpty();
     StringBuilder out = new StringBuilder();
     for (int i = 1; i < operator.size(); i++) {
       RunFigures small = operator.get(i - 1);
@@ -325,14 +448,17 @@ public final class Reports {
       }
       if (out.length() == 0) {
         out.append(
-                "| per additional AppDeployment, between sizes | CPU (ms) | heap after full GC (KiB) |\n")
-            .append("|---|---|---|\n");
+                "| per additional AppDeployment, between sizes | CPU (ms) | heap after full GC (KiB) |")
+            .append(withPeer ? " Go CPU (ms) | Converge/Go |\n" : "\n")
+            .append("|---|---|---|")
+            .append(withPeer ? "---|---|\n" : "\n");
       }
       int more = large.objects() - small.objects();
       String heap =
           small.heapAfterGcMiB() == null || large.heapAfterGcMiB() == null
               ? "–"
               : f1((large.heapAfterGcMiB() - small.heapAfterGcMiB()) * 1024 / more);
+      double cpu = (large.cpuSecondsConverge() - small.cpuSecondsConverge()) * 1000 / more;
       out.append("| ")
           .append(small.objects())
           .append(" → ")
@@ -340,12 +466,41 @@ public final class Reports {
           .append(" (replicas ")
           .append(large.replicas())
           .append(") | ")
-          .append(f1((large.cpuSecondsConverge() - small.cpuSecondsConverge()) * 1000 / more))
+          .append(f1(cpu))
           .append(" | ")
-          .append(heap)
-          .append(" |\n");
+          .append(heap);
+      if (withPeer) {
+        RunFigures goSmall = sameSize(peer, small);
+        RunFigures goLarge = sameSize(peer, large);
+        if (goSmall == null || goLarge == null) {
+          out.append(" | – | –");
+        } else {
+          double goCpu =
+              (goLarge.cpuSecondsConverge() - goSmall.cpuSecondsConverge()) * 1000 / more;
+          out.append(" | ")
+              .append(f1(goCpu))
+              .append(" | ")
+              .append(goCpu > 0 ? f2(cpu / goCpu) + "×" : "–");
+        }
+      }
+      out.append(" |\n");
     }
     return out.toString();
+  }
+
+  /** The runs of {@code mode} that measured their CPU, by replicas and then objects. */
+  private static List<RunFigures> measured(List<RunFigures> runs, String mode) {
+    return runs.stream()
+        .filter(r -> r.mode().equals(mode) && r.cpuSecondsConverge() != null)
+        .sorted(Comparator.comparingInt(RunFigures::replicas).thenComparingInt(RunFigures::objects))
+        .toList();
+  }
+
+  private static RunFigures sameSize(List<RunFigures> runs, RunFigures of) {
+    return runs.stream()
+        .filter(r -> r.objects() == of.objects() && r.replicas() == of.replicas())
+        .findFirst()
+        .orElse(null);
   }
 
   private static RunFigures floorOf(RunFigures run, List<RunFigures> runs) {
@@ -357,16 +512,6 @@ public final class Reports {
                     && r.replicas() == run.replicas())
         .findFirst()
         .orElse(null);
-  }
-
-  private static String[] row(
-      String label, List<RunFigures> runs, java.util.function.Function<RunFigures, String> cell) {
-    String[] row = new String[runs.size() + 1];
-    row[0] = label;
-    for (int i = 0; i < runs.size(); i++) {
-      row[i + 1] = cell.apply(runs.get(i));
-    }
-    return row;
   }
 
   private static String f1(double v) {

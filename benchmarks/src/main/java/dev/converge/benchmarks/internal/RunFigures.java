@@ -8,7 +8,7 @@ import java.util.Map;
  * of the floor, the floor's CPU) or could not be measured (heap of a process that is not a JVM) is
  * {@code null}, shown as "–".
  *
- * @param mode {@code operator} or {@code floor}
+ * @param mode {@code operator}, {@code go} (the Go controller-runtime peer) or {@code floor}
  * @param runningOverTime seconds from the first create at which each object was done, ascending
  * @param clientRequests the measured client's requests while converging, by {@code verb resource}
  * @param restartToReadySeconds the median restart's (by its time from caches synced to first
@@ -20,6 +20,10 @@ import java.util.Map;
  *     {@link OperatorProcess#cpuSecondsByThread()}); empty for the floor
  * @param controlPlaneCpuSeconds CPU seconds of each control plane process while converging ({@link
  *     ControlPlaneCpu}); empty when not measured
+ * @param createLag from the harness sending each AppDeployment's create to its Deployment seen;
+ *     null for the floor, which creates the Deployments itself, and for runs before it was measured
+ * @param runningLag from the harness sending each create to the object seen Running (for the floor:
+ *     its Deployment rolled out); null for runs before it was measured
  */
 public record RunFigures(
     String mode,
@@ -57,7 +61,9 @@ public record RunFigures(
     List<Double> restartsSyncedToFirstReconcile,
     Double reconcilesPerObject,
     Map<String, Double> cpuSecondsByThread,
-    Map<String, Double> controlPlaneCpuSeconds) {
+    Map<String, Double> controlPlaneCpuSeconds,
+    Lags createLag,
+    Lags runningLag) {
   public RunFigures {
     restartsSyncedToFirstReconcile =
         restartsSyncedToFirstReconcile == null
