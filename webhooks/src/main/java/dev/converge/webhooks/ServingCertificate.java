@@ -77,6 +77,8 @@ public interface ServingCertificate extends AutoCloseable {
    * Secret is mounted (and cert-manager's {@code ca.crt} beside them), checked for changes every 30
    * seconds: {@link #fromFiles} with the names a Secret mount has.
    *
+   * @param directory where the Secret is mounted
+   * @return the certificate, re-read when the files change
    * @throws IllegalArgumentException naming the file when the first read fails
    */
   static ServingCertificate fromDirectory(Path directory) {
