@@ -92,6 +92,8 @@ public interface ServingCertificate extends AutoCloseable {
    * them ({@code tls.crt}, {@code tls.key}, {@code ca.crt}): for a test of an operator that reads
    * its certificate with {@link #fromDirectory}.
    *
+   * @param directory an existing directory; its three files are replaced
+   * @param hosts the names and addresses the certificate is valid for
    * @return the CA's certificate (PEM), for the {@code caBundle} of a webhook configuration
    * @throws java.io.IOException when a file cannot be written
    */
