@@ -43,6 +43,7 @@ public sealed interface CleanupResult {
     /**
      * Checks the delay.
      *
+     * @param delay when to call the hook again
      * @throws IllegalArgumentException when {@code delay} is not positive
      */
     public RetryAfter {

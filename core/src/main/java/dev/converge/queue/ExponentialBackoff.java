@@ -20,6 +20,8 @@ public record ExponentialBackoff(Duration initial, Duration max) {
   /**
    * Checks the bounds.
    *
+   * @param initial delay after the first failure
+   * @param max upper bound for any delay
    * @throws IllegalArgumentException when {@code initial} is not positive or {@code max} is shorter
    *     than {@code initial}
    */

@@ -19,6 +19,8 @@ public record RateLimit(double perSecond, int burst) {
   /**
    * Checks the limit.
    *
+   * @param perSecond tokens added per second; must be positive
+   * @param burst tokens the bucket holds when full; at least 1
    * @throws IllegalArgumentException when {@code perSecond} is not a positive finite number or
    *     {@code burst} is less than 1
    */

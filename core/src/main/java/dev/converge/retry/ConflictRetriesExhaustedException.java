@@ -9,7 +9,10 @@ package dev.converge.retry;
  */
 public final class ConflictRetriesExhaustedException extends RuntimeException {
 
+  /** The resource written, as {@code Kind namespace/name}. */
   private final String resource;
+
+  /** How many attempts were made. */
   private final int attempts;
 
   /**

@@ -33,6 +33,7 @@ public sealed interface ResourceEvent<T extends HasMetadata> {
     /**
      * Checks the object.
      *
+     * @param object the object as created
      * @throws NullPointerException when {@code object} is null
      */
     public Created {
@@ -52,6 +53,8 @@ public sealed interface ResourceEvent<T extends HasMetadata> {
     /**
      * Checks both states.
      *
+     * @param oldObject the state before the change
+     * @param object the state after the change
      * @throws NullPointerException when {@code oldObject} or {@code object} is null
      */
     public Updated {
@@ -73,6 +76,8 @@ public sealed interface ResourceEvent<T extends HasMetadata> {
     /**
      * Checks the object.
      *
+     * @param object the last known state
+     * @param finalStateUnknown whether the watch missed the deletion
      * @throws NullPointerException when {@code object} is null
      */
     public Deleted {
@@ -90,6 +95,7 @@ public sealed interface ResourceEvent<T extends HasMetadata> {
     /**
      * Checks the object.
      *
+     * @param object the object the trigger is about
      * @throws NullPointerException when {@code object} is null
      */
     public Generic {

@@ -37,6 +37,10 @@ public record ImageReference(String registry, String repository, String tag, Str
    * Makes a reference from parts already known to be valid; the parts are not checked against the
    * grammar here, {@link #parse} does that.
    *
+   * @param registry the registry host (with port), empty when the reference names none
+   * @param repository the path, e.g. {@code library/nginx} or {@code team/app}
+   * @param tag the tag, empty when none is given
+   * @param digest the digest ({@code algorithm:hex}), empty when none is given
    * @throws NullPointerException when a part is null (an absent part is empty)
    */
   public ImageReference {

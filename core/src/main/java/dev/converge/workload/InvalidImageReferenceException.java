@@ -5,7 +5,10 @@ public final class InvalidImageReferenceException extends IllegalArgumentExcepti
 
   private static final long serialVersionUID = 1L;
 
+  /** The text that failed to parse. */
   private final String reference;
+
+  /** What is wrong with it, as a phrase. */
   private final String problem;
 
   /**

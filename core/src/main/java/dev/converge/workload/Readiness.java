@@ -14,6 +14,8 @@ public record Readiness(ReadinessState state, String message) {
   /**
    * Checks that the readiness says why.
    *
+   * @param state where it stands
+   * @param message why, in a few words; never blank
    * @throws IllegalArgumentException when {@code message} is null or blank
    */
   public Readiness {
