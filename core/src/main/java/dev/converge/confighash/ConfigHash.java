@@ -36,19 +36,38 @@ public final class ConfigHash {
 
   private ConfigHash() {}
 
-  /** The hash of a ConfigMap's {@code data} and {@code binaryData}. */
+  /**
+   * The hash of a ConfigMap's {@code data} and {@code binaryData}.
+   *
+   * @param configMap the ConfigMap, as read or as built in memory
+   * @return {@value #LENGTH} lower-case hex digits
+   */
   public static String of(ConfigMap configMap) {
     return of(configMap.getData(), configMap.getBinaryData());
   }
 
-  /** The hash of ConfigMap content given as its two maps ({@code binaryData} base64 encoded). */
+  /**
+   * The hash of ConfigMap content given as its two maps ({@code binaryData} base64 encoded): the
+   * same as {@link #of(ConfigMap)} of a ConfigMap with that content, so an operator can hash the
+   * content it is about to write before the object exists.
+   *
+   * @param data the text entries; null for none
+   * @param binaryData the binary entries, base64 encoded; null for none
+   * @return {@value #LENGTH} lower-case hex digits
+   */
   public static String of(Map<String, String> data, Map<String, String> binaryData) {
     MessageDigest sha = sha256();
     configMapContent(sha, data, binaryData);
     return hex(sha);
   }
 
-  /** The hash of a Secret's content. */
+  /**
+   * The hash of a Secret's content: {@code data}, with {@code stringData} merged over it as the API
+   * server would.
+   *
+   * @param secret the Secret, as read or as built in memory
+   * @return {@value #LENGTH} lower-case hex digits
+   */
   public static String of(Secret secret) {
     MessageDigest sha = sha256();
     secretContent(sha, secret);
@@ -60,6 +79,8 @@ public final class ConfigHash {
    * more than one. Each object's kind and name count too, so moving a key from one to another
    * changes the hash.
    *
+   * @param sources the ConfigMaps and Secrets, in any order
+   * @return {@value #LENGTH} lower-case hex digits
    * @throws IllegalArgumentException for an object that is neither a ConfigMap nor a Secret
    */
   public static String of(Collection<? extends HasMetadata> sources) {

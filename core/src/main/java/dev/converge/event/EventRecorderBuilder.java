@@ -58,6 +58,10 @@ public final class EventRecorderBuilder {
   /**
    * The controller writing the Events, e.g. {@code app-operator} or {@code
    * example.com/app-operator}: {@code source.component} and {@code reportingComponent}.
+   *
+   * @param name a qualified name of at most 128 characters
+   * @return this builder
+   * @throws IllegalArgumentException when {@code name} is not a qualified name
    */
   public EventRecorderBuilder component(String name) {
     if (name == null || name.length() > 128 || !QUALIFIED.matcher(name).matches()) {
@@ -71,7 +75,14 @@ public final class EventRecorderBuilder {
     return this;
   }
 
-  /** This replica of the controller ({@code reportingInstance}), e.g. the pod name. */
+  /**
+   * This replica of the controller ({@code reportingInstance}), e.g. the pod name; default: the
+   * {@code HOSTNAME} environment variable, which is the pod name in a pod, or else the host name.
+   *
+   * @param name 1 to 128 characters
+   * @return this builder
+   * @throws IllegalArgumentException when {@code name} is blank or longer than 128 characters
+   */
   public EventRecorderBuilder instance(String name) {
     if (name == null || name.isBlank() || name.length() > 128) {
       throw new IllegalArgumentException(
@@ -81,7 +92,15 @@ public final class EventRecorderBuilder {
     return this;
   }
 
-  /** How many distinct event keys to remember for aggregation (least recently used are dropped). */
+  /**
+   * How many distinct event keys to remember for aggregation (least recently used are dropped);
+   * default {@value #DEFAULT_CACHE_SIZE}. A repeat of a forgotten key makes a new Event instead of
+   * counting up the old one.
+   *
+   * @param entries 1 or more
+   * @return this builder
+   * @throws IllegalArgumentException when {@code entries} is less than 1
+   */
   public EventRecorderBuilder cacheSize(int entries) {
     if (entries < 1) {
       throw new IllegalArgumentException("event cache size must be at least 1, was " + entries);
@@ -90,7 +109,14 @@ public final class EventRecorderBuilder {
     return this;
   }
 
-  /** How many distinct Events may wait to be written; more are dropped and counted. */
+  /**
+   * How many distinct Events may wait to be written; more are dropped and counted. Default {@value
+   * #DEFAULT_QUEUE_CAPACITY}.
+   *
+   * @param events 1 or more
+   * @return this builder
+   * @throws IllegalArgumentException when {@code events} is less than 1
+   */
   public EventRecorderBuilder queueCapacity(int events) {
     if (events < 1) {
       throw new IllegalArgumentException("event queue capacity must be at least 1, was " + events);
@@ -102,7 +128,13 @@ public final class EventRecorderBuilder {
   /**
    * Per involved object, at most {@code writes} Event writes at once, and one more each {@code
    * every}; Events beyond that are dropped and counted. Repeats folded into a waiting Event cost
-   * nothing.
+   * nothing. Default: {@value #DEFAULT_BURST} writes, one more every 5 minutes.
+   *
+   * @param writes the burst, 1 or more
+   * @param every the time in which an object earns one more write; positive
+   * @return this builder
+   * @throws IllegalArgumentException when {@code writes} is less than 1 or {@code every} is not
+   *     positive
    */
   public EventRecorderBuilder rateLimit(int writes, Duration every) {
     if (writes < 1) {
@@ -116,18 +148,36 @@ public final class EventRecorderBuilder {
     return this;
   }
 
-  /** Where dropped Events are counted ({@link ControllerMetrics#eventDropped}). */
+  /**
+   * Where dropped Events are counted ({@link ControllerMetrics#eventDropped}); default nowhere.
+   *
+   * @param sink the metrics of the operator
+   * @return this builder
+   */
   public EventRecorderBuilder metrics(ControllerMetrics sink) {
     this.metrics = Objects.requireNonNull(sink, "metrics");
     return this;
   }
 
-  /** Source of event timestamps and of the rate limit's time; tests pass a fixed clock. */
+  /**
+   * Source of event timestamps and of the rate limit's time; default the system's UTC clock. Tests
+   * pass a fixed clock.
+   *
+   * @param eventClock the clock
+   * @return this builder
+   */
   public EventRecorderBuilder clock(Clock eventClock) {
     this.clock = Objects.requireNonNull(eventClock, "clock");
     return this;
   }
 
+  /**
+   * Makes the recorder. Its background thread starts with the first Event; {@link
+   * EventRecorder#close()} writes what is waiting and stops it.
+   *
+   * @return a recorder with these settings
+   * @throws IllegalStateException when no component was set
+   */
   public EventRecorder build() {
     if (component == null) {
       throw new IllegalStateException(

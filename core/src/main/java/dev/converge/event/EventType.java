@@ -2,7 +2,9 @@ package dev.converge.event;
 
 /** The {@code type} of a core/v1 Event. */
 public enum EventType {
+  /** Something worth knowing that needs no action, such as a dependent created. */
   NORMAL("Normal"),
+  /** Something a human may have to act on, such as a spec that cannot be realised. */
   WARNING("Warning");
 
   private final String wireValue;
@@ -11,7 +13,11 @@ public enum EventType {
     this.wireValue = wireValue;
   }
 
-  /** "Normal" or "Warning". */
+  /**
+   * The value of the Event's {@code type} field.
+   *
+   * @return "Normal" or "Warning"
+   */
   public String wireValue() {
     return wireValue;
   }

@@ -6,14 +6,23 @@ import java.util.Objects;
 /** What a {@link FinalizerHook} reports after one cleanup attempt that did not fail. */
 public sealed interface CleanupResult {
 
-  /** External resources are gone; the finalizer may be removed. */
+  /**
+   * External resources are gone; the finalizer may be removed.
+   *
+   * @return the result that lets the deletion finish
+   */
   static CleanupResult done() {
     return Done.INSTANCE;
   }
 
   /**
    * Cleanup is under way but not finished (an external deletion is still in progress); keep the
-   * finalizer and call the hook again after {@code delay}.
+   * finalizer and call the hook again after {@code delay}. Unlike throwing, this is no failure: no
+   * backoff grows and no error is reported.
+   *
+   * @param delay when to call the hook again; positive
+   * @return the result that keeps the finalizer for now
+   * @throws IllegalArgumentException when {@code delay} is not positive
    */
   static CleanupResult retryAfter(Duration delay) {
     return new RetryAfter(delay);
@@ -21,11 +30,22 @@ public sealed interface CleanupResult {
 
   /** See {@link #done()}. */
   enum Done implements CleanupResult {
+    /** The only value: cleanup finished. */
     INSTANCE
   }
 
-  /** See {@link #retryAfter(Duration)}. */
+  /**
+   * See {@link #retryAfter(Duration)}.
+   *
+   * @param delay when to call the hook again
+   */
   record RetryAfter(Duration delay) implements CleanupResult {
+    /**
+     * Checks the delay.
+     *
+     * @param delay when to call the hook again
+     * @throws IllegalArgumentException when {@code delay} is not positive
+     */
     public RetryAfter {
       Objects.requireNonNull(delay, "delay");
       if (delay.isNegative() || delay.isZero()) {

@@ -17,6 +17,11 @@ import org.slf4j.LoggerFactory;
  *       a failing hook keeps the finalizer and throws, so the reconcile is retried with backoff;
  *   <li>being deleted without our finalizer: nothing to do.
  * </ol>
+ *
+ * <p>{@link FinalizingReconciler} runs it for you; use it directly when a reconciler wants to
+ * decide itself what to do with each {@link FinalizationOutcome}.
+ *
+ * @param <P> the primary kind
  */
 public final class Finalization<P extends HasMetadata> {
 
@@ -26,12 +31,24 @@ public final class Finalization<P extends HasMetadata> {
   private final String finalizer;
   private final FinalizerHook<P> hook;
 
+  /**
+   * The protocol for one finalizer and its cleanup.
+   *
+   * @param finalizers what adds and removes the finalizer on the API server
+   * @param finalizer the finalizer's domain-qualified name, such as {@code example.com/cleanup}
+   * @param hook the cleanup to run before the finalizer is removed
+   */
   public Finalization(Finalizers finalizers, String finalizer, FinalizerHook<P> hook) {
     this.finalizers = Objects.requireNonNull(finalizers, "finalizers");
     this.finalizer = Objects.requireNonNull(finalizer, "finalizer");
     this.hook = Objects.requireNonNull(hook, "hook");
   }
 
+  /**
+   * The finalizer this protocol adds and removes.
+   *
+   * @return the finalizer's name
+   */
   public String finalizer() {
     return finalizer;
   }
@@ -40,6 +57,9 @@ public final class Finalization<P extends HasMetadata> {
    * Runs the protocol for {@code primary} (which is not modified); {@code context} is handed to the
    * hook.
    *
+   * @param primary the primary as the reconcile got it
+   * @param context the reconcile's context
+   * @return what was found and done, which tells the reconciler whether to go on
    * @throws FinalizerCleanupException when the hook throws; the finalizer is kept
    */
   public FinalizationOutcome<P> apply(P primary, Context<P> context) {

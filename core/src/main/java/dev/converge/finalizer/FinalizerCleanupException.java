@@ -6,6 +6,12 @@ package dev.converge.finalizer;
  */
 public final class FinalizerCleanupException extends RuntimeException {
 
+  /**
+   * Reports a failed cleanup.
+   *
+   * @param message names the resource and the finalizer and says that cleanup will be retried
+   * @param cause the hook's exception
+   */
   public FinalizerCleanupException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * <p>The hook gets the reconcile's {@link Context}: its client, its cached reads, its {@code
  * events()} to tell the user what cleanup is waiting for, and {@code owned(type)} for objects the
  * primary controls.
+ *
+ * @param <P> the primary kind
  */
 @FunctionalInterface
 public interface FinalizerHook<P extends HasMetadata> {
@@ -22,8 +24,12 @@ public interface FinalizerHook<P extends HasMetadata> {
   /**
    * Cleans up after {@code primary}, which is being deleted and still carries the finalizer.
    *
+   * @param primary the primary being deleted; do not change it
+   * @param context the reconcile's context
    * @return {@link CleanupResult#done()} when nothing is left, or {@link CleanupResult#retryAfter}
    *     while an external deletion is still under way
+   * @throws Exception when cleanup failed; the finalizer stays and the reconcile is retried with
+   *     backoff
    */
   CleanupResult cleanup(P primary, Context<P> context) throws Exception;
 }

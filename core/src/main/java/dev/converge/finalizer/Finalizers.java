@@ -43,15 +43,35 @@ public final class Finalizers {
   private final KubernetesClient client;
   private final ConflictRetry retry;
 
+  /**
+   * Finalizers written with {@code client}, retrying conflicts with {@link
+   * ConflictRetry#defaults()}, which sleeps briefly between attempts. On a reconcile worker, which
+   * must not sleep, pass a retry with {@link dev.converge.retry.Pause#none()} instead.
+   *
+   * @param client the client that reads and patches
+   */
   public Finalizers(KubernetesClient client) {
     this(client, ConflictRetry.defaults());
   }
 
+  /**
+   * Finalizers written with {@code client}, retrying conflicts with {@code retry}.
+   *
+   * @param client the client that reads and patches
+   * @param retry how conflicts are retried
+   */
   public Finalizers(KubernetesClient client, ConflictRetry retry) {
     this.client = Objects.requireNonNull(client, "client");
     this.retry = Objects.requireNonNull(retry, "retry");
   }
 
+  /**
+   * Whether {@code object}, as given (no request is made), carries {@code finalizer}.
+   *
+   * @param object the object; may be null
+   * @param finalizer the finalizer's name
+   * @return true when the object's {@code metadata.finalizers} lists it
+   */
   public static boolean contains(HasMetadata object, String finalizer) {
     return object != null
         && object.getMetadata() != null
@@ -62,6 +82,9 @@ public final class Finalizers {
   /**
    * Adds {@code finalizer} to {@code object} on the API server.
    *
+   * @param <T> the kind
+   * @param object the object as read from the API server or a cache; not modified
+   * @param finalizer a domain-qualified name such as {@code example.com/cleanup}
    * @return the object as stored, or {@code object} itself when the finalizer was already there
    * @throws IllegalArgumentException when {@code finalizer} is not a qualified name such as {@code
    *     example.com/cleanup}
@@ -121,9 +144,14 @@ public final class Finalizers {
    * Removes {@code finalizer} from {@code object} on the API server. Removing the last finalizer of
    * an object that is being deleted lets the deletion complete.
    *
+   * @param <T> the kind
+   * @param object the object as read from the API server or a cache; not modified
+   * @param finalizer a domain-qualified name such as {@code example.com/cleanup}
    * @return the object as stored after the removal, or {@code object} itself when the finalizer was
    *     not there or the object is already gone (also when its name now belongs to a new object,
    *     whose finalizers are left alone)
+   * @throws IllegalArgumentException when {@code finalizer} is not a qualified name such as {@code
+   *     example.com/cleanup}
    */
   public <T extends HasMetadata> T remove(T object, String finalizer) {
     validate(object, finalizer);

@@ -23,6 +23,8 @@ import java.util.Objects;
  * cleanup finished (or when the finalizer is not ours), with {@link Result#requeueAfter} while
  * cleanup is pending, and a failing cleanup throws {@link FinalizerCleanupException}, which the
  * runtime retries with backoff while the finalizer keeps the object.
+ *
+ * @param <P> the primary kind
  */
 public final class FinalizingReconciler<P extends HasMetadata> implements Reconciler<P> {
 
@@ -36,6 +38,17 @@ public final class FinalizingReconciler<P extends HasMetadata> implements Reconc
     this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
+  /**
+   * Puts the protocol for {@code finalizer} in front of {@code delegate}. Conflicts while adding or
+   * removing the finalizer are retried without sleeping; when they persist, the reconcile fails and
+   * the work queue's backoff spaces the next try.
+   *
+   * @param <P> the primary kind
+   * @param finalizer a domain-qualified name such as {@code example.com/cleanup}
+   * @param hook the cleanup to run when the primary is deleted
+   * @param delegate the reconciler of live primaries
+   * @return a reconciler that runs the protocol, then {@code delegate} when the primary is live
+   */
   public static <P extends HasMetadata> Reconciler<P> wrap(
       String finalizer, FinalizerHook<P> hook, Reconciler<P> delegate) {
     return new FinalizingReconciler<>(finalizer, hook, delegate);

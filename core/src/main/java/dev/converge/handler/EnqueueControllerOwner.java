@@ -17,6 +17,8 @@ import java.util.Set;
  *
  * <p>The owner kind matches on API group and kind; the version is ignored because an owner
  * reference written with one served version stays valid when another becomes the preferred one.
+ *
+ * @param <T> the watched kind (the owned objects)
  */
 public final class EnqueueControllerOwner<T extends HasMetadata> implements EventHandler<T> {
 
@@ -24,6 +26,13 @@ public final class EnqueueControllerOwner<T extends HasMetadata> implements Even
   private final String ownerKind;
   private final boolean ownerNamespaced;
 
+  /**
+   * A handler that wakes controller owners of {@code ownerType}; references to owners of other
+   * kinds are ignored.
+   *
+   * @param ownerType the owner kind, usually the controller's primary kind; its API group and kind
+   *     are those fabric8 reads from the class (its {@code @Group} and {@code @Kind})
+   */
   public EnqueueControllerOwner(Class<? extends HasMetadata> ownerType) {
     Objects.requireNonNull(ownerType, "ownerType");
     this.ownerGroup = groupOf(HasMetadata.getApiVersion(ownerType));

@@ -12,11 +12,18 @@ import java.util.Set;
 /**
  * Enqueues what a {@link MappingFunction} returns. For an update, both the old and the new state
  * are mapped, so a primary that stopped depending on the object is reconciled too.
+ *
+ * @param <T> the watched kind
  */
 public final class EnqueueMapped<T extends HasMetadata> implements EventHandler<T> {
 
   private final MappingFunction<? super T> mapping;
 
+  /**
+   * A handler that enqueues what {@code mapping} returns.
+   *
+   * @param mapping maps an object of the watched kind to the primaries that depend on it
+   */
   public EnqueueMapped(MappingFunction<? super T> mapping) {
     this.mapping = Objects.requireNonNull(mapping, "mapping");
   }

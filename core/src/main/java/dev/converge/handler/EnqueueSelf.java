@@ -7,7 +7,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 import java.util.List;
 
-/** Enqueues the object the event is about: the handler for the primary kind. */
+/**
+ * Enqueues the object the event is about: the handler for the primary kind.
+ *
+ * @param <T> the primary kind
+ */
 public final class EnqueueSelf<T extends HasMetadata> implements EventHandler<T> {
 
   /** The handler; the builder makes one for each controller. */

@@ -20,6 +20,13 @@ import java.util.Collection;
 @FunctionalInterface
 public interface EventHandler<T extends HasMetadata> {
 
-  /** The primaries to enqueue for {@code event}; empty for none. */
+  /**
+   * The primaries to enqueue for {@code event}.
+   *
+   * @param event the change, which passed the watch's predicate; do not change its objects
+   * @param caches the operator's informer caches, for looking up related objects
+   * @return the keys of the primaries to reconcile; empty for none, never null (a null is reported
+   *     like an exception and the event is dropped)
+   */
   Collection<ObjectKey> keysFor(ResourceEvent<? extends T> event, Caches caches);
 }

@@ -16,5 +16,13 @@ import java.util.Collection;
 @FunctionalInterface
 public interface MappingFunction<T extends HasMetadata> {
 
+  /**
+   * The primaries that depend on {@code object}.
+   *
+   * @param object the changed object (for an update, called once with the old state and once with
+   *     the new one)
+   * @param caches the operator's informer caches, for index lookups
+   * @return the keys of the primaries to reconcile; empty for none
+   */
   Collection<ObjectKey> map(T object, Caches caches);
 }

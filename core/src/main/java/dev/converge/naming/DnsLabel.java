@@ -33,12 +33,22 @@ public final class DnsLabel {
 
   private DnsLabel() {}
 
-  /** True when {@code value} is an RFC 1035 label (a Service name every API server accepts). */
+  /**
+   * True when {@code value} is an RFC 1035 label (a Service name every API server accepts).
+   *
+   * @param value the name to check; may be null
+   * @return whether it is an RFC 1035 label (false for null or empty)
+   */
   public static boolean isRfc1035(String value) {
     return rfc1035Problem(value).isEmpty();
   }
 
-  /** True when {@code value} is an RFC 1123 label (a valid namespace name). */
+  /**
+   * True when {@code value} is an RFC 1123 label (a valid namespace name).
+   *
+   * @param value the name to check; may be null
+   * @return whether it is an RFC 1123 label (false for null or empty)
+   */
   public static boolean isRfc1123(String value) {
     return rfc1123Problem(value).isEmpty();
   }
@@ -47,13 +57,21 @@ public final class DnsLabel {
    * What is wrong with {@code value} as an RFC 1035 label, as a sentence naming the value and the
    * rule (e.g. {@code "'web.v2' is not a DNS-1035 label: at most 63 lower-case letters, digits and
    * '-', starting with a letter and ending with a letter or digit"}); empty when it is one.
+   *
+   * @param value the name to check; may be null
+   * @return the problem, fit for a condition message, or empty when {@code value} is a label
    */
   public static Optional<String> rfc1035Problem(String value) {
     return problem(
         value, RFC_1035, "DNS-1035", "starting with a letter and ending with a letter or digit");
   }
 
-  /** As {@link #rfc1035Problem}, for an RFC 1123 label, which may also start with a digit. */
+  /**
+   * As {@link #rfc1035Problem}, for an RFC 1123 label, which may also start with a digit.
+   *
+   * @param value the name to check; may be null
+   * @return the problem, fit for a condition message, or empty when {@code value} is a label
+   */
   public static Optional<String> rfc1123Problem(String value) {
     return problem(value, RFC_1123, "DNS-1123", "starting and ending with a letter or digit");
   }

@@ -15,7 +15,12 @@ public final class AlreadyControlledException extends OwnerReferenceException {
     this.existingController = existingController;
   }
 
-  /** The controller reference that is already on the dependent. */
+  /**
+   * The controller reference that is already on the dependent, so that a caller can tell whose the
+   * object is.
+   *
+   * @return the existing controller reference
+   */
   public OwnerReference existingController() {
     return existingController;
   }

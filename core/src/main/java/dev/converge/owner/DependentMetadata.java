@@ -21,7 +21,14 @@ public final class DependentMetadata {
 
   private DependentMetadata() {}
 
-  /** Metadata with the primary's name and namespace and {@code labels}. */
+  /**
+   * Metadata with the primary's name and namespace and {@code labels}, for the one dependent of a
+   * kind a primary has.
+   *
+   * @param primary the object the dependent is for
+   * @param labels the dependent's labels; null or empty for none
+   * @return new metadata, without owner references
+   */
   public static ObjectMeta of(HasMetadata primary, Map<String, String> labels) {
     return of(primary, primary.getMetadata().getName(), labels);
   }
@@ -29,6 +36,12 @@ public final class DependentMetadata {
   /**
    * Metadata with {@code name}, the primary's namespace (none when the primary is cluster-scoped)
    * and {@code labels}.
+   *
+   * @param primary the object the dependent is for
+   * @param name the dependent's name
+   * @param labels the dependent's labels; null or empty for none
+   * @return new metadata, without owner references
+   * @throws IllegalArgumentException when {@code name} is null or blank
    */
   public static ObjectMeta of(HasMetadata primary, String name, Map<String, String> labels) {
     Objects.requireNonNull(primary, "primary");

@@ -7,6 +7,11 @@ package dev.converge.owner;
  */
 public final class InvalidOwnerException extends OwnerReferenceException {
 
+  /**
+   * Reports an owner that cannot own the dependent.
+   *
+   * @param message names both objects, what is wrong and the fix
+   */
   public InvalidOwnerException(String message) {
     super(message);
   }

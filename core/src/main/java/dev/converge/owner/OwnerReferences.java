@@ -30,6 +30,8 @@ public final class OwnerReferences {
    * blockOwnerDeletion: true}), so that deleting the owner garbage-collects the dependent and
    * events of the dependent can be routed to the owner. Idempotent.
    *
+   * @param owner the object that controls; it must have been stored (have a uid)
+   * @param dependent the object being built, changed in memory
    * @return true when the dependent's references changed
    * @throws AlreadyControlledException when a different object already controls the dependent
    * @throws InvalidOwnerException when the owner has no uid/apiVersion/kind or the scopes forbid it
@@ -63,6 +65,8 @@ public final class OwnerReferences {
    * controller, which is then kept as the caller's deliberate choice. What {@code Context.apply}
    * does to every object it writes for the primary.
    *
+   * @param owner the object that controls; it must have been stored (have a uid)
+   * @param dependent the object being built, changed in memory
    * @return true when the dependent's references changed
    * @throws InvalidOwnerException when the owner has no uid/apiVersion/kind or the scopes forbid it
    */
@@ -77,6 +81,8 @@ public final class OwnerReferences {
    * Adds a non-controller owner reference: the dependent is garbage-collected only when all of its
    * owners are gone. An existing reference to the same owner keeps its controller flag. Idempotent.
    *
+   * @param owner the object that owns; it must have been stored (have a uid)
+   * @param dependent the object being built, changed in memory
    * @return true when the dependent's references changed
    * @throws InvalidOwnerException when the owner has no uid/apiVersion/kind or the scopes forbid it
    */
@@ -89,6 +95,8 @@ public final class OwnerReferences {
    * Removes every reference to {@code owner} (matched by API group, kind and name) from the
    * dependent.
    *
+   * @param owner the object whose references go
+   * @param dependent the object being built, changed in memory
    * @return true when a reference was removed
    */
   public static boolean remove(HasMetadata owner, HasMetadata dependent) {
@@ -117,7 +125,12 @@ public final class OwnerReferences {
     return true;
   }
 
-  /** The reference with {@code controller: true}, if any. */
+  /**
+   * The reference with {@code controller: true}, if any.
+   *
+   * @param object the object to look at; may be null
+   * @return its controller reference, or empty when it has none
+   */
   public static Optional<OwnerReference> controllerOf(HasMetadata object) {
     if (object == null
         || object.getMetadata() == null
@@ -129,13 +142,26 @@ public final class OwnerReferences {
         .findFirst();
   }
 
-  /** True when {@code owner} (matched by uid) is the controller of {@code object}. */
+  /**
+   * True when {@code owner} (matched by uid) is the controller of {@code object}. Matching by uid
+   * tells a deleted owner from a new one that took its name.
+   *
+   * @param object the possible dependent
+   * @param owner the possible controller; false when it has no uid
+   * @return whether {@code object}'s controller reference points to {@code owner}
+   */
   public static boolean isControlledBy(HasMetadata object, HasMetadata owner) {
     String uid = owner == null || owner.getMetadata() == null ? null : owner.getMetadata().getUid();
     return !blank(uid) && controllerOf(object).map(ref -> uid.equals(ref.getUid())).orElse(false);
   }
 
-  /** True when {@code object} has any reference (controller or not) to {@code owner}, by uid. */
+  /**
+   * True when {@code object} has any reference (controller or not) to {@code owner}, by uid.
+   *
+   * @param object the possible dependent
+   * @param owner the possible owner; false when it has no uid
+   * @return whether one of {@code object}'s owner references points to {@code owner}
+   */
   public static boolean isOwnedBy(HasMetadata object, HasMetadata owner) {
     String uid = owner == null || owner.getMetadata() == null ? null : owner.getMetadata().getUid();
     return !blank(uid) && refsOf(object).stream().anyMatch(ref -> uid.equals(ref.getUid()));

@@ -40,7 +40,12 @@ public final class CustomPredicate<T extends HasMetadata> implements EventPredic
     throw new IllegalStateException("unknown event type " + event.getClass().getName());
   }
 
-  /** Collects the per-type rules. */
+  /**
+   * Collects the per-type rules; start one with {@link EventPredicate#custom()}. Each setter
+   * replaces the rule set before it for that event type.
+   *
+   * @param <T> the kind
+   */
   public static final class Builder<T extends HasMetadata> {
     private Predicate<T> onCreate = o -> true;
     private BiPredicate<T, T> onUpdate = (a, b) -> true;
@@ -49,27 +54,58 @@ public final class CustomPredicate<T extends HasMetadata> implements EventPredic
 
     Builder() {}
 
+    /**
+     * The rule for an object that appeared in the cache (created, or seen at the informer's first
+     * list).
+     *
+     * @param rule true lets the event through
+     * @return this builder
+     */
     public Builder<T> onCreate(Predicate<T> rule) {
       this.onCreate = Objects.requireNonNull(rule, "rule");
       return this;
     }
 
-    /** The rule gets the old state first, then the new one. */
+    /**
+     * The rule for a changed object; it gets the old state first, then the new one.
+     *
+     * @param rule true lets the event through
+     * @return this builder
+     */
     public Builder<T> onUpdate(BiPredicate<T, T> rule) {
       this.onUpdate = Objects.requireNonNull(rule, "rule");
       return this;
     }
 
+    /**
+     * The rule for an object gone from the cache; it gets the last state the informer saw.
+     *
+     * @param rule true lets the event through
+     * @return this builder
+     */
     public Builder<T> onDelete(Predicate<T> rule) {
       this.onDelete = Objects.requireNonNull(rule, "rule");
       return this;
     }
 
+    /**
+     * The rule for a generic event: a trigger from outside the cluster's watch stream (a timer, an
+     * external system), not a change of the object.
+     *
+     * @param rule true lets the event through
+     * @return this builder
+     */
     public Builder<T> onGeneric(Predicate<T> rule) {
       this.onGeneric = Objects.requireNonNull(rule, "rule");
       return this;
     }
 
+    /**
+     * Makes the predicate; the builder may be changed and built again afterwards without changing
+     * it.
+     *
+     * @return a predicate with the rules set so far
+     */
     public CustomPredicate<T> build() {
       return new CustomPredicate<>(this);
     }

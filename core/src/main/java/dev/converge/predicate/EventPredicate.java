@@ -25,30 +25,72 @@ import java.util.function.Function;
 @FunctionalInterface
 public interface EventPredicate<T extends HasMetadata> {
 
-  /** True lets the event through. */
+  /**
+   * Decides one event. Called for every event of the watched kind on the thread that delivers
+   * events, so it must be quick and must not block; it must not change the event's objects (see
+   * {@link ResourceEvent}). An exception drops the event and is reported against the object in the
+   * operator's health, without affecting other objects.
+   *
+   * @param event the change the informer delivered
+   * @return true to let the event through to the handler, false to drop it
+   */
   boolean test(ResourceEvent<? extends T> event);
 
+  /**
+   * Lets an event through only when this predicate and {@code other} both do; {@code other} is not
+   * asked when this one already drops the event.
+   *
+   * @param other the second predicate
+   * @return the conjunction of the two
+   */
   default EventPredicate<T> and(EventPredicate<? super T> other) {
     Objects.requireNonNull(other, "other");
     return event -> test(event) && other.test(event);
   }
 
+  /**
+   * Lets an event through when this predicate or {@code other} does; {@code other} is not asked
+   * when this one already lets the event through.
+   *
+   * @param other the second predicate
+   * @return the disjunction of the two
+   */
   default EventPredicate<T> or(EventPredicate<? super T> other) {
     Objects.requireNonNull(other, "other");
     return event -> test(event) || other.test(event);
   }
 
-  /** Lets every event through. */
+  /**
+   * Lets every event through: the default of a watch without a predicate.
+   *
+   * @param <T> the kind
+   * @return a predicate that is always true
+   */
   static <T extends HasMetadata> EventPredicate<T> always() {
     return event -> true;
   }
 
+  /**
+   * Lets through exactly the events {@code predicate} drops.
+   *
+   * @param <T> the kind
+   * @param predicate the predicate to invert
+   * @return the negation of {@code predicate}
+   */
   static <T extends HasMetadata> EventPredicate<T> not(EventPredicate<T> predicate) {
     Objects.requireNonNull(predicate, "predicate");
     return event -> !predicate.test(event);
   }
 
-  /** True when every one of {@code predicates} is (true for an empty list). */
+  /**
+   * True when every one of {@code predicates} is (true for an empty list); they are asked in order
+   * and the first false ends the test.
+   *
+   * @param <T> the kind
+   * @param predicates the predicates, none of them null
+   * @return the conjunction of all of them
+   * @throws NullPointerException when one of {@code predicates} is null
+   */
   @SafeVarargs
   static <T extends HasMetadata> EventPredicate<T> allOf(EventPredicate<? super T>... predicates) {
     List<EventPredicate<? super T>> all = new java.util.ArrayList<>(predicates.length);
@@ -58,7 +100,15 @@ public interface EventPredicate<T extends HasMetadata> {
     return event -> all.stream().allMatch(p -> p.test(event));
   }
 
-  /** True when at least one of {@code predicates} is (false for an empty list). */
+  /**
+   * True when at least one of {@code predicates} is (false for an empty list); they are asked in
+   * order and the first true ends the test.
+   *
+   * @param <T> the kind
+   * @param predicates the predicates, none of them null
+   * @return the disjunction of all of them
+   * @throws NullPointerException when one of {@code predicates} is null
+   */
   @SafeVarargs
   static <T extends HasMetadata> EventPredicate<T> anyOf(EventPredicate<? super T>... predicates) {
     List<EventPredicate<? super T>> all = new java.util.ArrayList<>(predicates.length);
@@ -74,6 +124,9 @@ public interface EventPredicate<T extends HasMetadata> {
    * {@code deletionTimestamp} appears), so that finalizer cleanup always runs; other event types
    * pass. Kinds that do not track a generation (ConfigMap, Secret) therefore pass on update only
    * when deletion starts: use {@link #resourceVersionChanged()} for them.
+   *
+   * @param <T> the kind
+   * @return a predicate on generation changes and deletion starts
    */
   static <T extends HasMetadata> EventPredicate<T> generationChanged() {
     return onUpdateOnly(
@@ -91,6 +144,9 @@ public interface EventPredicate<T extends HasMetadata> {
   /**
    * Updates pass only when the resourceVersion changed; this drops the identical updates an
    * informer resync delivers. Other event types pass.
+   *
+   * @param <T> the kind
+   * @return a predicate on resourceVersion changes
    */
   static <T extends HasMetadata> EventPredicate<T> resourceVersionChanged() {
     return onUpdateOnly(
@@ -100,12 +156,24 @@ public interface EventPredicate<T extends HasMetadata> {
                 newObj.getMetadata().getResourceVersion()));
   }
 
-  /** Updates pass only when the labels changed (absent and empty are the same). */
+  /**
+   * Updates pass only when the labels changed (absent and empty are the same); other event types
+   * pass.
+   *
+   * @param <T> the kind
+   * @return a predicate on label changes
+   */
   static <T extends HasMetadata> EventPredicate<T> labelsChanged() {
     return onUpdateOnly((oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getLabels));
   }
 
-  /** Updates pass only when the annotations changed (absent and empty are the same). */
+  /**
+   * Updates pass only when the annotations changed (absent and empty are the same); other event
+   * types pass.
+   *
+   * @param <T> the kind
+   * @return a predicate on annotation changes
+   */
   static <T extends HasMetadata> EventPredicate<T> annotationsChanged() {
     return onUpdateOnly((oldObj, newObj) -> !sameMap(oldObj, newObj, ObjectMeta::getAnnotations));
   }
@@ -113,8 +181,11 @@ public interface EventPredicate<T extends HasMetadata> {
   /**
    * Events pass when the object's (new) labels match {@code selector}, with the Kubernetes
    * semantics of matchLabels and matchExpressions (In, NotIn, Exists, DoesNotExist). An empty
-   * selector matches everything.
+   * selector matches everything. The selector is checked once, here, not at each event.
    *
+   * @param <T> the kind
+   * @param selector the label selector
+   * @return a predicate on the object's labels
    * @throws IllegalArgumentException for an unknown operator or a malformed expression
    */
   static <T extends HasMetadata> EventPredicate<T> labelSelector(LabelSelector selector) {
@@ -122,7 +193,14 @@ public interface EventPredicate<T extends HasMetadata> {
     return event -> matcher.matches(event.object().getMetadata().getLabels());
   }
 
-  /** Events pass when the object carries every one of {@code labels}. */
+  /**
+   * Events pass when the object carries every one of {@code labels} with the same value: a selector
+   * of matchLabels only.
+   *
+   * @param <T> the kind
+   * @param labels the labels and values the object must carry
+   * @return a predicate on the object's labels
+   */
   static <T extends HasMetadata> EventPredicate<T> hasLabels(Map<String, String> labels) {
     return labelSelector(new LabelSelector(List.of(), Map.copyOf(labels)));
   }
@@ -138,12 +216,20 @@ public interface EventPredicate<T extends HasMetadata> {
    * <pre>{@code
    * builder.watchesReferenced(ConfigMap.class, app -> names(app), EventPredicate.contentChanged());
    * }</pre>
+   *
+   * @param <T> the kind
+   * @return a predicate on content changes
    */
   static <T extends HasMetadata> EventPredicate<T> contentChanged() {
     return onUpdateOnly(EventPredicate::contentDiffers);
   }
 
-  /** Starts a predicate with its own rule per event type; unset types pass. */
+  /**
+   * Starts a predicate with its own rule per event type; unset types pass.
+   *
+   * @param <T> the kind
+   * @return a builder with every rule letting events through
+   */
   static <T extends HasMetadata> CustomPredicate.Builder<T> custom() {
     return new CustomPredicate.Builder<>();
   }

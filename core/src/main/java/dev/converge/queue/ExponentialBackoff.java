@@ -17,6 +17,14 @@ public record ExponentialBackoff(Duration initial, Duration max) {
   public static final ExponentialBackoff DEFAULT =
       new ExponentialBackoff(Duration.ofMillis(5), Duration.ofSeconds(1000));
 
+  /**
+   * Checks the bounds.
+   *
+   * @param initial delay after the first failure
+   * @param max upper bound for any delay
+   * @throws IllegalArgumentException when {@code initial} is not positive or {@code max} is shorter
+   *     than {@code initial}
+   */
   public ExponentialBackoff {
     Objects.requireNonNull(initial, "initial");
     Objects.requireNonNull(max, "max");
@@ -29,7 +37,13 @@ public record ExponentialBackoff(Duration initial, Duration max) {
     }
   }
 
-  /** The delay before the next attempt after {@code failures} consecutive failures (1 = first). */
+  /**
+   * The delay before the next attempt after {@code failures} consecutive failures (1 = first).
+   *
+   * @param failures the number of consecutive failures, 1 or more
+   * @return {@code initial * 2^(failures-1)}, at most {@code max}
+   * @throws IllegalArgumentException when {@code failures} is less than 1
+   */
   public Duration delayAfter(int failures) {
     if (failures < 1) {
       throw new IllegalArgumentException("failures must be >= 1, got " + failures);

@@ -24,7 +24,12 @@ public final class ManualTicker implements Ticker {
     listeners.add(listener);
   }
 
-  /** Moves time forward and wakes everything waiting on this ticker. */
+  /**
+   * Moves time forward and wakes everything waiting on this ticker.
+   *
+   * @param by how far to move; zero or more
+   * @throws IllegalArgumentException when {@code by} is negative
+   */
   public void advance(Duration by) {
     if (by.isNegative()) {
       throw new IllegalArgumentException("time cannot go backwards: " + by);

@@ -6,16 +6,29 @@ package dev.converge.queue;
  */
 public interface QueueListener {
 
-  /** A key became ready for a worker; {@code depth} is the number of ready keys now. */
+  /**
+   * A key became ready for a worker.
+   *
+   * @param depth the number of ready keys now
+   */
   default void added(int depth) {}
 
-  /** A worker took a key that had waited {@code waitNanos} since it became ready. */
+  /**
+   * A worker took a key.
+   *
+   * @param waitNanos how long the key waited since it became ready, in nanoseconds
+   * @param depth the number of ready keys left
+   */
   default void taken(long waitNanos, int depth) {}
 
   /** A key was scheduled for another attempt after a failure. */
   default void retried() {}
 
-  /** A listener that records nothing. */
+  /**
+   * A listener that records nothing, for queues without metrics.
+   *
+   * @return a listener whose methods do nothing
+   */
   static QueueListener none() {
     return new QueueListener() {};
   }

@@ -16,6 +16,14 @@ public record RateLimit(double perSecond, int burst) {
   /** 10 retries per second with bursts of 100, the default of controller-runtime. */
   public static final RateLimit DEFAULT = new RateLimit(10, 100);
 
+  /**
+   * Checks the limit.
+   *
+   * @param perSecond tokens added per second; must be positive
+   * @param burst tokens the bucket holds when full; at least 1
+   * @throws IllegalArgumentException when {@code perSecond} is not a positive finite number or
+   *     {@code burst} is less than 1
+   */
   public RateLimit {
     if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
       throw new IllegalArgumentException(
@@ -31,12 +39,18 @@ public record RateLimit(double perSecond, int burst) {
   /**
    * No overall limit: only the per-key backoff spaces retries. Use it only where retries are cheap
    * for the API server.
+   *
+   * @return a limit that never delays a retry
    */
   public static RateLimit unlimited() {
     return new RateLimit(Double.MAX_VALUE, Integer.MAX_VALUE);
   }
 
-  /** True for {@link #unlimited()}. */
+  /**
+   * Whether this is the limit of {@link #unlimited()}.
+   *
+   * @return true for {@link #unlimited()}
+   */
   public boolean isUnlimited() {
     return perSecond == Double.MAX_VALUE;
   }

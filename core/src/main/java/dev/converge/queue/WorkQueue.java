@@ -58,6 +58,8 @@ public final class WorkQueue<K> {
   }
 
   /**
+   * A queue with every part chosen: the runtime builds its controllers' queues this way.
+   *
    * @param ticker the time source of delays and of the rate limit
    * @param backoff the per-key retry delay
    * @param rateLimit the overall limit on retries, shared by every key
@@ -72,7 +74,13 @@ public final class WorkQueue<K> {
     ticker.onAdvance(this::wake);
   }
 
-  /** A queue with the default overall rate limit ({@link RateLimit#DEFAULT}). */
+  /**
+   * A queue with the default overall rate limit ({@link RateLimit#DEFAULT}).
+   *
+   * @param ticker the time source of delays and of the rate limit
+   * @param backoff the per-key retry delay
+   * @param listener observes the queue, for metrics
+   */
   public WorkQueue(Ticker ticker, ExponentialBackoff backoff, QueueListener listener) {
     this(ticker, backoff, RateLimit.DEFAULT, listener);
   }
@@ -82,7 +90,11 @@ public final class WorkQueue<K> {
     this(Ticker.system(), ExponentialBackoff.DEFAULT, RateLimit.DEFAULT, QueueListener.none());
   }
 
-  /** Makes {@code key} ready now, unless it is already waiting. Ignored after shutdown. */
+  /**
+   * Makes {@code key} ready now, unless it is already waiting. Ignored after shutdown.
+   *
+   * @param key the key to process
+   */
   public void add(K key) {
     Objects.requireNonNull(key, "key");
     lock.lock();
@@ -96,6 +108,9 @@ public final class WorkQueue<K> {
   /**
    * Makes {@code key} ready after {@code delay}. If the key already has an earlier pending delay,
    * that one stands. A zero or negative delay is the same as {@link #add}.
+   *
+   * @param key the key to process
+   * @param delay how long to wait before the key becomes ready
    */
   public void addAfter(K key, Duration delay) {
     Objects.requireNonNull(key, "key");
@@ -126,6 +141,9 @@ public final class WorkQueue<K> {
    * Schedules another attempt for {@code key} after the later of its next backoff delay and the
    * overall rate limit, and returns that delay. Each call without an intervening {@link #forget}
    * doubles the key's backoff; every call takes a token from the queue's bucket.
+   *
+   * @param key the key whose processing failed
+   * @return the delay after which the key becomes ready again
    */
   public Duration addRateLimited(K key) {
     Objects.requireNonNull(key, "key");
@@ -144,7 +162,12 @@ public final class WorkQueue<K> {
     return delay;
   }
 
-  /** Clears the failure count of {@code key}, so its next backoff starts from the beginning. */
+  /**
+   * Clears the failure count of {@code key}, so its next backoff starts from the beginning. Call it
+   * when the key's processing succeeded.
+   *
+   * @param key the key
+   */
   public void forget(K key) {
     lock.lock();
     try {
@@ -154,7 +177,13 @@ public final class WorkQueue<K> {
     }
   }
 
-  /** How many consecutive failures {@code key} has had since it was last forgotten. */
+  /**
+   * How many consecutive failures {@code key} has had since it was last forgotten.
+   *
+   * @param key the key
+   * @return the number of {@link #addRateLimited} calls since the last {@link #forget}; 0 for a key
+   *     never retried
+   */
   public int failures(K key) {
     lock.lock();
     try {
@@ -168,6 +197,8 @@ public final class WorkQueue<K> {
    * Blocks until a key is ready and hands it to the caller, who must call {@link #done} with it.
    * Returns empty once the queue is shut down (or, after {@link #drainAndShutDown}, once nothing is
    * left). Interruption also returns empty, with the interrupt flag restored.
+   *
+   * @return the key to process, or empty when the worker should stop
    */
   public Optional<K> take() {
     lock.lock();
@@ -204,7 +235,11 @@ public final class WorkQueue<K> {
     }
   }
 
-  /** Like {@link #take} but never blocks: empty when no key is ready now. */
+  /**
+   * Like {@link #take} but never blocks: empty when no key is ready now.
+   *
+   * @return a ready key, which the caller must hand back with {@link #done}, or empty
+   */
   public Optional<K> poll() {
     lock.lock();
     try {
@@ -220,6 +255,8 @@ public final class WorkQueue<K> {
 
   /**
    * Ends the processing of {@code key}. If it was added meanwhile, it becomes ready again (once).
+   *
+   * @param key a key this queue handed out
    */
   public void done(K key) {
     lock.lock();
@@ -234,7 +271,11 @@ public final class WorkQueue<K> {
     }
   }
 
-  /** Number of keys ready for a worker (not counting delayed or in-flight ones). */
+  /**
+   * How many keys wait for a worker now.
+   *
+   * @return the number of ready keys (not counting delayed or in-flight ones)
+   */
   public int depth() {
     lock.lock();
     try {
@@ -244,7 +285,11 @@ public final class WorkQueue<K> {
     }
   }
 
-  /** Number of keys handed to workers and not yet done. */
+  /**
+   * How many keys are being processed.
+   *
+   * @return the number of keys handed to workers and not yet done
+   */
   public int inFlight() {
     lock.lock();
     try {
@@ -284,6 +329,11 @@ public final class WorkQueue<K> {
     }
   }
 
+  /**
+   * Whether {@link #shutDown} or {@link #drainAndShutDown} was called.
+   *
+   * @return true once the queue accepts no more keys
+   */
   public boolean isShutDown() {
     lock.lock();
     try {
@@ -348,7 +398,13 @@ public final class WorkQueue<K> {
     }
   }
 
-  /** Time left before {@code key}'s pending delayed add, if it has one. */
+  /**
+   * Time left before {@code key}'s pending delayed add, if it has one: what a test or a status page
+   * reads to tell when the key is next processed.
+   *
+   * @param key the key
+   * @return the time left (zero when already due), or empty when no delayed add is pending
+   */
   public Optional<Duration> pendingDelay(K key) {
     lock.lock();
     try {

@@ -28,14 +28,32 @@ import tools.jackson.databind.JsonNode;
  */
 public final class ConflictRetry {
 
-  /** One attempt of a retried write; {@code attempt} counts from 1. */
+  /**
+   * One attempt of a retried write, given to {@link ConflictRetry#call}. Each attempt reads what it
+   * writes afresh, so that a retry after a conflict works on the latest version.
+   *
+   * @param <T> what the write returns
+   */
   @FunctionalInterface
   public interface Attempt<T> {
+    /**
+     * Makes one attempt.
+     *
+     * @param attempt the number of this attempt, counting from 1
+     * @return the result of the write
+     * @throws io.fabric8.kubernetes.client.KubernetesClientException a 409 Conflict to have the
+     *     write retried; any other error ends the retry at once
+     */
     T run(int attempt);
   }
 
+  /** Default number of attempts, the first included. */
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
+
+  /** Default wait before the second attempt; it doubles for each attempt after. */
   public static final Duration DEFAULT_INITIAL_DELAY = Duration.ofMillis(10);
+
+  /** Default cap of the wait between two attempts. */
   public static final Duration DEFAULT_MAX_DELAY = Duration.ofMillis(100);
 
   private final int maxAttempts;
@@ -59,6 +77,8 @@ public final class ConflictRetry {
 
   /**
    * 5 attempts, 10 ms doubling to at most 100 ms, jittered, waiting by sleeping (at most 150 ms).
+   *
+   * @return the default configuration
    */
   public static ConflictRetry defaults() {
     return new ConflictRetry(
@@ -69,6 +89,13 @@ public final class ConflictRetry {
         () -> ThreadLocalRandom.current().nextDouble());
   }
 
+  /**
+   * Sets how many attempts are made before giving up, the first included.
+   *
+   * @param attempts 1 or more; 1 means no retry
+   * @return a copy with that number of attempts
+   * @throws IllegalArgumentException when {@code attempts} is less than 1
+   */
   public ConflictRetry withMaxAttempts(int attempts) {
     if (attempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, was " + attempts);
@@ -76,6 +103,15 @@ public final class ConflictRetry {
     return new ConflictRetry(attempts, initialDelay, maxDelay, pause, random);
   }
 
+  /**
+   * Sets the wait between attempts: {@code initial} before the second, doubling for each attempt
+   * after, never more than {@code max}; each wait is then jittered to between half and all of it.
+   *
+   * @param initial the wait before the second attempt, not negative
+   * @param max the cap of one wait, at least {@code initial}
+   * @return a copy with that backoff
+   * @throws IllegalArgumentException when {@code initial} is negative or greater than {@code max}
+   */
   public ConflictRetry withBackoff(Duration initial, Duration max) {
     Objects.requireNonNull(initial, "initial");
     Objects.requireNonNull(max, "max");
@@ -86,17 +122,35 @@ public final class ConflictRetry {
     return new ConflictRetry(maxAttempts, initial, max, pause, random);
   }
 
+  /**
+   * Sets how the retry waits between attempts, for instance {@link Pause#none()} on a reconcile
+   * worker.
+   *
+   * @param newPause the way to wait
+   * @return a copy that waits with {@code newPause}
+   */
   public ConflictRetry withPause(Pause newPause) {
     return new ConflictRetry(
         maxAttempts, initialDelay, maxDelay, Objects.requireNonNull(newPause, "pause"), random);
   }
 
-  /** Source of jitter: values in [0, 1). Tests pass a constant. */
+  /**
+   * Sets the source of jitter: values in [0, 1) (values outside are clamped). Tests pass a
+   * constant.
+   *
+   * @param newRandom the source of jitter
+   * @return a copy with that source of jitter
+   */
   public ConflictRetry withJitter(DoubleSupplier newRandom) {
     return new ConflictRetry(
         maxAttempts, initialDelay, maxDelay, pause, Objects.requireNonNull(newRandom, "random"));
   }
 
+  /**
+   * How many attempts are made before giving up, the first included.
+   *
+   * @return the number of attempts
+   */
   public int maxAttempts() {
     return maxAttempts;
   }
@@ -104,6 +158,8 @@ public final class ConflictRetry {
   /**
    * The longest total time a retry with this configuration can wait between its attempts (the sum
    * of the un-jittered steps).
+   *
+   * @return the bound of the total wait
    */
   public Duration maxTotalWait() {
     Duration total = Duration.ZERO;
@@ -117,6 +173,10 @@ public final class ConflictRetry {
    * True when {@code fresh}, read again by name after a conflict, is another object than {@code
    * read}: the one read was deleted and a new one took its name, so nothing decided for the old one
    * may be written to it. Objects without a UID (not yet created) are never replaced.
+   *
+   * @param read the object as it was first read
+   * @param fresh the object read again by the same name
+   * @return true when {@code fresh} has another UID than {@code read}
    */
   public static boolean replaced(HasMetadata read, HasMetadata fresh) {
     String uid = read.getMetadata().getUid();
@@ -125,7 +185,12 @@ public final class ConflictRetry {
         && !uid.equals(fresh.getMetadata() == null ? null : fresh.getMetadata().getUid());
   }
 
-  /** True when {@code error} (or one of its causes) is an HTTP 409 Conflict from the API server. */
+  /**
+   * True when {@code error} (or one of its causes) is an HTTP 409 Conflict from the API server.
+   *
+   * @param error the error to look at, or null
+   * @return true for a conflict, false otherwise (and for null)
+   */
   public static boolean isConflict(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (t instanceof KubernetesClientException kce
@@ -143,8 +208,13 @@ public final class ConflictRetry {
    * Runs {@code attempt} until it returns without a conflict or the attempts are used up. Each
    * attempt must re-read whatever it writes; errors other than 409 are thrown at once.
    *
+   * @param <T> what the write returns
    * @param resource the resource written, as {@code Kind namespace/name}, for the error message
+   * @param attempt one attempt of the write
+   * @return what the first attempt without a conflict returned
    * @throws ConflictRetriesExhaustedException when every attempt conflicted
+   * @throws java.util.concurrent.CancellationException when the thread is interrupted while waiting
+   *     between attempts (the interrupt status is kept)
    */
   public <T> T call(String resource, Attempt<T> attempt) {
     KubernetesClientException last = null;
@@ -172,7 +242,16 @@ public final class ConflictRetry {
    * is by name, so when it finds another object (another UID: the one given was deleted and a new
    * one created in its place), nothing is written and a 404 is thrown, as for a deleted object.
    *
-   * @return the object as the API server stored it
+   * @param <T> the kind
+   * @param client the client that reads and writes
+   * @param object the object to change, as read (from a cache or the API server); not modified
+   * @param change what to change on a copy of the object; run again on each re-read version
+   * @return the object as the API server stored it; when {@code change} changed nothing, the
+   *     version it was applied to, unchanged
+   * @throws ConflictRetriesExhaustedException when every attempt conflicted
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException with code 404 when the object
+   *     was deleted (or replaced by another of the same name) between attempts; any error other
+   *     than a conflict as the API server returned it
    */
   public <T extends HasMetadata> T update(KubernetesClient client, T object, Consumer<T> change) {
     Objects.requireNonNull(client, "client");

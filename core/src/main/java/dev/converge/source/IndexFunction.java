@@ -14,6 +14,11 @@ import java.util.List;
 @FunctionalInterface
 public interface IndexFunction<R extends HasMetadata> {
 
-  /** The keys under which {@code resource} is found; empty for none. Never null. */
+  /**
+   * The keys under which {@code resource} is found.
+   *
+   * @param resource one object of the kind, as the informer holds it; do not change it
+   * @return the keys, empty for none; never null
+   */
   List<String> keys(R resource);
 }

@@ -16,11 +16,26 @@ import java.util.Objects;
  */
 public sealed interface ResourceEvent<T extends HasMetadata> {
 
-  /** The newest known state of the object. */
+  /**
+   * The newest known state of the object.
+   *
+   * @return the object, never null
+   */
   T object();
 
-  /** The object appeared (including objects found by the informer's initial list). */
+  /**
+   * The object appeared (including objects found by the informer's initial list).
+   *
+   * @param <T> the kind
+   * @param object the object as created
+   */
   record Created<T extends HasMetadata>(T object) implements ResourceEvent<T> {
+    /**
+     * Checks the object.
+     *
+     * @param object the object as created
+     * @throws NullPointerException when {@code object} is null
+     */
     public Created {
       Objects.requireNonNull(object, "object");
     }
@@ -29,8 +44,19 @@ public sealed interface ResourceEvent<T extends HasMetadata> {
   /**
    * The object changed. A resync delivers an update whose old and new states carry the same
    * resourceVersion.
+   *
+   * @param <T> the kind
+   * @param oldObject the state before the change
+   * @param object the state after the change
    */
   record Updated<T extends HasMetadata>(T oldObject, T object) implements ResourceEvent<T> {
+    /**
+     * Checks both states.
+     *
+     * @param oldObject the state before the change
+     * @param object the state after the change
+     * @throws NullPointerException when {@code oldObject} or {@code object} is null
+     */
     public Updated {
       Objects.requireNonNull(oldObject, "oldObject");
       Objects.requireNonNull(object, "object");
@@ -40,16 +66,38 @@ public sealed interface ResourceEvent<T extends HasMetadata> {
   /**
    * The object is gone. {@code finalStateUnknown} is true when the watch missed the deletion and
    * {@link #object()} is the last state the cache had.
+   *
+   * @param <T> the kind
+   * @param object the last known state
+   * @param finalStateUnknown whether the watch missed the deletion
    */
   record Deleted<T extends HasMetadata>(T object, boolean finalStateUnknown)
       implements ResourceEvent<T> {
+    /**
+     * Checks the object.
+     *
+     * @param object the last known state
+     * @param finalStateUnknown whether the watch missed the deletion
+     * @throws NullPointerException when {@code object} is null
+     */
     public Deleted {
       Objects.requireNonNull(object, "object");
     }
   }
 
-  /** A trigger from outside the cluster's watch stream (a timer, an external system). */
+  /**
+   * A trigger from outside the cluster's watch stream (a timer, an external system).
+   *
+   * @param <T> the kind
+   * @param object the object the trigger is about
+   */
   record Generic<T extends HasMetadata>(T object) implements ResourceEvent<T> {
+    /**
+     * Checks the object.
+     *
+     * @param object the object the trigger is about
+     * @throws NullPointerException when {@code object} is null
+     */
     public Generic {
       Objects.requireNonNull(object, "object");
     }

@@ -73,13 +73,23 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
   /**
    * A context reconciling {@code primary}, which is stored (with a uid, so it can own what the
    * reconciler applies) and read back through {@link #primary()}.
+   *
+   * @param <P> the primary kind
+   * @param primary the primary as the test wants the reconciler to see it; a copy is stored
+   * @return a context holding only the primary
    */
   public static <P extends HasMetadata> TestContext<P> of(P primary) {
     Objects.requireNonNull(primary, "primary");
     return new TestContext<>(primary);
   }
 
-  /** Puts copies of {@code objects} in the caches, replacing objects of the same kind and name. */
+  /**
+   * Puts copies of {@code objects} in the caches, replacing objects of the same kind and name: what
+   * the informers would hold when the reconcile runs.
+   *
+   * @param objects the objects the reconciler may read
+   * @return this context
+   */
   public TestContext<P> with(HasMetadata... objects) {
     for (HasMetadata object : objects) {
       store.put(JSON.clone(object));
@@ -87,13 +97,23 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
     return this;
   }
 
-  /** Sets what {@link #retries()} returns. */
+  /**
+   * Sets what {@link #retries()} returns, to test how a reconciler behaves after failures.
+   *
+   * @param count the number of failed attempts before this reconcile
+   * @return this context
+   */
   public TestContext<P> withRetries(int count) {
     this.retries = count;
     return this;
   }
 
-  /** The primary as stored now (a copy): its status is the last one written. */
+  /**
+   * The primary as stored now (a copy): its status is the last one written.
+   *
+   * @return a copy of the stored primary
+   * @throws IllegalStateException when the test deleted it with {@link #deletePrimary()}
+   */
   public P primary() {
     return get(primaryType, key.name())
         .orElseThrow(
@@ -111,6 +131,11 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
    * Changes the stored object of {@code type} named {@code name} in the primary's namespace, as
    * another actor would (its controller writing status, a user editing it).
    *
+   * @param <R> the kind
+   * @param type the kind's class
+   * @param name the object's name
+   * @param change what to change on the stored object
+   * @return this context
    * @throws IllegalArgumentException when there is none
    */
   public <R extends HasMetadata> TestContext<P> edit(
@@ -132,22 +157,41 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
     return this;
   }
 
-  /** Every object passed to {@code apply}, in order, as it was written (owner reference set). */
+  /**
+   * Every object passed to {@code apply}, in order, as it was written (owner reference set).
+   *
+   * @return the applied objects; empty when nothing was applied
+   */
   public List<HasMetadata> applied() {
     return List.copyOf(applied);
   }
 
-  /** The objects of {@code type} passed to {@code apply}, in order. */
+  /**
+   * The objects of {@code type} passed to {@code apply}, in order.
+   *
+   * @param <R> the kind
+   * @param type the kind's class
+   * @return the applied objects of that kind; empty when there are none
+   */
   public <R extends HasMetadata> List<R> applied(Class<R> type) {
     return applied.stream().filter(type::isInstance).map(type::cast).toList();
   }
 
-  /** The primary after each status write that sent something, in order. */
+  /**
+   * The primary after each status write that sent something, in order; a write that changed nothing
+   * is not listed, as it would send no request.
+   *
+   * @return the primary as each status write left it
+   */
   public List<P> statusWrites() {
     return List.copyOf(statusWrites);
   }
 
-  /** The Events recorded, in order. */
+  /**
+   * The Events recorded, in order.
+   *
+   * @return the recorded Events; empty when there were none
+   */
   public List<RecordedEvent> recordedEvents() {
     return List.copyOf(events);
   }

@@ -33,6 +33,16 @@ public record ImageReference(String registry, String repository, String tag, Str
       Pattern.compile("([a-z0-9]+(?:[.+_-][a-z0-9]+)*):([a-zA-Z0-9=_-]+)");
   private static final Pattern SHA256_HEX = Pattern.compile("[a-f0-9]{64}");
 
+  /**
+   * Makes a reference from parts already known to be valid; the parts are not checked against the
+   * grammar here, {@link #parse} does that.
+   *
+   * @param registry the registry host (with port), empty when the reference names none
+   * @param repository the path, e.g. {@code library/nginx} or {@code team/app}
+   * @param tag the tag, empty when none is given
+   * @param digest the digest ({@code algorithm:hex}), empty when none is given
+   * @throws NullPointerException when a part is null (an absent part is empty)
+   */
   public ImageReference {
     Objects.requireNonNull(registry, "registry");
     Objects.requireNonNull(repository, "repository");
@@ -41,8 +51,12 @@ public record ImageReference(String registry, String repository, String tag, Str
   }
 
   /**
-   * Parses {@code text}.
+   * Parses {@code text}, for instance a primary's {@code spec.image}, so that a typo is reported on
+   * the primary at once rather than as a pod stuck in {@code InvalidImageName} or {@code
+   * ErrImagePull}.
    *
+   * @param text the reference as a user wrote it
+   * @return its parts
    * @throws InvalidImageReferenceException saying what is wrong with it
    */
   public static ImageReference parse(String text) {
@@ -100,17 +114,29 @@ public record ImageReference(String registry, String repository, String tag, Str
     return new ImageReference(registry, rest, tag, digest);
   }
 
-  /** The registry, when the reference names one. */
+  /**
+   * The registry, when the reference names one.
+   *
+   * @return the registry host (with port), or empty
+   */
   public Optional<String> registryName() {
     return registry.isEmpty() ? Optional.empty() : Optional.of(registry);
   }
 
-  /** The tag, when the reference has one. */
+  /**
+   * The tag, when the reference has one.
+   *
+   * @return the tag, or empty
+   */
   public Optional<String> tagName() {
     return tag.isEmpty() ? Optional.empty() : Optional.of(tag);
   }
 
-  /** The digest, when the reference has one. */
+  /**
+   * The digest, when the reference has one.
+   *
+   * @return the digest ({@code algorithm:hex}), or empty
+   */
   public Optional<String> digestValue() {
     return digest.isEmpty() ? Optional.empty() : Optional.of(digest);
   }

@@ -11,6 +11,13 @@ import java.util.Objects;
  */
 public record Readiness(ReadinessState state, String message) {
 
+  /**
+   * Checks that the readiness says why.
+   *
+   * @param state where it stands
+   * @param message why, in a few words; never blank
+   * @throws IllegalArgumentException when {@code message} is null or blank
+   */
   public Readiness {
     Objects.requireNonNull(state, "state");
     if (message == null || message.isBlank()) {
@@ -30,12 +37,20 @@ public record Readiness(ReadinessState state, String message) {
     return new Readiness(ReadinessState.FAILED, message);
   }
 
-  /** True when the latest spec is fully realised. */
+  /**
+   * Whether the latest spec is fully realised.
+   *
+   * @return true for {@link ReadinessState#CURRENT}
+   */
   public boolean isCurrent() {
     return state == ReadinessState.CURRENT;
   }
 
-  /** True when it will not get there without a change. */
+  /**
+   * Whether it will not get there without a change.
+   *
+   * @return true for {@link ReadinessState#FAILED}
+   */
   public boolean isFailed() {
     return state == ReadinessState.FAILED;
   }

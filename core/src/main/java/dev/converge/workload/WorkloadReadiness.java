@@ -43,8 +43,11 @@ public final class WorkloadReadiness {
   private WorkloadReadiness() {}
 
   /**
-   * The readiness of a Deployment, StatefulSet, DaemonSet, Job, Service or PersistentVolumeClaim.
+   * The readiness of a Deployment, StatefulSet, DaemonSet, Job, Service or PersistentVolumeClaim,
+   * for code that handles dependents of several kinds alike.
    *
+   * @param object the object, as read from the API server or a cache
+   * @return where it stands and why
    * @throws IllegalArgumentException for any other kind, naming the supported ones
    */
   public static Readiness of(HasMetadata object) {
@@ -81,6 +84,9 @@ public final class WorkloadReadiness {
    * status.observedGeneration} is at least {@code metadata.generation}. Until then its status
    * describes an older spec (and a reconciler had better not conclude anything new from it). Kinds
    * without an observedGeneration (Job, Service, PersistentVolumeClaim) count as observed.
+   *
+   * @param object the object, as read from the API server or a cache
+   * @return false while the status describes an older spec or is missing
    */
   public static boolean hasObservedLatest(HasMetadata object) {
     Long observed;
@@ -101,6 +107,9 @@ public final class WorkloadReadiness {
    * The ready pods of a Deployment, StatefulSet, ReplicaSet or DaemonSet ({@code numberReady}) as
    * its controller last reported them, for a primary's {@code status.readyReplicas}; 0 while it has
    * no status, and for other kinds.
+   *
+   * @param workload the workload, as read from the API server or a cache
+   * @return the number of ready pods
    */
   public static int readyReplicas(HasMetadata workload) {
     Integer ready = null;
@@ -116,7 +125,12 @@ public final class WorkloadReadiness {
     return zero(ready);
   }
 
-  /** The readiness of a Deployment's rollout. */
+  /**
+   * The readiness of a Deployment's rollout.
+   *
+   * @param deployment the Deployment, as read from the API server or a cache
+   * @return where its rollout stands and why
+   */
   public static Readiness of(Deployment deployment) {
     Optional<Readiness> early =
         terminatingOrNotObserved(
@@ -164,7 +178,12 @@ public final class WorkloadReadiness {
             : desired + " of " + desired + " pods of the current template are ready");
   }
 
-  /** The readiness of a StatefulSet's rollout. */
+  /**
+   * The readiness of a StatefulSet's rollout.
+   *
+   * @param set the StatefulSet, as read from the API server or a cache
+   * @return where its rollout stands and why
+   */
   public static Readiness of(StatefulSet set) {
     Optional<Readiness> early =
         terminatingOrNotObserved(
@@ -234,7 +253,12 @@ public final class WorkloadReadiness {
             : desired + " of " + desired + " pods of the current revision are ready");
   }
 
-  /** The readiness of a DaemonSet's rollout. */
+  /**
+   * The readiness of a DaemonSet's rollout.
+   *
+   * @param set the DaemonSet, as read from the API server or a cache
+   * @return where its rollout stands and why
+   */
   public static Readiness of(DaemonSet set) {
     Optional<Readiness> early =
         terminatingOrNotObserved(
@@ -264,6 +288,9 @@ public final class WorkloadReadiness {
 
   /**
    * Whether a Job has finished: Complete is current, Failed is failed, anything else in progress.
+   *
+   * @param job the Job, as read from the API server or a cache
+   * @return where it stands and why
    */
   public static Readiness of(Job job) {
     if (job.getMetadata() != null && job.getMetadata().getDeletionTimestamp() != null) {
@@ -301,7 +328,13 @@ public final class WorkloadReadiness {
             + " failed");
   }
 
-  /** A Service is current once it has a cluster IP, and for a LoadBalancer an ingress address. */
+  /**
+   * A Service is current once it has a cluster IP, and for a LoadBalancer an ingress address; an
+   * ExternalName Service is always current.
+   *
+   * @param service the Service, as read from the API server or a cache
+   * @return where it stands and why
+   */
   public static Readiness of(Service service) {
     if (service.getMetadata() != null && service.getMetadata().getDeletionTimestamp() != null) {
       return terminating("Service");
@@ -332,7 +365,12 @@ public final class WorkloadReadiness {
     return Readiness.current("None".equals(clusterIp) ? "headless" : "cluster IP " + clusterIp);
   }
 
-  /** A claim is current when Bound, failed when its volume is Lost. */
+  /**
+   * A claim is current when Bound, failed when its volume is Lost.
+   *
+   * @param claim the claim, as read from the API server or a cache
+   * @return where it stands and why
+   */
   public static Readiness of(PersistentVolumeClaim claim) {
     if (claim.getMetadata() != null && claim.getMetadata().getDeletionTimestamp() != null) {
       return terminating("PersistentVolumeClaim");

@@ -61,12 +61,23 @@ public final class ConvergeModule extends AbstractModule {
     this(builder -> {});
   }
 
-  /** An operator whose builder is configured by {@code settings} (name, leader election, ...). */
+  /**
+   * An operator whose builder is configured by {@code settings} (name, leader election, ...).
+   *
+   * @param settings called once on the builder, after the bound client, controllers, strategies and
+   *     meter registry are set, so what it sets wins
+   */
   public ConvergeModule(Consumer<OperatorBuilder> settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
   }
 
-  /** The set that controllers are contributed to; call from any module's {@code configure}. */
+  /**
+   * The set that controllers are contributed to; call from any module's {@code configure}. The
+   * operator runs them in the order of their names.
+   *
+   * @param binder the binder of the calling module
+   * @return the set binder to add controller definitions to
+   */
   public static Multibinder<ControllerDefinition<?>> controllers(Binder binder) {
     return Multibinder.newSetBinder(binder, DEFINITION);
   }
@@ -74,6 +85,9 @@ public final class ConvergeModule extends AbstractModule {
   /**
    * The strategies to choose from, by {@link ResourceStrategy#name()}; call from any module's
    * {@code configure}, e.g. {@code strategies(binder()).addBinding("replace").to(Replace.class)}.
+   *
+   * @param binder the binder of the calling module
+   * @return the map binder to add strategies to, keyed by name
    */
   public static MapBinder<String, ResourceStrategy> strategies(Binder binder) {
     return MapBinder.newMapBinder(binder, String.class, ResourceStrategy.class);
@@ -82,7 +96,14 @@ public final class ConvergeModule extends AbstractModule {
   /**
    * The operator of an injector made from {@code modules}, not started. A strategy configuration
    * error (a strategy no jar provides, a malformed selection) is thrown as the {@link
-   * StrategyConfigurationException} that says what to fix, not wrapped in Guice's report.
+   * StrategyConfigurationException} that says what to fix, not wrapped in Guice's report; so is an
+   * invalid setting of the builder, as its {@link IllegalArgumentException}.
+   *
+   * @param modules the modules, a {@code ConvergeModule} among them
+   * @return the operator, built and not started
+   * @throws StrategyConfigurationException when the strategies cannot be set up as configured
+   * @throws IllegalArgumentException when a setting of the builder is invalid
+   * @throws com.google.inject.CreationException for any other error in the modules' bindings
    */
   public static Operator createOperator(Module... modules) {
     try {

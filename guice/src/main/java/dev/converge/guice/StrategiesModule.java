@@ -26,12 +26,23 @@ public final class StrategiesModule extends AbstractModule {
   private final List<String> names;
   private final ClassLoader classLoader;
 
-  /** The strategies named, or every strategy found when none is named. */
+  /**
+   * The strategies named, or every strategy found when none is named, among those this module's
+   * class loader sees.
+   *
+   * @param names the strategies' names, such as {@code ssa} or {@code update}
+   */
   public StrategiesModule(String... names) {
     this(StrategiesModule.class.getClassLoader(), names);
   }
 
-  /** As {@link #StrategiesModule(String...)}, among the strategies {@code classLoader} sees. */
+  /**
+   * As {@link #StrategiesModule(String...)}, among the strategies {@code classLoader} sees: for
+   * applications that load strategy jars with a class loader of their own.
+   *
+   * @param classLoader where to look for {@code META-INF/services} entries
+   * @param names the strategies' names; none for every strategy found
+   */
   public StrategiesModule(ClassLoader classLoader, String... names) {
     this.classLoader = Objects.requireNonNull(classLoader, "classLoader");
     this.names = List.of(names);

@@ -28,23 +28,47 @@ public final class ConformanceReport {
   private final List<ScenarioResult> scenarios = new ArrayList<>();
   private final List<CaseResult> cases = new ArrayList<>();
 
+  /**
+   * The report of {@code strategy} in the folder {@value #DIR_PROPERTY} names, or {@code
+   * target/conformance}. Nothing is written before the first result.
+   *
+   * @param strategy the strategy's configuration name, which names the file
+   */
   public ConformanceReport(String strategy) {
     this(strategy, Path.of(System.getProperty(DIR_PROPERTY, "target/conformance")));
   }
 
+  /**
+   * The report of {@code strategy} in {@code dir}. Nothing is written before the first result.
+   *
+   * @param strategy the strategy's configuration name, which names the file
+   * @param dir the folder, created when the first result is written
+   */
   public ConformanceReport(String strategy, Path dir) {
     this.strategy = strategy;
     this.file = dir.resolve(strategy.replaceAll("[^A-Za-z0-9._-]", "_") + ".json");
   }
 
-  /** Adds a result and rewrites the file, so an interrupted run still leaves what it found. */
+  /**
+   * Adds a result and rewrites the file, so an interrupted run still leaves what it found.
+   *
+   * @param result a result of this report's strategy
+   * @throws IllegalArgumentException when the result is of another strategy
+   * @throws UncheckedIOException when the file cannot be written
+   */
   public synchronized void add(ScenarioResult result) {
     requireOwn(result.strategy());
     scenarios.add(result);
     write();
   }
 
-  /** Adds a case result and rewrites the file. */
+  /**
+   * Adds a case result and rewrites the file.
+   *
+   * @param result a result of this report's strategy
+   * @throws IllegalArgumentException when the result is of another strategy
+   * @throws UncheckedIOException when the file cannot be written
+   */
   public synchronized void add(CaseResult result) {
     requireOwn(result.strategy());
     cases.add(result);
@@ -57,12 +81,20 @@ public final class ConformanceReport {
     }
   }
 
-  /** The file this report writes. */
+  /**
+   * The file this report writes.
+   *
+   * @return {@code <dir>/<strategy>.json}
+   */
   public Path file() {
     return file;
   }
 
-  /** Results so far. */
+  /**
+   * Results so far.
+   *
+   * @return a snapshot of the results added
+   */
   public synchronized ConformanceResults results() {
     return new ConformanceResults(scenarios, cases);
   }
@@ -76,7 +108,13 @@ public final class ConformanceReport {
     }
   }
 
-  /** Reads one report file. */
+  /**
+   * Reads one report file.
+   *
+   * @param file a file a report wrote
+   * @return the results in it
+   * @throws UncheckedIOException when the file cannot be read or parsed
+   */
   public static ConformanceResults read(Path file) {
     try {
       return JSON.readValue(Files.readString(file), ConformanceResults.class);
@@ -85,7 +123,14 @@ public final class ConformanceReport {
     }
   }
 
-  /** Reads every {@code *.json} report in the given files and folders. */
+  /**
+   * Reads every {@code *.json} report in the given files and folders, for a table of several
+   * strategies.
+   *
+   * @param filesOrFolders report files, and folders whose {@code *.json} files are reports
+   * @return the results of all of them together
+   * @throws UncheckedIOException when a folder cannot be listed or a file read
+   */
   public static ConformanceResults readAll(List<Path> filesOrFolders) {
     List<ScenarioResult> scenarios = new ArrayList<>();
     List<CaseResult> cases = new ArrayList<>();

@@ -23,6 +23,13 @@ public final class ConformanceTable {
 
   private ConformanceTable() {}
 
+  /**
+   * Prints the tables of the given report files and folders, or writes them to the file after
+   * {@code -o}; prints the usage when no report is given.
+   *
+   * @param args {@code [-o table.md] report-dir-or-file...}
+   * @throws IOException when the output file cannot be written
+   */
   public static void main(String[] args) throws IOException {
     Path out = null;
     List<Path> inputs = new ArrayList<>();
@@ -45,7 +52,12 @@ public final class ConformanceTable {
     }
   }
 
-  /** The Markdown tables (with footnotes) for these results. */
+  /**
+   * The Markdown tables (with footnotes) for these results.
+   *
+   * @param all the results of one or more strategies
+   * @return the scenario table, the case table when there are case results, and the footnotes
+   */
   public static String markdown(ConformanceResults all) {
     List<String> notes = new ArrayList<>();
     StringBuilder md = new StringBuilder(scenarios(all.scenarios(), notes));

@@ -17,12 +17,24 @@ import java.util.Optional;
  */
 public record ConformanceTarget(ResourceStrategy strategy, List<DeclaredLimit> limits) {
 
+  /**
+   * Copies the limits.
+   *
+   * @param strategy the strategy
+   * @param limits declared limits
+   * @throws NullPointerException when {@code strategy} or {@code limits} is null
+   */
   public ConformanceTarget {
     Objects.requireNonNull(strategy, "strategy");
     limits = List.copyOf(limits);
   }
 
-  /** A target declaring no limits. */
+  /**
+   * A target declaring no limits: every failed expectation fails its check.
+   *
+   * @param strategy the strategy under test
+   * @return the target
+   */
   public static ConformanceTarget of(ResourceStrategy strategy) {
     return new ConformanceTarget(strategy, List.of());
   }
@@ -30,6 +42,11 @@ public record ConformanceTarget(ResourceStrategy strategy, List<DeclaredLimit> l
   /**
    * A copy that declares {@code expectation} of {@code scenario} a limit of the method, for {@code
    * reason}.
+   *
+   * @param scenario the scenario
+   * @param expectation the name of the expectation, as printed in brackets by a failure
+   * @param reason why the write method itself cannot meet it, for the report
+   * @return a copy with the limit added
    */
   public ConformanceTarget withLimit(Scenario scenario, String expectation, String reason) {
     return with(new DeclaredLimit(scenario.shortName(), expectation, reason));
@@ -38,6 +55,11 @@ public record ConformanceTarget(ResourceStrategy strategy, List<DeclaredLimit> l
   /**
    * A copy that declares {@code expectation} of {@code check} a limit of the method, for {@code
    * reason}.
+   *
+   * @param check the case
+   * @param expectation the name of the expectation, as printed in brackets by a failure
+   * @param reason why the write method itself cannot meet it, for the report
+   * @return a copy with the limit added
    */
   public ConformanceTarget withLimit(ConformanceCase check, String expectation, String reason) {
     return with(new DeclaredLimit(check.caseName(), expectation, reason));
@@ -49,14 +71,24 @@ public record ConformanceTarget(ResourceStrategy strategy, List<DeclaredLimit> l
     return new ConformanceTarget(strategy, copy);
   }
 
-  /** The limit declared for {@code expectation} of {@code check}, if any. */
+  /**
+   * The limit declared for {@code expectation} of {@code check}, if any.
+   *
+   * @param check a scenario's short name or a case's name
+   * @param expectation the name of the expectation
+   * @return the declared limit, or empty when the failure counts
+   */
   public Optional<DeclaredLimit> limit(String check, String expectation) {
     return limits.stream()
         .filter(l -> l.check().equals(check) && l.expectation().equals(expectation))
         .findFirst();
   }
 
-  /** The strategy's configuration name. */
+  /**
+   * The strategy's configuration name.
+   *
+   * @return the name, as in reports
+   */
   public String name() {
     return strategy.name();
   }

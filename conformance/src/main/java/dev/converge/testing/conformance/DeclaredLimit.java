@@ -14,6 +14,15 @@ import java.util.Objects;
  */
 public record DeclaredLimit(String check, String expectation, String reason) {
 
+  /**
+   * Checks the parts.
+   *
+   * @param check a scenario's short name ({@link Scenario#shortName()}) or a case's name ({@link
+   *     ConformanceCase#caseName()})
+   * @param expectation the name of the expectation, as printed in brackets by a failure
+   * @param reason why the write method itself cannot meet it
+   * @throws NullPointerException when a part is null
+   */
   public DeclaredLimit {
     Objects.requireNonNull(check, "check");
     Objects.requireNonNull(expectation, "expectation");

@@ -20,41 +20,90 @@ import java.util.Optional;
  */
 public sealed interface Expectation {
 
-  /** The path checked. */
+  /**
+   * The path checked.
+   *
+   * @return the path into the live object
+   */
   FieldPath path();
 
-  /** The mismatch, described with the value live holds; empty when live meets the expectation. */
+  /**
+   * Checks the live object.
+   *
+   * @param live the live object as a JSON tree (maps, lists, scalars)
+   * @return the mismatch, described with the value live holds; empty when live meets the
+   *     expectation
+   */
   Optional<String> check(Map<String, Object> live);
 
-  /** The text that names this expectation, e.g. {@code data["k"] = "1.10"}. */
+  /**
+   * The text that names this expectation, e.g. {@code data["k"] = "1.10"}: what a declared limit
+   * refers to.
+   *
+   * @return the name, stable across runs
+   */
   String id();
 
-  /** The value at {@code path} equals {@code value} exactly. */
+  /**
+   * The value at {@code path} equals {@code value} exactly.
+   *
+   * @param path a path in the syntax of {@link FieldPath#of}
+   * @param value the expected value: a string, number, boolean, null, map or list
+   * @return the expectation
+   */
   static Expectation equal(String path, Object value) {
     return new Equal(FieldPath.of(path), value);
   }
 
-  /** Nothing at {@code path}. */
+  /**
+   * Nothing at {@code path}.
+   *
+   * @param path a path in the syntax of {@link FieldPath#of}
+   * @return the expectation
+   */
   static Expectation absent(String path) {
     return new Absent(FieldPath.of(path));
   }
 
-  /** Something at {@code path}, other than {@code not} (for example an allocated IP, not ""). */
+  /**
+   * Something at {@code path}, other than {@code not} (for example an allocated IP, not "").
+   *
+   * @param path a path in the syntax of {@link FieldPath#of}
+   * @param not the value live must not hold there
+   * @return the expectation
+   */
   static Expectation presentOtherThan(String path, Object not) {
     return new PresentOtherThan(FieldPath.of(path), not);
   }
 
-  /** The list at {@code path} holds each of {@code elements}, in any order, among others. */
+  /**
+   * The list at {@code path} holds each of {@code elements}, in any order, among others.
+   *
+   * @param path a path in the syntax of {@link FieldPath#of}
+   * @param elements the elements the list must hold
+   * @return the expectation
+   */
   static Expectation contains(String path, Object... elements) {
     return new Contains(FieldPath.of(path), List.of(elements));
   }
 
-  /** The list at {@code path} holds none of {@code elements} (it may be absent). */
+  /**
+   * The list at {@code path} holds none of {@code elements} (it may be absent).
+   *
+   * @param path a path in the syntax of {@link FieldPath#of}
+   * @param elements the elements the list must not hold
+   * @return the expectation
+   */
   static Expectation lacks(String path, Object... elements) {
     return new Lacks(FieldPath.of(path), List.of(elements));
   }
 
-  /** See {@link Expectation#equal}. */
+  /**
+   * See {@link Expectation#equal}.
+   *
+   * @param path the path checked
+   * @param value the expected value
+   */
   record Equal(FieldPath path, Object value) implements Expectation {
     @Override
     public Optional<String> check(Map<String, Object> live) {
@@ -75,7 +124,11 @@ public sealed interface Expectation {
     }
   }
 
-  /** See {@link Expectation#absent}. */
+  /**
+   * See {@link Expectation#absent}.
+   *
+   * @param path the path checked
+   */
   record Absent(FieldPath path) implements Expectation {
     @Override
     public Optional<String> check(Map<String, Object> live) {
@@ -88,7 +141,12 @@ public sealed interface Expectation {
     }
   }
 
-  /** See {@link Expectation#presentOtherThan}. */
+  /**
+   * See {@link Expectation#presentOtherThan}.
+   *
+   * @param path the path checked
+   * @param not the value live must not hold
+   */
   record PresentOtherThan(FieldPath path, Object not) implements Expectation {
     @Override
     public Optional<String> check(Map<String, Object> live) {
@@ -108,8 +166,19 @@ public sealed interface Expectation {
     }
   }
 
-  /** See {@link Expectation#contains}. */
+  /**
+   * See {@link Expectation#contains}.
+   *
+   * @param path the path checked
+   * @param elements the elements the list must hold
+   */
   record Contains(FieldPath path, List<Object> elements) implements Expectation {
+    /**
+     * Copies the elements.
+     *
+     * @param path the path checked
+     * @param elements the elements the list must hold
+     */
     public Contains {
       elements = List.copyOf(elements);
     }
@@ -138,8 +207,19 @@ public sealed interface Expectation {
     }
   }
 
-  /** See {@link Expectation#lacks}. */
+  /**
+   * See {@link Expectation#lacks}.
+   *
+   * @param path the path checked
+   * @param elements the elements the list must not hold
+   */
   record Lacks(FieldPath path, List<Object> elements) implements Expectation {
+    /**
+     * Copies the elements.
+     *
+     * @param path the path checked
+     * @param elements the elements the list must not hold
+     */
     public Lacks {
       elements = List.copyOf(elements);
     }

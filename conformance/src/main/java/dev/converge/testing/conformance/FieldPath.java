@@ -27,7 +27,11 @@ public final class FieldPath {
   /** One step of a path. */
   public sealed interface Step permits Key, Match, Index {}
 
-  /** A map key. */
+  /**
+   * A map key.
+   *
+   * @param name the key
+   */
   public record Key(String name) implements Step {
     @Override
     public String toString() {
@@ -35,7 +39,12 @@ public final class FieldPath {
     }
   }
 
-  /** The element of a list of objects whose {@code field} equals {@code value} (as text). */
+  /**
+   * The element of a list of objects whose {@code field} equals {@code value} (as text).
+   *
+   * @param field the field that identifies the element, such as {@code name}
+   * @param value the field's value, as text
+   */
   public record Match(String field, String value) implements Step {
     @Override
     public String toString() {
@@ -47,7 +56,11 @@ public final class FieldPath {
     }
   }
 
-  /** A list element by position. */
+  /**
+   * A list element by position.
+   *
+   * @param index the position, from 0
+   */
   public record Index(int index) implements Step {
     @Override
     public String toString() {
@@ -62,7 +75,11 @@ public final class FieldPath {
   }
 
   /**
-   * Parses the text form; throws IllegalArgumentException naming the position of a syntax error.
+   * Parses the text form.
+   *
+   * @param text a path such as {@code spec.template.spec.containers[name=web].image}
+   * @return the path
+   * @throws IllegalArgumentException naming the position of a syntax error, or for an empty path
    */
   public static FieldPath of(String text) {
     List<Step> steps = new ArrayList<>();
@@ -110,7 +127,12 @@ public final class FieldPath {
     return new FieldPath(steps);
   }
 
-  /** A path of the given steps. */
+  /**
+   * A path of the given steps.
+   *
+   * @param steps the steps, from the root; copied
+   * @return the path
+   */
   public static FieldPath of(List<Step> steps) {
     return new FieldPath(steps);
   }
@@ -139,31 +161,54 @@ public final class FieldPath {
     return s;
   }
 
-  /** The steps. */
+  /**
+   * The steps.
+   *
+   * @return the steps from the root, unmodifiable
+   */
   public List<Step> steps() {
     return steps;
   }
 
-  /** This path followed by a map key. */
+  /**
+   * This path followed by a map key.
+   *
+   * @param name the key
+   * @return a new, longer path
+   */
   public FieldPath key(String name) {
     List<Step> more = new ArrayList<>(steps);
     more.add(new Key(name));
     return new FieldPath(more);
   }
 
-  /** This path without its last step; empty for a one-step path. */
+  /**
+   * This path without its last step; empty for a one-step path.
+   *
+   * @return the parent path, or empty
+   */
   public Optional<FieldPath> parent() {
     return steps.size() < 2
         ? Optional.empty()
         : Optional.of(new FieldPath(steps.subList(0, steps.size() - 1)));
   }
 
-  /** Whether {@code other} is this path or lies below it. */
+  /**
+   * Whether {@code other} is this path or lies below it.
+   *
+   * @param other another path
+   * @return true when this path is a prefix of {@code other}
+   */
   public boolean covers(FieldPath other) {
     return other.steps.size() >= steps.size() && other.steps.subList(0, steps.size()).equals(steps);
   }
 
-  /** The value at this path in {@code tree}; empty when any step is missing. */
+  /**
+   * The value at this path in {@code tree}; empty when any step is missing.
+   *
+   * @param tree an object's JSON tree (maps, lists, scalars)
+   * @return the value, or empty
+   */
   public Optional<Object> get(Object tree) {
     Object node = tree;
     for (Step step : steps) {
@@ -178,6 +223,10 @@ public final class FieldPath {
   /**
    * Sets the value at this path in a mutable tree, creating missing maps on the way and, for a
    * missing {@code [field=value]} element, appending one that holds the field.
+   *
+   * @param tree an object's JSON tree, changed in place
+   * @param value the value to set
+   * @throws IllegalArgumentException when an {@code [index]} step on the way has no element
    */
   @SuppressWarnings("unchecked")
   public void set(Map<String, Object> tree, Object value) {
@@ -223,7 +272,12 @@ public final class FieldPath {
     }
   }
 
-  /** Removes the value at this path from a mutable tree; true when something was removed. */
+  /**
+   * Removes the value at this path from a mutable tree.
+   *
+   * @param tree an object's JSON tree, changed in place
+   * @return true when something was removed
+   */
   public boolean remove(Map<String, Object> tree) {
     Object parent = parent().map(p -> p.get(tree).orElse(null)).orElse(tree);
     Step last = steps.get(steps.size() - 1);

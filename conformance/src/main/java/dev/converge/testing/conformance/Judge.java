@@ -43,12 +43,19 @@ public final class Judge {
 
   /**
    * A judge reading with {@code reader}, a client that is not the one of the strategy under test.
+   *
+   * @param reader the client the judge reads and dry-runs with
    */
   public Judge(KubernetesClient reader) {
     this.reader = Objects.requireNonNull(reader, "reader");
   }
 
-  /** The live object named like {@code ref}, as the API server returns it; empty when absent. */
+  /**
+   * The live object named like {@code ref}, as the API server returns it; empty when absent.
+   *
+   * @param ref names the object by its apiVersion, kind, namespace and name
+   * @return the object's JSON tree, or empty
+   */
   public Optional<Map<String, Object>> live(HasMetadata ref) {
     GenericKubernetesResource found =
         reader
@@ -59,12 +66,25 @@ public final class Judge {
     return Optional.ofNullable(found).map(JsonValue::tree);
   }
 
-  /** The live object; an AssertionError naming it when it is absent. */
+  /**
+   * The live object, which must exist.
+   *
+   * @param ref names the object by its apiVersion, kind, namespace and name
+   * @return the object's JSON tree
+   * @throws AssertionError naming the object when it is absent
+   */
   public Map<String, Object> require(HasMetadata ref) {
     return live(ref).orElseThrow(() -> new AssertionError(describe(ref) + " is absent"));
   }
 
-  /** Mismatches of the live object against {@code expectations}; empty when all hold. */
+  /**
+   * Mismatches of the live object against {@code expectations}; empty when all hold.
+   *
+   * @param ref names the object by its apiVersion, kind, namespace and name
+   * @param expectations what live must meet
+   * @return one line per expectation live does not meet
+   * @throws AssertionError naming the object when it is absent
+   */
   public List<String> check(HasMetadata ref, List<Expectation> expectations) {
     Map<String, Object> live = require(ref);
     List<String> mismatches = new ArrayList<>();
@@ -76,6 +96,9 @@ public final class Judge {
    * What a fresh create of {@code desired} holds: a server-side dry-run create of the same object
    * under the name {@code dry-<name>} in the same namespace. Throws the server's error when it
    * refuses the object (then desired is not a valid object, and no strategy is at fault).
+   *
+   * @param desired the desired object
+   * @return the JSON tree the API server would store for a create of it
    */
   public Map<String, Object> freshCreate(HasMetadata desired) {
     Map<String, Object> tree = JsonValue.tree(desired);
@@ -104,6 +127,9 @@ public final class Judge {
    * The paths desired names, each down to a scalar or a list (lists are compared whole); of
    * metadata only labels, annotations and finalizers; a Secret's stringData as the data it becomes;
    * never status.
+   *
+   * @param desired the desired object's JSON tree
+   * @return the paths, in the order desired names them
    */
   public static List<FieldPath> desiredPaths(Map<String, Object> desired) {
     List<FieldPath> paths = new ArrayList<>();
@@ -151,6 +177,10 @@ public final class Judge {
    * (finalizers) in {@code foreignElements} were added by another actor and are allowed in live
    * besides desired's.
    *
+   * @param desired the desired object's JSON tree
+   * @param live the live object's JSON tree
+   * @param fresh the JSON tree of a fresh create of desired ({@link #freshCreate})
+   * @param foreignElements set-list elements another actor added
    * @return one line per path where live differs, empty when live holds desired
    */
   public static List<String> holdsDesired(
@@ -165,6 +195,13 @@ public final class Judge {
    * As {@link #holdsDesired(Map, Map, Map, Collection)}, leaving out {@code excused} paths: fields
    * another actor set that desired has since stopped naming, which belong to that actor now (inside
    * a list desired names, they are left out of both sides of the comparison).
+   *
+   * @param desired the desired object's JSON tree
+   * @param live the live object's JSON tree
+   * @param fresh the JSON tree of a fresh create of desired ({@link #freshCreate})
+   * @param foreignElements set-list elements another actor added
+   * @param excused paths another actor owns now
+   * @return one line per path where live differs, empty when live holds desired
    */
   public static List<String> holdsDesired(
       Map<String, Object> desired,
@@ -212,6 +249,13 @@ public final class Judge {
    * For every path the previous desired named and the current one does not: live holds what a fresh
    * create of the current desired holds there (usually nothing, or the server's default). Paths at
    * or below {@code foreignPaths} (set by another actor) are skipped.
+   *
+   * @param previous the previous desired object's JSON tree
+   * @param desired the current desired object's JSON tree
+   * @param live the live object's JSON tree
+   * @param fresh the JSON tree of a fresh create of the current desired
+   * @param foreignPaths paths another actor set
+   * @return one line per dropped path live still holds, empty when every one is gone
    */
   public static List<String> removedGone(
       Map<String, Object> previous,
@@ -265,7 +309,12 @@ public final class Judge {
     return JsonValue.equal(want, have, ALLOCATED, keys);
   }
 
-  /** {@code Kind namespace/name}. */
+  /**
+   * Names an object in messages.
+   *
+   * @param ref the object
+   * @return {@code Kind namespace/name}
+   */
   public static String describe(HasMetadata ref) {
     return ref.getKind()
         + " "
@@ -277,6 +326,9 @@ public final class Judge {
   /**
    * A mutable copy of {@code tree} with only the metadata a user calls content (labels,
    * annotations, finalizers).
+   *
+   * @param tree an object's JSON tree; not changed
+   * @return the copy, without status
    */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> content(Map<String, Object> tree) {

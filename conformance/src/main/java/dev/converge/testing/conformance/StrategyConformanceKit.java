@@ -75,12 +75,18 @@ public abstract class StrategyConformanceKit {
   private String namespace;
   private ConformanceReport report;
 
-  /** The strategy under test. */
+  /**
+   * The strategy under test, with the limits of its write method it declares.
+   *
+   * @return the target; called more than once, so return an equal one each time
+   */
   protected abstract ConformanceTarget target();
 
   /**
    * Other strategies to switch the same object to and from (scenario 10). Empty means the switch
    * scenario is reported as not run.
+   *
+   * @return the peers; empty by default
    */
   protected List<ConformanceTarget> peers() {
     return List.of();
@@ -89,6 +95,8 @@ public abstract class StrategyConformanceKit {
   /**
    * Why the switch scenario does not run when {@link #peers()} is empty; override to say where the
    * switches involving this strategy are checked instead.
+   *
+   * @return the reason, for the report
    */
   protected String noPeersReason() {
     return "no peer strategies were given to this run";

@@ -56,17 +56,30 @@ public final class WriteCounter implements Interceptor {
     beforeWrite = r -> {};
   }
 
-  /** Runs {@code hook} before each (non dry-run) write until the next {@link #reset()}. */
+  /**
+   * Runs {@code hook} before each (non dry-run) write until the next {@link #reset()}, on the
+   * thread that sends the request; the request waits for it.
+   *
+   * @param hook what to do before a write, such as changing the object through another client
+   */
   public void beforeEachWrite(Consumer<HttpRequest> hook) {
     this.beforeWrite = hook;
   }
 
-  /** Write requests since the last reset, as {@code METHOD path}. */
+  /**
+   * Write requests since the last reset.
+   *
+   * @return the requests in the order sent, each as {@code METHOD path}
+   */
   public synchronized List<String> writes() {
     return List.copyOf(writes);
   }
 
-  /** Dry-run requests since the last reset. */
+  /**
+   * Dry-run requests since the last reset, which persist nothing and so are no writes.
+   *
+   * @return the requests in the order sent, each as {@code METHOD path}
+   */
   public synchronized List<String> dryRuns() {
     return List.copyOf(dryRuns);
   }

@@ -157,12 +157,20 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return slash < 0 ? agent : agent.substring(0, slash);
   }
 
-  /** Whether applies force conflicts. */
+  /**
+   * Whether applies force conflicts.
+   *
+   * @return true when this strategy takes fields other managers hold
+   */
   public boolean force() {
     return force;
   }
 
-  /** Managers besides this controller's own whose {@code Update} entries are taken over. */
+  /**
+   * Managers besides this controller's own whose {@code Update} entries are taken over.
+   *
+   * @return the managers' names; empty when only this controller's own entries are
+   */
   public Set<String> takeOverManagers() {
     return extraTakeOverManagers;
   }

@@ -59,6 +59,14 @@ public final class UpdateStrategy implements ResourceStrategy {
     this(discoverPreservers(), DEFAULT_MAX_ATTEMPTS);
   }
 
+  /**
+   * With the given preservers and conflict budget, for tests and for operators that choose their
+   * preservers themselves.
+   *
+   * @param preservers what keeps server-assigned fields of particular kinds; copied
+   * @param maxAttempts attempts (first write plus conflict retries) before a conflict is reported
+   * @throws IllegalArgumentException when {@code maxAttempts} is less than 1
+   */
   public UpdateStrategy(List<ServerFieldPreserver> preservers, int maxAttempts) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
@@ -67,7 +75,12 @@ public final class UpdateStrategy implements ResourceStrategy {
     this.maxAttempts = maxAttempts;
   }
 
-  /** Every preserver on the class path of this class's loader and the context loader. */
+  /**
+   * Every preserver on the class path of this class's loader and the context loader, each class
+   * once.
+   *
+   * @return the preservers found; empty when there are none
+   */
   public static List<ServerFieldPreserver> discoverPreservers() {
     List<ServerFieldPreserver> found = new ArrayList<>();
     ServiceLoader.load(ServerFieldPreserver.class, UpdateStrategy.class.getClassLoader())
@@ -107,7 +120,13 @@ public final class UpdateStrategy implements ResourceStrategy {
    * every conflict. Fields the callback drops are kept (no record is kept in this style: the
    * callback sees every field, so nothing tells its own fields from others').
    *
+   * @param <R> the kind
    * @param object names the object (kind, namespace, name); used as the starting point when absent
+   * @param mutate sets the desired values on a copy of the live object
+   * @param context the client, schemas and field manager of the reconcile
+   * @return whether the object was created, updated or left unchanged, and the object as stored
+   * @throws ResourceWriteException when the API server refuses a write, or conflicts outlast the
+   *     attempts
    */
   @SuppressWarnings("unchecked")
   public <R extends HasMetadata> ApplyResult<R> createOrUpdate(

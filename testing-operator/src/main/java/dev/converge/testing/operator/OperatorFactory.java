@@ -18,6 +18,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 @FunctionalInterface
 public interface OperatorFactory {
 
-  /** The operator, not yet started. */
+  /**
+   * Builds the operator, not yet started: {@link RunningOperator} starts it and waits for its
+   * caches.
+   *
+   * @param client the operator's own client; build the operator on it so that its requests carry
+   *     the test's user agent and identity and its writes are recorded
+   * @param meters the registry to give the operator, read by {@link RunningOperator#reconciles}
+   * @return the operator, built and not started; never null
+   * @throws Exception when the operator cannot be built; the client is closed and the error reaches
+   *     the test
+   */
   Operator create(KubernetesClient client, MeterRegistry meters) throws Exception;
 }

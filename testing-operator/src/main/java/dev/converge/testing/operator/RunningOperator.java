@@ -66,7 +66,12 @@ public final class RunningOperator implements AutoCloseable {
     this.recorder = recorder;
   }
 
-  /** Starts describing the operator to run on {@code cluster}. */
+  /**
+   * Starts describing the operator to run on {@code cluster}.
+   *
+   * @param cluster the local cluster of the test, from {@code LocalClusterExtension}
+   * @return a builder whose {@link RunningOperatorBuilder#start} runs the operator
+   */
   public static RunningOperatorBuilder on(LocalCluster cluster) {
     return new RunningOperatorBuilder(cluster);
   }
@@ -125,21 +130,40 @@ public final class RunningOperator implements AutoCloseable {
     return new RunningOperator(settings, client, operator, meters, recorder);
   }
 
-  /** The operator's own client (its user agent, its identity, its writes recorded). */
+  /**
+   * The operator's own client (its user agent, its identity, its writes recorded). Tests act as
+   * users with a client of their own, not this one.
+   *
+   * @return the client the operator was built on; closed by {@link #close()}
+   */
   public KubernetesClient client() {
     return client;
   }
 
+  /**
+   * The operator under test, started, for its health, its name or a generic event.
+   *
+   * @return the running operator
+   */
   public Operator operator() {
     return operator;
   }
 
-  /** The registry given to the {@link OperatorFactory}. */
+  /**
+   * The registry given to the {@link OperatorFactory}, for assertions on the operator's meters.
+   *
+   * @return the registry
+   */
   public MeterRegistry meters() {
     return meters;
   }
 
-  /** Write requests (method and path) the operator's client has sent so far, in order. */
+  /**
+   * Write requests (method and path) the operator's client has sent so far, in order: what a test
+   * reads to show that a steady state sends nothing.
+   *
+   * @return a snapshot of the writes; empty when there were none
+   */
   public List<String> writes() {
     return recorder.writes();
   }
@@ -147,6 +171,9 @@ public final class RunningOperator implements AutoCloseable {
   /**
    * Reconciles run so far by {@code controller}, whatever their outcome (from the {@code
    * converge.reconcile} timer; the operator must use {@link #meters()}).
+   *
+   * @param controller the controller's name
+   * @return the number of reconciles; 0 for a controller that has not reconciled or does not exist
    */
   public long reconciles(String controller) {
     return meters

@@ -33,6 +33,10 @@ public final class RunningOperatorBuilder {
    * The operator client's user agent, {@code name/version}. The API server records PUT and POST
    * writes under its first word as field manager, so give the one your operator uses in production.
    * Default {@code operator-under-test/test}.
+   *
+   * @param userAgent {@code name/version}
+   * @return this builder
+   * @throws IllegalArgumentException when {@code userAgent} is blank
    */
   public RunningOperatorBuilder userAgent(String userAgent) {
     if (userAgent == null || userAgent.isBlank()) {
@@ -48,6 +52,10 @@ public final class RunningOperatorBuilder {
    * client), so the RBAC rules bound to that user are all it may do; for a ServiceAccount, {@code
    * system:serviceaccount:<namespace>:<name>} in {@code system:serviceaccounts} and {@code
    * system:serviceaccounts:<namespace>}. Default: cluster administrator.
+   *
+   * @param user the user name the operator's requests are made as
+   * @param groups the groups of that user
+   * @return this builder
    */
   public RunningOperatorBuilder impersonating(String user, String... groups) {
     this.user = Objects.requireNonNull(user, "user");
@@ -58,6 +66,9 @@ public final class RunningOperatorBuilder {
   /**
    * Custom resource classes whose CRDs are generated and installed once per JVM before the operator
    * starts; their objects that still carry finalizers are deleted before it stops.
+   *
+   * @param resourceClasses the custom resource classes
+   * @return this builder
    */
   @SafeVarargs
   public final RunningOperatorBuilder crds(Class<? extends HasMetadata>... resourceClasses) {
@@ -68,7 +79,13 @@ public final class RunningOperatorBuilder {
     return this;
   }
 
-  /** CRD files (one definition each) installed once per JVM before the operator starts. */
+  /**
+   * CRD files (one definition each) installed once per JVM before the operator starts. Unlike
+   * {@link #crds}, their kinds are not cleaned up unless given to {@link #cleanUp}.
+   *
+   * @param files the YAML files
+   * @return this builder
+   */
   public RunningOperatorBuilder crdFiles(Path... files) {
     crdFiles.addAll(List.of(files));
     return this;
@@ -77,6 +94,9 @@ public final class RunningOperatorBuilder {
   /**
    * More kinds whose objects still carrying finalizers are deleted, while the operator still runs
    * its cleanup, before it stops (the kinds given to {@link #crds} are included).
+   *
+   * @param kinds the kinds' classes
+   * @return this builder
    */
   @SafeVarargs
   public final RunningOperatorBuilder cleanUp(Class<? extends HasMetadata>... kinds) {
@@ -88,26 +108,47 @@ public final class RunningOperatorBuilder {
 
   /**
    * Namespaces the leftovers are looked for in: the test's namespace, which the operator watches.
-   * Default: every namespace.
+   * Default: every namespace. Call it once per namespace.
+   *
+   * @param namespace the namespace's name
+   * @return this builder
    */
   public RunningOperatorBuilder namespace(String namespace) {
     namespaces.add(Objects.requireNonNull(namespace, "namespace"));
     return this;
   }
 
-  /** How long the caches may take to sync at start. Default 30 s. */
+  /**
+   * How long the caches may take to sync at start. Default 30 s.
+   *
+   * @param timeout a positive duration
+   * @return this builder
+   * @throws IllegalArgumentException when {@code timeout} is not positive
+   */
   public RunningOperatorBuilder cachesSyncTimeout(Duration timeout) {
     this.cachesSyncTimeout = positive(timeout, "cachesSyncTimeout");
     return this;
   }
 
-  /** How long the operator may take to finalize leftovers at close. Default 30 s. */
+  /**
+   * How long the operator may take to finalize leftovers at close. Default 30 s.
+   *
+   * @param timeout a positive duration
+   * @return this builder
+   * @throws IllegalArgumentException when {@code timeout} is not positive
+   */
   public RunningOperatorBuilder cleanUpTimeout(Duration timeout) {
     this.cleanUpTimeout = positive(timeout, "cleanUpTimeout");
     return this;
   }
 
-  /** How long in-flight reconciles may run on at close. Default 10 s. */
+  /**
+   * How long in-flight reconciles may run on at close. Default 10 s.
+   *
+   * @param timeout a positive duration
+   * @return this builder
+   * @throws IllegalArgumentException when {@code timeout} is not positive
+   */
   public RunningOperatorBuilder stopTimeout(Duration timeout) {
     this.stopTimeout = positive(timeout, "stopTimeout");
     return this;
@@ -117,6 +158,8 @@ public final class RunningOperatorBuilder {
    * Installs the CRDs, builds the operator with {@code factory} on a client of its own, starts it
    * and waits until its caches have synced.
    *
+   * @param factory builds the operator on the client given to it
+   * @return the running operator; close it at the end of the test
    * @throws IllegalStateException when the caches do not sync in time (with the operator's health
    *     problems, typically a watch the operator is not allowed)
    */

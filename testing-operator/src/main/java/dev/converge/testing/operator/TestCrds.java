@@ -32,13 +32,28 @@ public final class TestCrds {
   private TestCrds() {}
 
   /**
-   * The CRDs generated from annotated custom resource classes (as the build's crd-gen step does).
+   * Installs the CRDs generated from annotated custom resource classes (as the build's crd-gen step
+   * does).
+   *
+   * @param cluster the cluster to install them on
+   * @param resourceClasses the custom resource classes
+   * @throws dev.converge.crd.CrdGenerationException when the API server rejects a definition or
+   *     does not establish it within {@link #ESTABLISH_TIMEOUT}
    */
   public static void installOnce(LocalCluster cluster, Class<?>... resourceClasses) {
     install(cluster, CrdGenerator.generate(resourceClasses));
   }
 
-  /** The CRDs in YAML files, one definition per file (for CRDs you did not generate). */
+  /**
+   * Installs the CRDs in YAML files, one definition per file (for CRDs you did not generate).
+   *
+   * @param cluster the cluster to install them on
+   * @param files the YAML files, each holding one apiextensions.k8s.io/v1 CustomResourceDefinition
+   * @throws java.io.UncheckedIOException when a file cannot be read
+   * @throws IllegalArgumentException when a file holds anything but one CustomResourceDefinition
+   * @throws dev.converge.crd.CrdGenerationException when the API server rejects a definition or
+   *     does not establish it within {@link #ESTABLISH_TIMEOUT}
+   */
   public static void installOnce(LocalCluster cluster, Path... files) {
     List<GeneratedCrd> crds = new ArrayList<>();
     try (KubernetesClient admin = cluster.newClient()) {

@@ -22,7 +22,11 @@ public enum FuzzCategory {
     this.label = label;
   }
 
-  /** The column name in the printed summary. */
+  /**
+   * The column name in the printed summary.
+   *
+   * @return the label, such as {@code lost changes}
+   */
   public String label() {
     return label;
   }

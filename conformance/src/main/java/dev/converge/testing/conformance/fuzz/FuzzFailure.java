@@ -20,7 +20,11 @@ public record FuzzFailure(
     String detail,
     String minimalCase) {
 
-  /** The text printed for this failure. */
+  /**
+   * The text printed for this failure: enough to replay it and to read the minimal case.
+   *
+   * @return the description, over several lines
+   */
   public String describe() {
     return strategy
         + ": "

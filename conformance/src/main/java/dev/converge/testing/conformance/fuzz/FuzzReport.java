@@ -22,6 +22,16 @@ public record FuzzReport(
     Map<FuzzCategory, Integer> failures,
     List<FuzzFailure> examples) {
 
+  /**
+   * Fills in a count of 0 for every category {@code failures} lacks, and copies both collections.
+   *
+   * @param strategy the strategy's name
+   * @param sequences sequences run to the end or to their first failure
+   * @param applies calls of the strategy's apply
+   * @param skippedInvalid steps skipped because the API server refused every drawn desired object
+   * @param failures per category, sequences that failed that way
+   * @param examples the failures found, shrunk (at most a few per kind and category)
+   */
   public FuzzReport {
     EnumMap<FuzzCategory, Integer> all = new EnumMap<>(FuzzCategory.class);
     for (FuzzCategory c : FuzzCategory.values()) {
@@ -31,17 +41,31 @@ public record FuzzReport(
     examples = List.copyOf(examples);
   }
 
-  /** Sequences that failed in {@code category}. */
+  /**
+   * Sequences that failed in {@code category}.
+   *
+   * @param category the category
+   * @return the number of sequences, 0 or more
+   */
   public int count(FuzzCategory category) {
     return failures.get(category);
   }
 
-  /** True when no sequence failed. */
+  /**
+   * True when no sequence failed.
+   *
+   * @return whether every category counts 0
+   */
   public boolean clean() {
     return failures.values().stream().allMatch(n -> n == 0);
   }
 
-  /** One line of figures, as printed after a run. */
+  /**
+   * One line of figures, as printed after a run.
+   *
+   * @return the strategy, the sequences and applies run, the count of each category and the steps
+   *     skipped
+   */
   public String summary() {
     StringBuilder line =
         new StringBuilder(

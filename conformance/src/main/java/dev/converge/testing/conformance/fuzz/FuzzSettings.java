@@ -21,6 +21,14 @@ public record FuzzSettings(int sequences, long seed, int changes) {
   /** System property: changes per sequence. */
   public static final String CHANGES = "converge.fuzz.changes";
 
+  /**
+   * Checks the figures.
+   *
+   * @param sequences sequences per strategy
+   * @param seed the base seed; sequence i uses a seed derived from it and i
+   * @param changes desired objects after the first, per sequence
+   * @throws IllegalArgumentException when {@code sequences} or {@code changes} is negative
+   */
   public FuzzSettings {
     if (sequences < 0 || changes < 0) {
       throw new IllegalArgumentException(
@@ -31,7 +39,13 @@ public record FuzzSettings(int sequences, long seed, int changes) {
     }
   }
 
-  /** The settings from system properties, with {@code defaultSequences} when none is set. */
+  /**
+   * The settings from system properties, with {@code defaultSequences} when none is set; the seed
+   * defaults to 1 and the changes to 2.
+   *
+   * @param defaultSequences the sequences per strategy when {@value #SEQUENCES} is not set
+   * @return the settings
+   */
   public static FuzzSettings fromSystemProperties(int defaultSequences) {
     return new FuzzSettings(
         Integer.getInteger(SEQUENCES, defaultSequences),

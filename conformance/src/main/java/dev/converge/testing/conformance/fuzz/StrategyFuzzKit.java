@@ -57,18 +57,28 @@ public abstract class StrategyFuzzKit {
   private KitWidgetCrd widgets;
   private String namespace;
 
-  /** The strategy under test. */
+  /**
+   * The strategy under test.
+   *
+   * @return the strategy
+   */
   protected abstract ResourceStrategy strategy();
 
   /**
    * Sequences per run inside the normal build; keep it small (a sequence costs about half a
    * second).
+   *
+   * @return the sequences per run; 32 by default
    */
   protected int defaultSequences() {
     return 32;
   }
 
-  /** The field manager the strategy writes as. */
+  /**
+   * The field manager the strategy writes as.
+   *
+   * @return the field manager; {@code converge-fuzz} by default
+   */
   protected String fieldManager() {
     return "converge-fuzz";
   }
