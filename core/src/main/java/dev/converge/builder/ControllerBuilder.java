@@ -1,10 +1,10 @@
 package dev.converge.builder;
 
-import dev.converge.handler.EnqueueControllerOwner;
-import dev.converge.handler.EnqueueMapped;
-import dev.converge.handler.EnqueueSelf;
 import dev.converge.handler.EventHandler;
 import dev.converge.handler.MappingFunction;
+import dev.converge.handler.internal.EnqueueControllerOwner;
+import dev.converge.handler.internal.EnqueueMapped;
+import dev.converge.handler.internal.EnqueueSelf;
 import dev.converge.predicate.EventPredicate;
 import dev.converge.queue.ExponentialBackoff;
 import dev.converge.rbac.AccessRule;

@@ -1,5 +1,7 @@
 package dev.converge.client;
 
+import dev.converge.client.internal.CipherPreference;
+import dev.converge.client.internal.PreferringOkHttpClientFactory;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;

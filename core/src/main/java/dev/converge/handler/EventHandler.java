@@ -8,9 +8,10 @@ import java.util.Collection;
 
 /**
  * Turns an event of a watched kind into the keys of the primaries to reconcile. The three usual
- * shapes are {@link EnqueueSelf} (the primary's own events), {@link EnqueueControllerOwner} (owned
- * objects wake their owner) and {@link EnqueueMapped} (a mapping function, for objects that are
- * referenced rather than owned).
+ * shapes come with {@code ControllerBuilder}: the primary's own events, owned objects waking their
+ * controller owner ({@code owns}), and a {@link MappingFunction} for objects that are referenced
+ * rather than owned ({@code watches}, {@code watchesReferenced}); a handler of your own is given to
+ * {@code watchesWith}.
  *
  * <p>Handlers run on the informer's thread: they must be quick and read only from {@code caches}.
  * An exception thrown here is logged with the object's name and the event is dropped.

@@ -4,7 +4,7 @@ import dev.converge.builder.ControllerDefinition;
 import dev.converge.builder.WatchDefinition;
 import dev.converge.client.Clients;
 import dev.converge.event.EventRecorder;
-import dev.converge.handler.EnqueueControllerOwner;
+import dev.converge.handler.internal.EnqueueControllerOwner;
 import dev.converge.operator.internal.AccessChecks;
 import dev.converge.operator.internal.CacheWarmUp;
 import dev.converge.operator.internal.ControllerRuntime;

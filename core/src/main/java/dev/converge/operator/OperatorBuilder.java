@@ -1,8 +1,8 @@
 package dev.converge.operator;
 
 import dev.converge.builder.ControllerDefinition;
-import dev.converge.client.ClientKeyAlgorithm;
 import dev.converge.client.Clients;
+import dev.converge.client.internal.ClientKeyAlgorithm;
 import dev.converge.event.EventRecorder;
 import dev.converge.metrics.ControllerMetrics;
 import dev.converge.metrics.MicrometerControllerMetrics;

@@ -3,6 +3,7 @@ package dev.converge.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.converge.queue.internal.WorkQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.converge.operator.internal;
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.builder.WatchDefinition;
 import dev.converge.finalizer.FinalizingReconciler;
-import dev.converge.handler.EnqueueControllerOwner;
+import dev.converge.handler.internal.EnqueueControllerOwner;
 import dev.converge.operator.LeaderElection;
 import dev.converge.rbac.AccessRule;
 import dev.converge.rbac.OperatorPermissions;

@@ -1,4 +1,4 @@
-package dev.converge.client;
+package dev.converge.client.internal;
 
 import io.fabric8.kubernetes.client.Config;
 import java.nio.charset.StandardCharsets;

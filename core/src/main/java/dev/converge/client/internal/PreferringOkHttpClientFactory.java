@@ -1,4 +1,4 @@
-package dev.converge.client;
+package dev.converge.client.internal;
 
 import io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory;
 import java.util.List;
@@ -13,16 +13,16 @@ import okhttp3.OkHttpClient;
  * Everything else of the connection specs fabric8 configured (the TLS versions of the client's
  * {@code Config}, plain HTTP) is kept.
  */
-final class PreferringOkHttpClientFactory extends OkHttpClientFactory {
+public final class PreferringOkHttpClientFactory extends OkHttpClientFactory {
 
   private final CipherPreference preference;
   private final List<Interceptor> networkInterceptors;
 
-  PreferringOkHttpClientFactory(CipherPreference preference) {
+  public PreferringOkHttpClientFactory(CipherPreference preference) {
     this(preference, List.of());
   }
 
-  PreferringOkHttpClientFactory(
+  public PreferringOkHttpClientFactory(
       CipherPreference preference, List<Interceptor> networkInterceptors) {
     this.preference = Objects.requireNonNull(preference, "preference");
     this.networkInterceptors = List.copyOf(networkInterceptors);

@@ -1,4 +1,4 @@
-package dev.converge.handler;
+package dev.converge.handler.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,8 @@
-package dev.converge.queue;
+package dev.converge.queue.internal;
 
+import dev.converge.queue.ExponentialBackoff;
+import dev.converge.queue.QueueListener;
+import dev.converge.queue.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Prints the throughput of the work queue: producers add random keys while workers take and finish
  * them. Not a test; run with {@code java -cp core/target/classes:core/target/test-classes
- * dev.converge.queue.WorkQueueBenchmark}.
+ * dev.converge.queue.internal.WorkQueueBenchmark}.
  */
 public final class WorkQueueBenchmark {
 

@@ -1,5 +1,7 @@
-package dev.converge.queue;
+package dev.converge.queue.internal;
 
+import dev.converge.queue.RateLimit;
+import dev.converge.queue.Ticker;
 import java.time.Duration;
 
 /**

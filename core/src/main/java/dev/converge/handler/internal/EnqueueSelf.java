@@ -1,5 +1,6 @@
-package dev.converge.handler;
+package dev.converge.handler.internal;
 
+import dev.converge.handler.EventHandler;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.source.Caches;
 import dev.converge.source.ResourceEvent;

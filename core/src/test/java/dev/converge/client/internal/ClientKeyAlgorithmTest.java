@@ -1,4 +1,4 @@
-package dev.converge.client;
+package dev.converge.client.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.converge.client;
+package dev.converge.client.internal;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;

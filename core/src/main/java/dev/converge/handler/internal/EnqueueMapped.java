@@ -1,5 +1,7 @@
-package dev.converge.handler;
+package dev.converge.handler.internal;
 
+import dev.converge.handler.EventHandler;
+import dev.converge.handler.MappingFunction;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.source.Caches;
 import dev.converge.source.ResourceEvent;

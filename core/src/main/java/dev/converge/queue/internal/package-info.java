@@ -1,0 +1,2 @@
+/** The work queue behind each controller's workers; not part of the API. */
+package dev.converge.queue.internal;
