@@ -1,5 +1,6 @@
 package dev.converge.confighash;
 
+import dev.converge.retry.internal.ResourceText;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -103,9 +104,7 @@ public final class ConfigHash {
       } else {
         throw new IllegalArgumentException(
             "ConfigHash covers ConfigMaps and Secrets; "
-                + source.getKind()
-                + " "
-                + source.getMetadata().getName()
+                + ResourceText.describe(source)
                 + " is neither");
       }
     }

@@ -1,5 +1,6 @@
 package dev.converge.owner;
 
+import dev.converge.retry.internal.ResourceText;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -47,11 +48,7 @@ public final class DependentMetadata {
     Objects.requireNonNull(primary, "primary");
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException(
-          "a dependent of "
-              + primary.getKind()
-              + " "
-              + primary.getMetadata().getName()
-              + " needs a name");
+          "a dependent of " + ResourceText.describe(primary) + " needs a name");
     }
     return new ObjectMetaBuilder()
         .withName(name)

@@ -1,5 +1,6 @@
 package dev.converge.workload;
 
+import dev.converge.retry.internal.ResourceText;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -73,9 +74,7 @@ public final class WorkloadReadiness {
     throw new IllegalArgumentException(
         "readiness is known for Deployment, StatefulSet, DaemonSet,"
             + " Job, Service and PersistentVolumeClaim; "
-            + object.getKind()
-            + " "
-            + object.getMetadata().getName()
+            + ResourceText.describe(object)
             + " is none of them: read its status conditions instead");
   }
 
