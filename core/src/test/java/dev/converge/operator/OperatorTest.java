@@ -88,4 +88,71 @@ class OperatorTest {
     assertThatThrownBy(() -> Operator.builder(client).name("Not A Name"))
         .hasMessageContaining("lower-case DNS label");
   }
+
+  @Test
+  void aComponentThatCannotStartStopsTheOperatorAndClosesWhatHadStarted() throws Exception {
+    org.mockito.Mockito.when(client.getHttpClient())
+        .thenReturn(org.mockito.Mockito.mock(io.fabric8.kubernetes.client.http.HttpClient.class));
+    java.util.List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Operator operator =
+        Operator.builder(client)
+            .name("unit")
+            .events(EventRecorder.discarding())
+            .httpPort(0)
+            .component(
+                "first",
+                (c, metrics) -> {
+                  return () -> closed.add("first");
+                })
+            .component(
+                "second",
+                (c, metrics) -> {
+                  throw new java.io.IOException("port 9443 in use");
+                })
+            .controller(
+                ControllerBuilder.forPrimary(ConfigMap.class).build((c, ctx) -> Result.done()))
+            .build();
+
+    assertThatThrownBy(operator::start)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("operator unit could not start: port 9443 in use");
+    assertThat(closed).containsExactly("first");
+    assertThat(operator.state()).isEqualTo(OperatorState.STOPPED);
+  }
+
+  @Test
+  void componentsGetTheOperatorsClientAndRegistryAndCloseInReverseOrder() {
+    org.mockito.Mockito.when(client.getHttpClient())
+        .thenReturn(org.mockito.Mockito.mock(io.fabric8.kubernetes.client.http.HttpClient.class));
+    java.util.List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    Operator operator =
+        Operator.builder(client)
+            .name("unit")
+            .events(EventRecorder.discarding())
+            .meterRegistry(registry)
+            .component(
+                "a",
+                (c, metrics) -> {
+                  events.add("start a " + (c == client) + " " + (metrics == registry));
+                  return () -> events.add("close a");
+                })
+            .component(
+                "b",
+                (c, metrics) -> {
+                  events.add("start b");
+                  return () -> events.add("close b");
+                })
+            .controller(
+                ControllerBuilder.forPrimary(ConfigMap.class).build((c, ctx) -> Result.done()))
+            .build();
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      // the mock client serves no informers; the components started before the caches
+    }
+    operator.stop(java.time.Duration.ZERO);
+    assertThat(events).containsExactly("start a true true", "start b", "close b", "close a");
+  }
 }
