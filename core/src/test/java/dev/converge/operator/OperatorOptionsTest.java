@@ -229,4 +229,56 @@ class OperatorOptionsTest {
             "failing-operator: HTTP port 8081 for probes and metrics: in use"
                 + System.lineSeparator());
   }
+
+  /** Run in a JVM of its own, with the environment the test gives it: prints what the flags set. */
+  @Command(name = "env-operator")
+  static final class EnvironmentCommand implements Callable<Integer> {
+    @Mixin OperatorOptions options = new OperatorOptions();
+
+    public static void main(String[] args) {
+      System.exit(OperatorOptions.execute(new EnvironmentCommand(), args));
+    }
+
+    @Override
+    public Integer call() {
+      OperatorBuilder builder = options.applyTo(new OperatorBuilder(null).name("env-operator"));
+      System.out.println(
+          "namespaces="
+              + builder.namespaces
+              + " workers="
+              + builder.workers
+              + " leaderElection="
+              + builder.leaderElection.map(LeaderElection::leaseNamespace).orElse("off"));
+      return 0;
+    }
+  }
+
+  @Test
+  void optionsComeFromTheEnvironmentAndAFlagWins() {
+    var fromEnvironment =
+        dev.converge.testing.ProcessLauncher.java(EnvironmentCommand.class)
+            .env("CONVERGE_NAMESPACE", "shop,books")
+            .env("CONVERGE_WORKERS", "4")
+            .env("CONVERGE_LEADER_ELECT", "true")
+            .env("CONVERGE_LEADER_ELECTION_NAMESPACE", "ops")
+            .run(Duration.ofSeconds(60));
+    assertThat(fromEnvironment.exitCode()).as(fromEnvironment.errors()).isZero();
+    assertThat(fromEnvironment.output())
+        .contains("namespaces=[books, shop] workers=4 leaderElection=ops");
+
+    var flagWins =
+        dev.converge.testing.ProcessLauncher.java(EnvironmentCommand.class)
+            .env("CONVERGE_WORKERS", "4")
+            .args("--workers", "8")
+            .run(Duration.ofSeconds(60));
+    assertThat(flagWins.output()).contains("namespaces=[] workers=8 leaderElection=off");
+
+    var bad =
+        dev.converge.testing.ProcessLauncher.java(EnvironmentCommand.class)
+            .env("CONVERGE_WORKERS", "0")
+            .run(Duration.ofSeconds(60));
+    assertThat(bad.exitCode()).isEqualTo(Operator.CONFIGURATION_ERROR);
+    assertThat(bad.output() + bad.errors())
+        .contains("env-operator: --workers must be at least 1, was 0");
+  }
 }
