@@ -9,9 +9,6 @@ import dev.converge.operator.Operator;
 import dev.converge.operator.OperatorBuilder;
 import dev.converge.operator.OperatorFactory;
 import dev.converge.operator.OperatorOptions;
-import dev.converge.webhooks.ServingCertificate;
-import dev.converge.webhooks.WebhookOptions;
-import dev.converge.webhooks.WebhookServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -59,19 +56,11 @@ public final class AppOperator extends AbstractModule
             builder -> {
               builder.name(NAME).strategies("default=ssa, v1/Service=update").workers(16);
               if (webhookCertDir != null) {
-                builder.component(
-                    "webhooks",
-                    (client, metrics) -> webhooks(client).meterRegistry(metrics).start());
+                builder.component("webhooks", AppWebhooks.server(webhookCertDir, webhookPort));
               }
               settings.accept(builder);
             }),
         this);
-  }
-
-  private WebhookServer.Builder webhooks(KubernetesClient client) {
-    return WebhookServer.builder(AppWebhooks.create(client, WebhookOptions.defaults()))
-        .port(webhookPort)
-        .certificate(ServingCertificate.fromDirectory(webhookCertDir));
   }
 
   @Override

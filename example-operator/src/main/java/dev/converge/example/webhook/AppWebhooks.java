@@ -2,9 +2,13 @@ package dev.converge.example.webhook;
 
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.v2.AppDeploymentV2;
+import dev.converge.operator.Component;
+import dev.converge.webhooks.ServingCertificate;
 import dev.converge.webhooks.WebhookOptions;
+import dev.converge.webhooks.WebhookServer;
 import dev.converge.webhooks.Webhooks;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -17,6 +21,19 @@ public final class AppWebhooks implements Supplier<Webhooks> {
   /** The webhooks, reading Deployments, Services and ConfigMaps with {@code client}. */
   public static Webhooks create(KubernetesClient client, WebhookOptions options) {
     return create(AppDeploymentValidator.Lookup.of(client), options);
+  }
+
+  /**
+   * The webhooks as a component of the operator: served on {@code port} with the certificate of a
+   * TLS Secret mounted at {@code certDir}, re-read when it changes.
+   */
+  public static Component server(Path certDir, int port) {
+    return (client, metrics) ->
+        WebhookServer.builder(create(client, WebhookOptions.defaults()))
+            .port(port)
+            .certificate(ServingCertificate.fromDirectory(certDir))
+            .meterRegistry(metrics)
+            .start();
   }
 
   static Webhooks create(AppDeploymentValidator.Lookup lookup, WebhookOptions options) {
