@@ -272,10 +272,12 @@ public final class Operator implements AutoCloseable {
    * probes, the caches, and with leader election the Lease last. Meant to end {@code main}: {@code
    * System.exit(operator.run())}.
    *
-   * @return the exit code: 0 once stopped by a signal; 1 when leadership was lost and the operator
-   *     stopped for it ({@link LeadershipLoss#STOP}), so that the process restarts and stands for
-   *     election again; 2 when it could not start because of its configuration (a strategy naming
-   *     no served kind, a port in use, a component failing), printed as one line on standard error
+   * @return the exit code: 0 once stopped by a signal; 1 when it could not start for another reason
+   *     (the API server unreachable: the cause is logged), or when leadership was lost and the
+   *     operator stopped for it ({@link LeadershipLoss#STOP}), so that the process restarts and
+   *     stands for election again; 2 when it could not start because of its configuration (a
+   *     strategy naming no served kind, a port in use, a component failing), printed as one line on
+   *     standard error
    */
   public int run() {
     try {
@@ -284,6 +286,13 @@ public final class Operator implements AutoCloseable {
       System.err.println(name + ": " + e.getMessage());
       stop(Duration.ZERO);
       return CONFIGURATION_ERROR;
+    } catch (RuntimeException e) {
+      // the API server unreachable or refusing at start: one line, the cause in the log, and an
+      // exit code that lets the kubelet restart the process
+      log.error("operator {}: could not start", name, e);
+      System.err.println(name + ": could not start: " + e);
+      stop(Duration.ZERO);
+      return 1;
     }
     Thread hook = new Thread(this::stop, "converge-" + name + "-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);

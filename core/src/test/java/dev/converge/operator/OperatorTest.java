@@ -155,4 +155,15 @@ class OperatorTest {
     operator.stop(java.time.Duration.ZERO);
     assertThat(events).containsExactly("start a true true", "start b", "close b", "close a");
   }
+
+  @Test
+  void runReturnsOneWithoutBlockingWhenTheOperatorCannotStart() {
+    org.mockito.Mockito.when(client.getHttpClient())
+        .thenThrow(
+            new io.fabric8.kubernetes.client.KubernetesClientException("connection refused"));
+    Operator operator = operator();
+
+    assertThat(operator.run()).isEqualTo(1);
+    assertThat(operator.state()).isEqualTo(OperatorState.STOPPED);
+  }
 }
