@@ -48,6 +48,6 @@ class DependentMetadataTest {
     assertThat(DependentMetadata.of(cluster, Map.of()).getNamespace()).isNull();
     assertThatThrownBy(() -> DependentMetadata.of(primary, " ", Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("ConfigMap web");
+        .hasMessageContaining("ConfigMap shop/web");
   }
 }
