@@ -22,7 +22,7 @@ import tools.jackson.module.blackbird.BlackbirdModule;
  * AppDeployment operator converging 1,000 objects on a 2-core machine, the same code spent 15.6 s
  * of CPU with the JDK's HTTP client, 15.6 s with Vert.x and 10.5 to 11.1 s with OkHttp, and
  * converged in 27 to 29 s instead of 36 to 38 s. On a JVM limited to the client compiler, the
- * client offers ChaCha20-Poly1305 first ({@link CipherPreference}).
+ * client offers ChaCha20-Poly1305 first (see the core README).
  *
  * <p>Jackson 3 reads and writes each property of a model object through a method handle kept in a
  * field, which the JIT cannot fold into the caller: every property of every object goes through the
@@ -92,8 +92,8 @@ public final class Clients {
 
   /**
    * A client builder using {@link #serialization()} and fabric8's OkHttp client, offering TLS
-   * cipher suites in the order {@link CipherPreference#fromSystem()} gives (ChaCha20-Poly1305 first
-   * on a JVM without its optimizing compiler).
+   * cipher suites in the order {@code converge.tls.cipher-preference} gives (ChaCha20-Poly1305
+   * first on a JVM without its optimizing compiler).
    *
    * @return a new builder, for the caller to complete (with the client's {@code Config}, above all)
    * @throws IllegalArgumentException if {@value CipherPreference#PROPERTY} has a value it does not
@@ -134,7 +134,7 @@ public final class Clients {
 
   /**
    * A client for {@code config} built by {@link #builder()}: OkHttp, Blackbird and the cipher order
-   * of {@link CipherPreference#fromSystem()}.
+   * of {@code converge.tls.cipher-preference}.
    *
    * @param config where and as whom to connect
    * @return a new client, the caller's to close

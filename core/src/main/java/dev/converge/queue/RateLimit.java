@@ -3,10 +3,10 @@ package dev.converge.queue;
 /**
  * The overall limit on retries of one work queue, beside the per-key {@link ExponentialBackoff}: a
  * token bucket that refills at {@code perSecond} and holds at most {@code burst} tokens. Each retry
- * ({@link WorkQueue#addRateLimited}) takes a token and waits for the later of its own backoff and
- * the bucket. After an outage, when every key fails at once, the per-key backoff alone would send
- * thousands of retries within milliseconds; the bucket spreads them out. Fresh events ({@link
- * WorkQueue#add}) are never limited.
+ * ({@code addRateLimited}) takes a token and waits for the later of its own backoff and the bucket.
+ * After an outage, when every key fails at once, the per-key backoff alone would send thousands of
+ * retries within milliseconds; the bucket spreads them out. Fresh events ({@code add}) are never
+ * limited.
  *
  * @param perSecond tokens added per second; must be positive
  * @param burst tokens the bucket holds when full; at least 1
