@@ -272,12 +272,14 @@ public final class Operator implements AutoCloseable {
    * probes, the caches, and with leader election the Lease last. Meant to end {@code main}: {@code
    * System.exit(operator.run())}.
    *
+   * <p>After a lost Lease with {@link LeadershipLoss#STOP} the process keeps running and reports
+   * itself not live, so that the kubelet restarts it; {@link LeadershipLoss#REJOIN} stands for
+   * election again in the same process.
+   *
    * @return the exit code: 0 once stopped by a signal; 1 when it could not start for another reason
-   *     (the API server unreachable: the cause is logged), or when leadership was lost and the
-   *     operator stopped for it ({@link LeadershipLoss#STOP}), so that the process restarts and
-   *     stands for election again; 2 when it could not start because of its configuration (a
-   *     strategy naming no served kind, a port in use, a component failing), printed as one line on
-   *     standard error
+   *     than its configuration (the API server unreachable: the cause is logged); 2 when it could
+   *     not start because of its configuration (a strategy naming no served kind, a port in use, a
+   *     component failing), printed as one line on standard error
    */
   public int run() {
     try {
@@ -300,10 +302,6 @@ public final class Operator implements AutoCloseable {
       ended.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      stop();
-      return 1;
-    }
-    if (state.get() == OperatorState.LEADERSHIP_LOST) {
       stop();
       return 1;
     }
@@ -604,7 +602,6 @@ public final class Operator implements AutoCloseable {
       } catch (RuntimeException e) {
         log.error("operator {}: the onLeadershipLost callback threw", name, e);
       }
-      ended.countDown(); // run() returns 1, so that the process restarts and stands again
     }
   }
 
