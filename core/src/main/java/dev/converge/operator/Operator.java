@@ -269,8 +269,8 @@ public final class Operator implements AutoCloseable {
   /**
    * Runs the operator until the process is asked to stop (SIGTERM from the kubelet, Ctrl-C), then
    * stops it gracefully from the JVM's shutdown: controllers first, then the components and the
-   * probes, the caches, and with leader election the Lease last. Meant to end {@code main}: {@code
-   * System.exit(operator.run())}.
+   * probes, the caches, and with leader election the Lease last. Meant to end {@code main}, which
+   * exits the JVM with the code it returns (the library itself never exits it).
    *
    * <p>After a lost Lease with {@link LeadershipLoss#STOP} the process keeps running and reports
    * itself not live, so that the kubelet restarts it; {@link LeadershipLoss#REJOIN} stands for

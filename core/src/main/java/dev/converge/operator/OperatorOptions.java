@@ -37,7 +37,8 @@ import picocli.CommandLine.Option;
  *   @Mixin OperatorOptions options = new OperatorOptions();
  *
  *   public static void main(String[] args) {
- *     System.exit(OperatorOptions.execute(new AppOperator(), args));
+ *     int exitCode = OperatorOptions.execute(new AppOperator(), args);
+ *     // your main exits the JVM with exitCode; the library never does
  *   }
  *
  *   public Integer call() {
@@ -192,7 +193,7 @@ public final class OperatorOptions {
    *
    * @param command the picocli command, whose class has an {@code @Mixin} of these options
    * @param args the process's arguments
-   * @return the exit code, for {@code System.exit}
+   * @return the exit code, for the caller's {@code main} to exit with
    */
   public static int execute(Object command, String... args) {
     return execute(new CommandLine(command), args);

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
  *     new ConvergeModule(builder -> builder.name("app-operator").strategies("default=ssa")),
  *     new StrategiesModule("ssa", "update"),
  *     new AppModule());   // ConvergeModule.controllers(binder()).addBinding().toInstance(...)
- * System.exit(operator.run());
+ * int exitCode = operator.run();   // main exits with it; the library never exits the JVM
  * }</pre>
  *
  * Two controllers with the same name fail injection.
