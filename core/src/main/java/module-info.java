@@ -1,13 +1,15 @@
 /**
- * The reconcile runtime, the {@code ResourceStrategy} SPI and the process an operator runs in.
+ * The reconcile runtime and the process an operator runs in.
  *
  * <p>Operator authors use {@code builder}, {@code reconcile}, {@code operator}, {@code status},
  * {@code owner}, {@code finalizer}, {@code predicate}, {@code handler}, {@code source}, {@code
  * event}, {@code workload}, {@code confighash}, {@code naming}, {@code retry}, {@code rbac} and
- * {@code unittest}; strategy authors also {@code strategy}, {@code strategy.tree} and {@code
- * schema}. The {@code internal} packages are not exported: they change in any release.
+ * {@code unittest}, and from {@code dev.converge.strategy.spi}, which this module brings, the
+ * results of a write ({@code strategy.ApplyResult}) and the choice of a strategy per kind. The
+ * {@code internal} packages are not exported: they change in any release.
  */
 module dev.converge.core {
+  requires transitive dev.converge.strategy.spi;
   requires transitive kubernetes.client.api;
   requires transitive kubernetes.model.common;
   requires transitive kubernetes.model.core;
@@ -20,7 +22,6 @@ module dev.converge.core {
   requires transitive micrometer.core;
   requires transitive okhttp3;
   requires io.fabric8.kubernetes.client.okhttp;
-  requires tools.jackson.module.blackbird;
   requires micrometer.registry.prometheus;
   requires org.slf4j;
   requires jdk.httpserver;
@@ -43,18 +44,12 @@ module dev.converge.core {
   exports dev.converge.rbac.build;
   exports dev.converge.reconcile;
   exports dev.converge.retry;
-  exports dev.converge.schema;
   exports dev.converge.source;
   exports dev.converge.status;
-  exports dev.converge.strategy;
-  exports dev.converge.strategy.tree;
   exports dev.converge.unittest;
   exports dev.converge.workload;
 
   // picocli reads and writes the option fields of the command-line mixin
   opens dev.converge.operator to
       info.picocli;
-
-  uses dev.converge.strategy.ResourceStrategy;
-  uses dev.converge.strategy.ServerFieldPreserver;
 }

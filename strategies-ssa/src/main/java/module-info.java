@@ -1,7 +1,7 @@
 /** The server-side apply strategy ({@code ssa}). */
 module dev.converge.strategy.ssa {
-  requires transitive dev.converge.core;
-  // Named here rather than only through dev.converge.core: a Converge jar carries an
+  requires transitive dev.converge.strategy.spi;
+  // Named here rather than only through dev.converge.strategy.spi: a Converge jar carries an
   // Automatic-Module-Name, not its descriptor, and an automatic module passes on no requires.
   requires transitive kubernetes.client.api;
   requires transitive kubernetes.model.common;

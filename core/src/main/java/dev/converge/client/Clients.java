@@ -2,16 +2,15 @@ package dev.converge.client;
 
 import dev.converge.client.internal.CipherPreference;
 import dev.converge.client.internal.PreferringOkHttpClientFactory;
+import dev.converge.schema.Json;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
-import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.module.blackbird.BlackbirdModule;
 
 /**
  * fabric8 clients that cost an operator less CPU: OkHttp for HTTP, Jackson's Blackbird module for
@@ -24,16 +23,8 @@ import tools.jackson.module.blackbird.BlackbirdModule;
  * converged in 27 to 29 s instead of 36 to 38 s. On a JVM limited to the client compiler, the
  * client offers ChaCha20-Poly1305 first (see the core README).
  *
- * <p>Jackson 3 reads and writes each property of a model object through a method handle kept in a
- * field, which the JIT cannot fold into the caller: every property of every object goes through the
- * generic invoker, and each handle is recompiled once it has been used a hundred times or so,
- * thousands of compilations across the Kubernetes model. An operator spends most of its CPU turning
- * watch events, requests and responses into JSON and back, so this shows in its CPU per object.
- * Jackson's Blackbird module instead calls getters, setters and constructors through lambdas
- * generated once per property, which the JIT inlines like ordinary calls. The same goes for the
- * any-setter through which fabric8's model receives every property a class does not declare ({@code
- * fieldsV1}, the content of a {@code GenericKubernetesResource}): Jackson 3 builds new method
- * handles for each such call. The JSON written and read is the same.
+ * <p>JSON goes through {@link Json#serialization()} (Jackson's Blackbird module and direct
+ * any-setters), the mapping Converge's strategies use too.
  *
  * <p>The object in each watch event is read in one pass, straight into its class, where fabric8
  * would build a tree of it first and then convert the tree; the objects are the same.
@@ -48,46 +39,21 @@ public final class Clients {
 
   /**
    * The system property that, set to {@code false}, leaves Blackbird and the direct any-setters
-   * out: fabric8's own serialization, should a model class of yours need it.
+   * out: fabric8's own serialization, should a model class of yours need it. The same as {@link
+   * Json#BLACKBIRD}.
    */
-  public static final String BLACKBIRD = "converge.json.blackbird";
+  public static final String BLACKBIRD = Json.BLACKBIRD;
 
   /**
    * A new fabric8 serialization (the client's JSON and YAML, its registry of custom resource
-   * classes) with Jackson's Blackbird module, unless {@value #BLACKBIRD} is {@code false}, and
-   * watch events read in one pass.
+   * classes): {@link Json#serialization()}, with watch events read in one pass.
    *
    * @return a new serialization on each call, so that one client's registry of custom resource
    *     classes is not another's
    */
   public static KubernetesSerialization serialization() {
-    return new Serialization(
+    return Json.serialization(
         JsonMapper.builder().addMixIn(WatchEvent.class, WatchEventReading.class).build());
-  }
-
-  /**
-   * fabric8's serialization with the modules added after fabric8's own. Jackson applies the
-   * deserializer changes of the module registered last first: registered before fabric8's, which
-   * wraps every property of the model, Blackbird would find no property it knows how to speed up,
-   * and each value read would still go through a method handle.
-   */
-  private static final class Serialization extends KubernetesSerialization {
-    Serialization(ObjectMapper mapper) {
-      super(mapper, true);
-    }
-
-    @Override
-    protected ObjectMapper configureMapper(ObjectMapper mapper) {
-      ObjectMapper configured = super.configureMapper(mapper);
-      if ("false".equals(System.getProperty(BLACKBIRD))) {
-        return configured;
-      }
-      return configured
-          .rebuild()
-          .addModule(new BlackbirdModule())
-          .addModule(new DirectAnySetters())
-          .build();
-    }
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.converge.metrics;
 
-import dev.converge.queue.QueueListener;
 import java.time.Duration;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
@@ -151,5 +150,69 @@ public interface ControllerMetrics {
       @Override
       public void activeWorkers(String controller, IntSupplier active) {}
     };
+  }
+
+  /** How one reconcile ended, as counted in metrics (tag {@code result}). */
+  enum ReconcileOutcome {
+    /** {@code Result.done()}. */
+    SUCCESS("success"),
+    /** The reconciler threw; retried with backoff. */
+    ERROR("error"),
+    /** {@code Result.requeue()}. */
+    REQUEUE("requeue"),
+    /** {@code Result.requeueAfter(d)}. */
+    REQUEUE_AFTER("requeue-after"),
+    /** {@code Result.permanentFailure(...)}. */
+    PERMANENT("permanent");
+
+    private final String tag;
+
+    ReconcileOutcome(String tag) {
+      this.tag = tag;
+    }
+
+    /**
+     * The tag value used in metrics, stable across releases so that dashboards and alerts keep
+     * working.
+     *
+     * @return the value of the tag {@code result}, e.g. {@code requeue-after}
+     */
+    public String tag() {
+      return tag;
+    }
+  }
+
+  /**
+   * Observes a work queue, for metrics. Every method has an empty default; implementations must be
+   * cheap and must not throw, because they run under the queue's lock.
+   */
+  interface QueueListener {
+
+    /**
+     * A key became ready for a worker.
+     *
+     * @param depth the number of ready keys now
+     */
+    default void added(int depth) {}
+
+    /**
+     * A worker took a key.
+     *
+     * @param waitNanos how long the key waited since it became ready, in nanoseconds
+     * @param depth the number of ready keys left
+     */
+    default void taken(long waitNanos, int depth) {}
+
+    /** A key was scheduled for another attempt after a failure. */
+    default void retried() {}
+
+    /**
+     * A listener that records nothing, for queues without metrics.
+     *
+     * @return a listener whose methods do nothing
+     */
+    static QueueListener none() {
+      return new QueueListener() {};
+    }
   }
 }

@@ -1,6 +1,6 @@
 package dev.converge.metrics;
 
-import dev.converge.queue.QueueListener;
+import dev.converge.metrics.ControllerMetrics.QueueListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -18,7 +18,7 @@ import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.ServedParts;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.operator.internal.StrategyKindCheck;
-import dev.converge.queue.Ticker;
+import dev.converge.queue.internal.Ticker;
 import dev.converge.rbac.OperatorPermissions;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;

@@ -7,7 +7,7 @@ import dev.converge.event.EventRecorder;
 import dev.converge.metrics.ControllerMetrics;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.queue.RateLimit;
-import dev.converge.queue.Ticker;
+import dev.converge.queue.internal.Ticker;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategySelection;
@@ -507,17 +507,6 @@ public final class OperatorBuilder {
       throw new IllegalArgumentException("field manager must not be blank");
     }
     this.fieldManager = manager;
-    return this;
-  }
-
-  /**
-   * The time source of the work queues (delays, backoff); tests pass a manual ticker.
-   *
-   * @param queueTicker the time source
-   * @return this builder
-   */
-  public OperatorBuilder ticker(Ticker queueTicker) {
-    this.ticker = Objects.requireNonNull(queueTicker, "ticker");
     return this;
   }
 

@@ -3,6 +3,8 @@ package dev.converge.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.converge.metrics.ControllerMetrics.QueueListener;
+import dev.converge.queue.internal.ManualTicker;
 import dev.converge.queue.internal.WorkQueue;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import dev.converge.builder.IndexDefinition;
 import dev.converge.builder.WatchDefinition;
 import dev.converge.handler.internal.EnqueueControllerOwner;
 import dev.converge.handler.internal.EnqueueSelf;
-import dev.converge.metrics.ReconcileOutcome;
+import dev.converge.metrics.ControllerMetrics.ReconcileOutcome;
 import dev.converge.operator.OperatorBuilder;
 import dev.converge.queue.internal.WorkQueue;
 import dev.converge.reconcile.ObjectKey;

@@ -1,6 +1,6 @@
 package dev.converge.operator.internal;
 
-import dev.converge.queue.Ticker;
+import dev.converge.queue.internal.Ticker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;

@@ -1,6 +1,6 @@
 package dev.converge.operator.internal;
 
-import dev.converge.queue.Ticker;
+import dev.converge.queue.internal.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

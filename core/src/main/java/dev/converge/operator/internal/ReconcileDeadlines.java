@@ -2,7 +2,7 @@ package dev.converge.operator.internal;
 
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.metrics.ControllerMetrics;
-import dev.converge.queue.Ticker;
+import dev.converge.queue.internal.Ticker;
 import dev.converge.reconcile.ObjectKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;

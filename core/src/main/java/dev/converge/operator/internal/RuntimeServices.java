@@ -3,7 +3,7 @@ package dev.converge.operator.internal;
 import dev.converge.event.EventRecorder;
 import dev.converge.metrics.ControllerMetrics;
 import dev.converge.queue.RateLimit;
-import dev.converge.queue.Ticker;
+import dev.converge.queue.internal.Ticker;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.StrategySelector;

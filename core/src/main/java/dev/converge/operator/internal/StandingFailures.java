@@ -1,7 +1,7 @@
 package dev.converge.operator.internal;
 
 import dev.converge.builder.ControllerDefinition;
-import dev.converge.queue.Ticker;
+import dev.converge.queue.internal.Ticker;
 import dev.converge.reconcile.ObjectKey;
 import dev.converge.reconcile.Refusal;
 import io.fabric8.kubernetes.api.model.HasMetadata;

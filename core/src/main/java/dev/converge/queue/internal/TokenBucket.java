@@ -1,7 +1,6 @@
 package dev.converge.queue.internal;
 
 import dev.converge.queue.RateLimit;
-import dev.converge.queue.Ticker;
 import java.time.Duration;
 
 /**

@@ -1,9 +1,8 @@
 package dev.converge.queue.internal;
 
+import dev.converge.metrics.ControllerMetrics.QueueListener;
 import dev.converge.queue.ExponentialBackoff;
-import dev.converge.queue.QueueListener;
 import dev.converge.queue.RateLimit;
-import dev.converge.queue.Ticker;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;

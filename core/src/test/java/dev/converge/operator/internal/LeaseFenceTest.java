@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.converge.operator.LeaseLostException;
-import dev.converge.queue.ManualTicker;
+import dev.converge.queue.internal.ManualTicker;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

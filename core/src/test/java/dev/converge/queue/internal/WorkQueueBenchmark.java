@@ -1,8 +1,7 @@
 package dev.converge.queue.internal;
 
+import dev.converge.metrics.ControllerMetrics.QueueListener;
 import dev.converge.queue.ExponentialBackoff;
-import dev.converge.queue.QueueListener;
-import dev.converge.queue.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,9 +2,8 @@ package dev.converge.queue.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.converge.metrics.ControllerMetrics.QueueListener;
 import dev.converge.queue.ExponentialBackoff;
-import dev.converge.queue.ManualTicker;
-import dev.converge.queue.QueueListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

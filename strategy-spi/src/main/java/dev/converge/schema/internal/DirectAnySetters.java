@@ -1,4 +1,4 @@
-package dev.converge.client;
+package dev.converge.schema.internal;
 
 import java.lang.invoke.CallSite;
 import java.lang.invoke.LambdaMetafactory;
@@ -35,10 +35,11 @@ import tools.jackson.databind.module.SimpleModule;
  * as Blackbird does for ordinary setters. A method it cannot reach that way (not public, a name
  * parameter that does not take a {@code String}, a value parameter not declared {@code Object}, a
  * value deserializer named on the method) keeps Jackson's way. What is set is the same. The
- * replacement carries no type handling for the values: it is for {@link Clients#serialization()},
- * whose mapper has no default typing, and is not registered elsewhere.
+ * replacement carries no type handling for the values: it is for {@link
+ * dev.converge.schema.Json#serialization()}, whose mapper has no default typing, and is not
+ * registered elsewhere.
  */
-final class DirectAnySetters extends SimpleModule {
+public final class DirectAnySetters extends SimpleModule {
 
   private static final long serialVersionUID = 1L;
 
@@ -48,7 +49,8 @@ final class DirectAnySetters extends SimpleModule {
     void set(Object bean, Object name, Object value);
   }
 
-  DirectAnySetters() {
+  /** The module, with one generated caller per any-setter method, made as classes are read. */
+  public DirectAnySetters() {
     super("converge-direct-any-setters");
     setDeserializerModifier(new Replacer());
   }

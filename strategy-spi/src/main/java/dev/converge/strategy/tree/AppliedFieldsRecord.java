@@ -1,7 +1,7 @@
 package dev.converge.strategy.tree;
 
-import dev.converge.client.Clients;
 import dev.converge.schema.FieldSet;
+import dev.converge.schema.Json;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -24,7 +24,7 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class AppliedFieldsRecord {
 
-  private static final KubernetesSerialization JSON = Clients.serialization();
+  private static final KubernetesSerialization JSON = Json.serialization();
 
   /** The annotation both record-keeping strategies use, so switching between them keeps it. */
   public static final String ANNOTATION = "converge.dev/applied-fields";

@@ -1,6 +1,5 @@
 package dev.converge.schema;
 
-import dev.converge.client.Clients;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.math.BigDecimal;
 import java.util.List;
@@ -14,7 +13,7 @@ import java.util.TreeMap;
  */
 final class CanonicalJson {
 
-  private static final KubernetesSerialization JSON = Clients.serialization();
+  private static final KubernetesSerialization JSON = Json.serialization();
 
   private CanonicalJson() {}
 

@@ -1,6 +1,5 @@
 package dev.converge.schema;
 
-import dev.converge.client.Clients;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import java.util.TreeMap;
  */
 public final class ResourceTree {
 
-  private static final KubernetesSerialization JSON = Clients.serialization();
+  private static final KubernetesSerialization JSON = Json.serialization();
 
   private ResourceTree() {}
 

@@ -12,9 +12,9 @@ import java.util.Optional;
  * message names the resource ({@code Kind namespace/name}), the request, and each field the server
  * blamed, e.g. {@code spec.selector: field is immutable}.
  *
- * <p>Whether retrying can help is {@link dev.converge.reconcile.Refusal#of(Throwable)}'s answer: a
- * refusal (422, an admission denial, a quota) ends the reconcile without retry when it escapes the
- * reconciler; anything else is retried with backoff.
+ * <p>Whether retrying can help is the runtime's ({@code dev.converge.reconcile.Refusal.of})'s
+ * answer: a refusal (422, an admission denial, a quota) ends the reconcile without retry when it
+ * escapes the reconciler; anything else is retried with backoff.
  */
 public final class ResourceWriteException extends RuntimeException {
 

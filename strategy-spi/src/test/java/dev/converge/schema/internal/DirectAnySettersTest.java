@@ -1,9 +1,10 @@
-package dev.converge.client;
+package dev.converge.schema.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import dev.converge.schema.Json;
 import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
@@ -16,11 +17,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Properties a model class does not declare reach its any-setter through {@link
- * Clients#serialization()} as they do through fabric8's own serialization.
+ * Json#serialization()} as they do through fabric8's own serialization.
  */
 class DirectAnySettersTest {
 
-  private final KubernetesSerialization ours = Clients.serialization();
+  private final KubernetesSerialization ours = Json.serialization();
   private final KubernetesSerialization fabric8 = new KubernetesSerialization();
 
   @Test

@@ -1,4 +1,4 @@
-package dev.converge.queue;
+package dev.converge.queue.internal;
 
 /**
  * A monotonic time source for the work queue. Production code uses {@link #system()}; tests use
