@@ -3,7 +3,7 @@ package dev.converge.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.converge.time.ManualClock;
+import dev.converge.testing.ManualClock;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.time.Duration;
