@@ -56,5 +56,9 @@ module dev.converge.core {
       info.picocli;
 
   uses dev.converge.strategy.ResourceStrategy;
+
+  provides dev.converge.strategy.ResourceStrategy with
+      dev.converge.strategy.CreateOnlyStrategy;
+
   uses dev.converge.strategy.ServerFieldPreserver;
 }
