@@ -7,9 +7,13 @@ import dev.converge.builder.ControllerBuilder;
 import dev.converge.metrics.MicrometerControllerMetrics;
 import dev.converge.operator.Operator;
 import dev.converge.reconcile.Result;
+import dev.converge.strategy.ApplyOutcome;
+import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.CreateOnlyStrategy;
+import dev.converge.strategy.StrategyContext;
 import dev.converge.testing.LocalClusterExtension;
 import dev.converge.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -23,6 +27,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * every reconcile is created once; an edit by hand survives later reconciles (the primary's
  * annotation changed) and a restart of the operator; a deleted Secret is created again. The
  * controller prunes, so the Secret also shows that a create-only apply counts as applied. Judged
- * from the Secret read back with a plain client.
+ * from the Secret read back with a plain client. A create that loses a race with another writer
+ * (409 AlreadyExists) returns what the server holds and leaves it as it is.
  */
 @ExtendWith(LocalClusterExtension.class)
 class CreateOnlyIT {
@@ -120,6 +126,55 @@ class CreateOnlyIT {
               return sa;
             });
     await("a reconcile after test/gen=" + gen).atMost(CONVERGE).until(() -> successes() > before);
+  }
+
+  @Test
+  void aCreateThatLosesTheRaceReturnsTheObjectTheServerHolds(
+      KubernetesClient client, TestNamespace ns) {
+    Secret existing =
+        client
+            .resource(
+                new SecretBuilder()
+                    .withNewMetadata()
+                    .withName("raced")
+                    .endMetadata()
+                    .addToStringData("password", "first")
+                    .build())
+            .create();
+    // a cache that has not seen the Secret yet: the create reaches the server and gets 409
+    StrategyContext staleCache =
+        new StrategyContext() {
+          @Override
+          public KubernetesClient client() {
+            return client;
+          }
+
+          @Override
+          public String fieldManager() {
+            return CONTROLLER;
+          }
+
+          @Override
+          public <R extends HasMetadata> Optional<R> cached(
+              Class<R> type, String namespace, String name) {
+            return Optional.empty();
+          }
+        };
+    Secret second =
+        new SecretBuilder()
+            .withNewMetadata()
+            .withName("raced")
+            .withNamespace(ns.name())
+            .endMetadata()
+            .addToStringData("password", "second")
+            .build();
+
+    ApplyResult<Secret> result = new CreateOnlyStrategy().apply(second, staleCache);
+
+    assertThat(result.outcome()).isEqualTo(ApplyOutcome.UNCHANGED);
+    assertThat(result.live().getMetadata().getUid()).isEqualTo(existing.getMetadata().getUid());
+    assertThat(client.secrets().withName("raced").get().getData().get("password"))
+        .isEqualTo(Base64.getEncoder().encodeToString("first".getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test
