@@ -19,4 +19,7 @@ module dev.converge.strategy.spi {
   exports dev.converge.strategy.tree;
 
   uses dev.converge.strategy.ResourceStrategy;
+
+  provides dev.converge.strategy.ResourceStrategy with
+      dev.converge.strategy.CreateOnlyStrategy;
 }

@@ -41,6 +41,14 @@ import java.util.function.Function;
  */
 public final class ControllerBuilder<P extends HasMetadata> {
 
+  /**
+   * The annotation that keeps one owned object from being pruned: an object of an owned kind whose
+   * annotations map {@value} to {@code "false"} is never deleted by {@link #pruneOwned() pruning},
+   * whether or not a reconcile applied it. Set it by hand ({@code kubectl annotate}) on an object
+   * to keep after its primary stops wanting it, or in the desired object itself.
+   */
+  public static final String PRUNE_ANNOTATION = "converge.dev/prune";
+
   /** The kind this controller reconciles. */
   private final Class<P> primaryType;
 
@@ -54,6 +62,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
   private ExponentialBackoff backoff = ExponentialBackoff.DEFAULT;
   private Duration reconcileDeadline;
   private boolean interruptPastDeadline;
+  private boolean pruneOwned;
 
   private ControllerBuilder(Class<P> primaryType) {
     this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
@@ -358,6 +367,50 @@ public final class ControllerBuilder<P extends HasMetadata> {
   }
 
   /**
+   * Deletes what the primary no longer wants: after a reconcile that ends with {@link
+   * dev.converge.reconcile.Result#done()}, every object of an {@link #owns owned} kind that the
+   * informer cache holds with this primary as its controller owner (owner reference with {@code
+   * controller: true} and the primary's UID) and that the reconcile neither applied ({@code
+   * Context.apply}, whether or not it sent a request) nor {@linkplain
+   * dev.converge.reconcile.Context#keep kept} is deleted. Off by default.
+   *
+   * <p>So a child that depends on the spec (a backup CronJob while a schedule is set, a Service per
+   * listed port) disappears when the spec stops asking for it, without a hand-written delete and
+   * without extra RBAC rules: the operator's generated role gets {@code delete} on the owned kinds.
+   *
+   * <p>What is never pruned: objects of kinds the controller does not own, or that another object
+   * controls (another primary, another controller's primary, an object without the reference);
+   * objects already being deleted; objects annotated {@value #PRUNE_ANNOTATION}{@code : "false"};
+   * objects the cache does not hold (in a namespace the operator does not watch). And nothing is
+   * pruned after a reconcile that threw, asked for a requeue, failed permanently, or in which a
+   * write through the context failed (even one the reconciler caught), nor for a primary that is
+   * being deleted: a reconcile that did not get through may not have applied all it wants.
+   *
+   * <p>Each delete carries the UID and resourceVersion the cache holds as preconditions, so an
+   * object changed since (annotated to be kept, say) or replaced by another of its name is left
+   * alone; its change event reconciles the primary again. The delete's propagation is {@code
+   * Background}: the object goes at once and the garbage collector deletes what it owns in turn
+   * (the ReplicaSets and Pods of a pruned Deployment), as {@code kubectl delete} does, so the
+   * reconcile neither waits nor leaves the dependents orphaned. A delete the API server refuses is
+   * handled like a refused write of the reconcile (RBAC's 403 reported as a missing permission; an
+   * admission denial as {@code Reconciled=False} on the primary); each pruned object is logged with
+   * its primary and counted in {@code converge.children.pruned}.
+   *
+   * <p>It is off by default because it deletes: a reconciler written before it, one that creates
+   * children through {@code context.client()} with a controller reference set by hand, or one that
+   * returns {@code done()} early before applying everything (while it waits on something, say)
+   * would lose children it still wants. Turn it on for a reconciler whose every {@code done()}
+   * follows the application of everything the primary wants; call {@code Context.keep(child)} for a
+   * child the reconcile deliberately leaves as it is.
+   *
+   * @return this builder
+   */
+  public ControllerBuilder<P> pruneOwned() {
+    this.pruneOwned = true;
+    return this;
+  }
+
+  /**
    * Finishes the description with the reconciler that does the work. The builder may be used again
    * afterwards; the definition does not change with it.
    *
@@ -383,6 +436,7 @@ public final class ControllerBuilder<P extends HasMetadata> {
         backoff,
         extraAccess,
         Optional.ofNullable(reconcileDeadline),
-        interruptPastDeadline);
+        interruptPastDeadline,
+        pruneOwned);
   }
 }

@@ -31,6 +31,9 @@ import java.util.Optional;
  *     ControllerBuilder#reconcileDeadline})
  * @param interruptPastDeadline whether the runtime also interrupts the worker thread of a reconcile
  *     past its deadline (see {@link ControllerBuilder#interruptPastDeadline})
+ * @param pruneOwned whether the runtime deletes, after a reconcile that ends done, the objects of
+ *     the owned kinds this primary controls that the reconcile no longer applied (see {@link
+ *     ControllerBuilder#pruneOwned})
  */
 public record ControllerDefinition<P extends HasMetadata>(
     String name,
@@ -43,7 +46,8 @@ public record ControllerDefinition<P extends HasMetadata>(
     ExponentialBackoff backoff,
     List<AccessRule> extraAccess,
     Optional<Duration> reconcileDeadline,
-    boolean interruptPastDeadline) {
+    boolean interruptPastDeadline,
+    boolean pruneOwned) {
 
   /**
    * Checks the definition and copies its lists, so that a bad setting fails while the operator is
@@ -61,6 +65,7 @@ public record ControllerDefinition<P extends HasMetadata>(
    * @param extraAccess what the reconciler does by hand beyond its definition
    * @param reconcileDeadline how long one reconcile may run; empty for the operator's default
    * @param interruptPastDeadline whether a reconcile past its deadline is interrupted
+   * @param pruneOwned whether owned objects no longer applied are deleted after a done reconcile
    * @throws NullPointerException when a component is null
    * @throws IllegalArgumentException when {@code reconcileDeadline} is not positive or {@code
    *     maxConcurrentReconciles} is negative; the message names the controller
@@ -90,6 +95,50 @@ public record ControllerDefinition<P extends HasMetadata>(
               + " got "
               + maxConcurrentReconciles);
     }
+  }
+
+  /**
+   * As before pruning existed: a controller that never deletes what it no longer applies. Kept so
+   * that code written for that version still compiles.
+   *
+   * @param name the controller's name
+   * @param primaryType the class of the kind it reconciles
+   * @param watches the event sources besides the primary's own
+   * @param indexes the secondary indexes it needs on the informer caches
+   * @param reconciler what runs for each primary key
+   * @param maxConcurrentReconciles how many primaries are reconciled at once; 0 for the operator's
+   *     workers
+   * @param reconcileEvery the interval of a periodic reconcile; empty for none
+   * @param backoff the per-key delays of retries after failures
+   * @param extraAccess what the reconciler does by hand beyond its definition
+   * @param reconcileDeadline how long one reconcile may run; empty for the operator's default
+   * @param interruptPastDeadline whether a reconcile past its deadline is interrupted
+   */
+  public ControllerDefinition(
+      String name,
+      Class<P> primaryType,
+      List<WatchDefinition<?>> watches,
+      List<IndexDefinition<?>> indexes,
+      Reconciler<P> reconciler,
+      int maxConcurrentReconciles,
+      Optional<Duration> reconcileEvery,
+      ExponentialBackoff backoff,
+      List<AccessRule> extraAccess,
+      Optional<Duration> reconcileDeadline,
+      boolean interruptPastDeadline) {
+    this(
+        name,
+        primaryType,
+        watches,
+        indexes,
+        reconciler,
+        maxConcurrentReconciles,
+        reconcileEvery,
+        backoff,
+        extraAccess,
+        reconcileDeadline,
+        interruptPastDeadline,
+        false);
   }
 
   /**
@@ -128,6 +177,7 @@ public record ControllerDefinition<P extends HasMetadata>(
         backoff,
         extraAccess,
         Optional.empty(),
+        false,
         false);
   }
 
@@ -185,6 +235,7 @@ public record ControllerDefinition<P extends HasMetadata>(
         backoff,
         extraAccess,
         reconcileDeadline,
-        interruptPastDeadline);
+        interruptPastDeadline,
+        pruneOwned);
   }
 }

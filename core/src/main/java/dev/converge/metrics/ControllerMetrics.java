@@ -117,6 +117,16 @@ public interface ControllerMetrics {
   default void refused(String controller, String kind, String reason) {}
 
   /**
+   * A pruning controller deleted an object of {@code kind} it controls because the reconcile of its
+   * primary no longer applied it (see {@code ControllerBuilder.pruneOwned}). Default: nothing
+   * recorded.
+   *
+   * @param controller the controller's name
+   * @param kind the deleted object's kind
+   */
+  default void pruned(String controller, String kind) {}
+
+  /**
    * An Event was not written; {@code reason} is {@code rate-limited} (its object used up its
    * writes), {@code queue-full} or {@code stopped}. Default: nothing recorded.
    *

@@ -52,6 +52,10 @@ import java.util.function.LongSupplier;
  * namespace-terminating, pod-security, forbidden): reconciles ended by a write the API server
  * refused as such, not retried until something changes.
  *
+ * <p>{@code converge.children.pruned} (counter, tags {@code controller}, {@code kind}: the deleted
+ * object's kind): owned objects a pruning controller deleted because their primary no longer
+ * applied them.
+ *
  * <p>{@code converge.events.dropped} (counter, tag {@code reason}: rate-limited, queue-full,
  * stopped): Events the recorder did not write.
  */
@@ -107,6 +111,12 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
    * {@code kind} and {@code reason}.
    */
   public static final String REFUSED = "converge.reconcile.refused";
+
+  /**
+   * Counter of the owned objects deleted because their primary no longer applied them, tags {@code
+   * controller} and {@code kind}.
+   */
+  public static final String PRUNED = "converge.children.pruned";
 
   private final MeterRegistry registry;
 
@@ -261,6 +271,16 @@ public final class MicrometerControllerMetrics implements ControllerMetrics {
         .tag("controller", controller)
         .tag("kind", kind)
         .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void pruned(String controller, String kind) {
+    Counter.builder(PRUNED)
+        .description("Owned objects deleted because their primary no longer applied them")
+        .tag("controller", controller)
+        .tag("kind", kind)
         .register(registry)
         .increment();
   }

@@ -146,6 +146,21 @@ public interface Context<P extends HasMetadata> {
   <R extends HasMetadata> ApplyResult<R> apply(R desired, ApplyOptions options);
 
   /**
+   * Marks {@code child} as wanted by this reconcile without writing it, so that {@linkplain
+   * dev.converge.builder.ControllerBuilder#pruneOwned() pruning} leaves it alone: for an owned
+   * object the reconcile deliberately does not apply this time (a Job that finished and must not be
+   * rewritten, a child the reconcile leaves as it is while something else is under way). Only its
+   * kind, namespace and name are read; they identify it as {@link #apply} does. An object applied
+   * in the same reconcile needs no call.
+   *
+   * <p>A controller that does not prune ignores it; so does this default, for contexts that never
+   * prune (test doubles).
+   *
+   * @param child the owned object to keep, as read from the cache or as desired
+   */
+  default void keep(HasMetadata child) {}
+
+  /**
    * Sets the primary's status to what {@code compute} makes of it, the way a reconciler should:
    * {@code compute} gets a copy of {@code primary} and sets its status (typically {@code p ->
    * p.setStatus(wanted(p))}); the difference is written through the status subresource, and nothing

@@ -12,6 +12,7 @@ import dev.converge.operator.Operator;
 import dev.converge.reconcile.Result;
 import dev.converge.schema.ApiKind;
 import dev.converge.strategy.ApplyResult;
+import dev.converge.strategy.CreateOnlyStrategy;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategyContext;
 import dev.converge.strategy.StrategyRule;
@@ -131,6 +132,54 @@ class OperatorPermissionsTest {
                     .contains(
                         "controller gadget: Context.apply of v1/Service (strategy put)",
                         "controller gadget: Context.apply of v1/Service[name=*-metrics] (strategy merge)"));
+  }
+
+  @Test
+  void aPruningControllerMayDeleteWhatItOwnsAndCreateOnlyNeedsOnlyCreate() {
+    Operator operator =
+        Operator.builder(client)
+            .events(EventRecorder.discarding())
+            .strategies(
+                new StrategySelector(
+                    Map.of(
+                        "put",
+                        new Declared("put", Set.of("create", "update")),
+                        CreateOnlyStrategy.NAME,
+                        new CreateOnlyStrategy()),
+                    StrategySelection.all("put")
+                        .with(ApiKind.parse("v1/Secret"), CreateOnlyStrategy.NAME)))
+            .controller(
+                ControllerBuilder.forPrimary(ConfigMap.class)
+                    .owns(Secret.class)
+                    .owns(Deployment.class)
+                    .pruneOwned()
+                    .build((c, ctx) -> Result.done()))
+            .controller(
+                ControllerBuilder.forPrimary(Service.class)
+                    .owns(Job.class)
+                    .build((c, ctx) -> Result.done()))
+            .build();
+
+    assertThat(operator.permissions().clusterRole("pruner").getRules())
+        .extracting(OperatorPermissionsTest::line)
+        .containsExactly(
+            " configmaps [get, list, watch]",
+            " configmaps/finalizers [update]",
+            " secrets [create, delete, get, list, watch]",
+            " services [get, list, watch]",
+            " services/finalizers [update]",
+            "apps deployments [create, delete, get, list, update, watch]",
+            // owned by a controller that does not prune: no delete
+            "batch jobs [create, get, list, update, watch]");
+    assertThat(operator.permissions().clusterRules())
+        .filteredOn(r -> r.resource().equals("secrets"))
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.reasons())
+                    .contains(
+                        "controller configmap: prunes the Secret objects it controls and no longer"
+                            + " applies (ControllerBuilder.pruneOwned)"));
   }
 
   @Test

@@ -37,6 +37,6 @@ class CustomStrategyDiscoveryTest {
                     StrategySelection.parse("apps/v1/Deployment=dry-run-replac")))
         .isInstanceOf(StrategyConfigurationException.class)
         .hasMessageContaining("'dry-run-replac' (for apps/v1/Deployment)")
-        .hasMessageContaining("[dry-run-replace, merge-patch, ssa, update]");
+        .hasMessageContaining("[create-only, dry-run-replace, merge-patch, ssa, update]");
   }
 }

@@ -80,6 +80,9 @@ public final class ControllerRuntime<P extends HasMetadata> {
   /** The reconciles running now, watched for their deadline. */
   private final ReconcileDeadlines deadlines;
 
+  /** Deletes what a done reconcile no longer applied; null when the controller does not prune. */
+  private final OwnedChildPruner pruner;
+
   /** The threads of one start of the workers, and how many of their loops are alive. */
   private static final class WorkerPool {
     final ExecutorService executor;
@@ -112,6 +115,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
             definition, definition.reconcileDeadline().orElse(defaultDeadline), services);
     this.kind = HasMetadata.getKind(definition.primaryType());
     this.failures = new StandingFailures(definition, services);
+    this.pruner = definition.pruneOwned() ? new OwnedChildPruner(definition, services) : null;
     this.queue =
         new WorkQueue<>(
             services.ticker(),
@@ -564,6 +568,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
       if (result == null) {
         throw new IllegalStateException(
             "reconciler of " + definition.name() + " returned null; return Result.done() instead");
+      }
+      if (pruner != null && result instanceof Result.Done && !context.primaryGone()) {
+        // Inside the try: a refused or failed delete takes the path of a failed write.
+        pruner.prune(primary, context);
       }
     } catch (Throwable failure) {
       if (failure instanceof InterruptedException) {

@@ -12,6 +12,7 @@ import dev.converge.status.StatusWriter;
 import dev.converge.status.internal.RecomputingStatusUpdate;
 import dev.converge.strategy.ApplyResult;
 import dev.converge.strategy.ResourceStrategy;
+import dev.converge.strategy.ResourceWriteException;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategyContext;
 import dev.converge.strategy.StrategySelection;
@@ -20,6 +21,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /** The context of one reconcile. */
@@ -35,6 +39,12 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
   private final RuntimeServices services;
   private final StrategyContext strategyContext;
   private volatile boolean primaryGone;
+
+  /** What this reconcile applied or kept: left alone by pruning. */
+  private final Set<ChildKey> wanted = ConcurrentHashMap.newKeySet();
+
+  /** The first write of this reconcile that failed, described; null while none has. */
+  private volatile String failedWrite;
 
   ReconcileContext(
       ObjectKey key, String controllerName, int retries, P primary, RuntimeServices services) {
@@ -89,22 +99,56 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
 
   @Override
   public <R extends HasMetadata> ApplyResult<R> apply(R desired, ApplyOptions options) {
-    if (options.controllerReference()) {
-      setController(primary, desired);
+    wanted.add(ChildKey.of(desired, primary.getMetadata().getNamespace()));
+    try {
+      if (options.controllerReference()) {
+        setController(primary, desired);
+      }
+      ResourceStrategy strategy =
+          options
+              .strategy()
+              .map(name -> selector().named(name))
+              .orElseGet(() -> strategyFor(desired));
+      return strategy.apply(desired, strategyContext);
+    } catch (RuntimeException e) {
+      failed("apply of " + ResourceWriteException.describe(desired), e);
+      throw e;
     }
-    ResourceStrategy strategy =
-        options
-            .strategy()
-            .map(name -> selector().named(name))
-            .orElseGet(() -> strategyFor(desired));
-    return strategy.apply(desired, strategyContext);
+  }
+
+  @Override
+  public void keep(HasMetadata child) {
+    Objects.requireNonNull(child, "child");
+    wanted.add(ChildKey.of(child, primary.getMetadata().getNamespace()));
+  }
+
+  private void failed(String write, RuntimeException e) {
+    if (failedWrite == null) {
+      failedWrite = write + ": " + e.getMessage();
+    }
+  }
+
+  /** What this reconcile applied or kept. */
+  Set<ChildKey> wanted() {
+    return Set.copyOf(wanted);
+  }
+
+  /** The first write of this reconcile that failed, even if the reconciler caught its exception. */
+  Optional<String> failedWrite() {
+    return Optional.ofNullable(failedWrite);
   }
 
   @Override
   public StatusOutcome<P> updateStatus(P read, Consumer<P> compute) {
-    StatusOutcome<P> outcome =
-        new RecomputingStatusUpdate(services.client(), services.status(), this::serverMovedPast)
-            .update(read, compute);
+    StatusOutcome<P> outcome;
+    try {
+      outcome =
+          new RecomputingStatusUpdate(services.client(), services.status(), this::serverMovedPast)
+              .update(read, compute);
+    } catch (RuntimeException e) {
+      failed("status write of " + ResourceWriteException.describe(read), e);
+      throw e;
+    }
     if (outcome instanceof StatusOutcome.Gone<P>
         && Objects.equals(read.getMetadata().getUid(), primary.getMetadata().getUid())) {
       primaryGone = true;

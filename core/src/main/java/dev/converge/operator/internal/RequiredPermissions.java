@@ -34,6 +34,7 @@ import java.util.TreeMap;
  *       list, watch;
  *   <li>every owned kind: the verbs of each strategy the selection may choose for it (its kind's
  *       and those of rules on it);
+ *   <li>every owned kind of a controller that prunes: delete;
  *   <li>a primary that owns kinds: update on its {@code finalizers} subresource, because {@code
  *       Context.apply} sets {@code blockOwnerDeletion} (checked where the
  *       OwnerReferencesPermissionEnforcement admission plugin is on);
@@ -171,6 +172,20 @@ public final class RequiredPermissions {
               selector.named(rule.strategy()),
               who + ": Context.apply of " + rule.description());
         }
+      }
+    }
+    if (controller.pruneOwned()) {
+      for (Class<? extends HasMetadata> type : owned) {
+        add(
+            cluster,
+            AccessRule.on(
+                type,
+                "",
+                List.of("delete"),
+                who
+                    + ": prunes the "
+                    + HasMetadata.getKind(type)
+                    + " objects it controls and no longer applies (ControllerBuilder.pruneOwned)"));
       }
     }
     if (!owned.isEmpty()) {

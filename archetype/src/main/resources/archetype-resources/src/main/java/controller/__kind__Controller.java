@@ -12,7 +12,9 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 
 /**
  * What the ${kind} controller watches: ${kind} objects (status-only updates ignored) and the Deployments they
- * own. The finalizer holds a ${kind}'s deletion until {@link #cleanUpExternal} has run: the place to
+ * own. It prunes: an owned object that a reconcile ending done no longer applied is deleted, so a
+ * child you make conditional disappears when the spec stops asking for it (annotate one
+ * {@code converge.dev/prune: "false"} to keep it). The finalizer holds a ${kind}'s deletion until {@link #cleanUpExternal} has run: the place to
  * release what lives outside the cluster (the Deployment needs no finalizer: the garbage collector
  * deletes it through its owner reference).
  */
@@ -29,6 +31,7 @@ public final class ${kind}Controller {
         .named(NAME)
         .withPredicate(EventPredicate.generationChanged())
         .owns(Deployment.class)
+        .pruneOwned()
         .build(FinalizingReconciler.wrap(FINALIZER, cleanup,
             new ${kind}Reconciler(Conditions.systemClock())));
   }
