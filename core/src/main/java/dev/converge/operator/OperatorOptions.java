@@ -378,17 +378,32 @@ public final class OperatorOptions {
     return merged;
   }
 
-  private String leaseNamespace() throws IOException {
-    if (leaseNamespace != null) {
-      return leaseNamespace;
-    }
+  private String leaseNamespace() {
+    return leaseNamespace != null ? leaseNamespace : ownNamespace().orElse("default");
+  }
+
+  /**
+   * The namespace this process runs in, as a pod: {@code $POD_NAMESPACE} (set it from the downward
+   * API, {@code fieldRef: metadata.namespace}), else the namespace of the pod's service account
+   * token. Where an operator keeps objects of its own (a Lease, a ConfigMap of records).
+   *
+   * @return the namespace; empty outside a pod when {@code $POD_NAMESPACE} is not set
+   * @throws java.io.UncheckedIOException when the service account's namespace file exists but
+   *     cannot be read
+   */
+  public static Optional<String> ownNamespace() {
     String fromEnv = System.getenv("POD_NAMESPACE");
     if (fromEnv != null && !fromEnv.isBlank()) {
-      return fromEnv;
+      return Optional.of(fromEnv.trim());
     }
     if (Files.isReadable(SERVICE_ACCOUNT_NAMESPACE)) {
-      return Files.readString(SERVICE_ACCOUNT_NAMESPACE).trim();
+      try {
+        return Optional.of(Files.readString(SERVICE_ACCOUNT_NAMESPACE).trim());
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(
+            "could not read the pod's namespace from " + SERVICE_ACCOUNT_NAMESPACE, e);
+      }
     }
-    return "default";
+    return Optional.empty();
   }
 }

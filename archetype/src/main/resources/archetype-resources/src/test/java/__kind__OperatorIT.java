@@ -33,6 +33,12 @@ class ${kind}OperatorIT {
 
   static final Duration CONVERGE = Duration.ofSeconds(60);
 
+  /**
+   * Garbage collection of the children of a kind whose CRD this test run installed waits until
+   * kube-controller-manager refreshes its discovery: tens of seconds, more on a busy machine.
+   */
+  static final Duration COLLECTED = Duration.ofMinutes(3);
+
   static final String SERVICE_ACCOUNT = "system:serviceaccount:${artifactId}:${artifactId}";
 
   @Test
@@ -65,7 +71,7 @@ class ${kind}OperatorIT {
       assertThat(OwnerReferences.isControlledBy(deployment, ${kindLower})).isTrue();
 
       admin.resource(${kindLower}).delete();
-      await("${kind} and Deployment gone").atMost(CONVERGE).untilAsserted(() -> {
+      await("${kind} and Deployment gone").atMost(COLLECTED).untilAsserted(() -> {
         assertThat(admin.resources(${kind}.class).inNamespace(ns.name()).withName(name).get()).isNull();
         assertThat(admin.apps().deployments().inNamespace(ns.name()).withName(name).get()).isNull();
       });
