@@ -11,6 +11,7 @@ import dev.converge.status.StatusOutcome;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.ApplyOutcome;
 import dev.converge.strategy.ApplyResult;
+import dev.converge.strategy.CreateOnlyStrategy;
 import dev.converge.strategy.ResourceStrategy;
 import dev.converge.strategy.StrategyContext;
 import dev.converge.unittest.internal.MemoryStore;
@@ -29,10 +30,11 @@ import tools.jackson.databind.node.ObjectNode;
  * A {@link Context} for unit tests of a reconciler, in memory: objects given with {@link #with}
  * stand in for the informer caches; {@link #apply} stores the desired object as the live one (with
  * the owner reference the real context sets, keeping the live status, bumping generation when
- * anything but metadata and status changed) and reports CREATED, UPDATED or UNCHANGED; status
- * writes and Events are recorded. There is no API server behind it: {@link #client()} throws, and
- * nothing here defaults fields, garbage-collects or runs other controllers, so a test sets the
- * status of a workload itself with {@link #edit}, as its controller would.
+ * anything but metadata and status changed, leaving an existing object alone when the call names
+ * the create-only strategy) and reports CREATED, UPDATED or UNCHANGED; status writes and Events are
+ * recorded. There is no API server behind it: {@link #client()} throws, and nothing here defaults
+ * fields, garbage-collects or runs other controllers, so a test sets the status of a workload
+ * itself with {@link #edit}, as its controller would.
  *
  * <pre>{@code
  * TestContext<AppDeployment> context = TestContext.of(app).with(configMap);
@@ -269,6 +271,18 @@ public final class TestContext<P extends HasMetadata> implements Context<P> {
             e.getMessage()
                 + "; to write it without an owner"
                 + " reference, pass ApplyOptions.withoutOwnerReference() to Context.apply");
+      }
+    }
+    if (options.strategy().filter(CreateOnlyStrategy.NAME::equals).isPresent()) {
+      @SuppressWarnings("unchecked")
+      Class<R> type = (Class<R>) desired.getClass();
+      Optional<R> live =
+          store.stored(type, desired.getMetadata().getNamespace(), desired.getMetadata().getName());
+      if (live.isPresent()) {
+        // as the create-only strategy does: an object that exists is never written again
+        applied.add(JSON.clone(desired));
+        return new ApplyResult<>(
+            ApplyOutcome.UNCHANGED, JSON.clone(live.get()), "in-memory create-only: exists");
       }
     }
     return inMemory.apply(desired, strategyContext());

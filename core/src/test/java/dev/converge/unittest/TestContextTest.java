@@ -60,6 +60,22 @@ class TestContextTest {
   }
 
   @Test
+  void createOnlyCreatesOnceAndThenLeavesTheObjectAsItIs() {
+    TestContext<Deployment> context = TestContext.of(primary());
+    ApplyOptions createOnly = ApplyOptions.usingStrategy("create-only");
+
+    assertThat(context.apply(desired("first"), createOnly).outcome())
+        .isEqualTo(ApplyOutcome.CREATED);
+    var again = context.apply(desired("second"), createOnly);
+
+    assertThat(again.outcome()).isEqualTo(ApplyOutcome.UNCHANGED);
+    assertThat(again.live().getData()).containsEntry("k", "first");
+    assertThat(context.get(ConfigMap.class, "web-cfg").orElseThrow().getData())
+        .containsEntry("k", "first");
+    assertThat(context.applied(ConfigMap.class)).hasSize(2);
+  }
+
+  @Test
   void aLiveStatusSurvivesAnApplyAsOnTheServer() {
     TestContext<Deployment> context = TestContext.of(primary());
     Deployment child =
