@@ -59,7 +59,13 @@ public record DryRunReport(List<Entry> entries, List<String> primaries, List<Str
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  /** The report's entries, primaries and failures, copied. */
+  /**
+   * A report; the lists are copied.
+   *
+   * @param entries one per object and verb written in the pass
+   * @param primaries the primaries the pass reconciled, as {@code Kind namespace/name}
+   * @param failures reconciles that ended with an error other than a refused write
+   */
   public DryRunReport {
     entries = List.copyOf(entries);
     primaries = List.copyOf(primaries);
@@ -119,7 +125,14 @@ public record DryRunReport(List<Entry> entries, List<String> primaries, List<Str
    */
   public record FieldChange(Change change, String path, String before, String after) {
 
-    /** A change; {@code change} and {@code path} are required. */
+    /**
+     * A change.
+     *
+     * @param change added, changed or removed; required
+     * @param path the field's path; required
+     * @param before the value as JSON before; null when the field is new
+     * @param after the value as JSON after; null when the field goes
+     */
     public FieldChange {
       Objects.requireNonNull(change, "change");
       Objects.requireNonNull(path, "path");
@@ -181,7 +194,19 @@ public record DryRunReport(List<Entry> entries, List<String> primaries, List<Str
       List<FieldChange> changes,
       Refusal refusal) {
 
-    /** An entry; the changes are copied. */
+    /**
+     * An entry; the changes are copied, a null namespace or subresource becomes empty.
+     *
+     * @param apiVersion the object's apiVersion
+     * @param kind the object's kind
+     * @param namespace its namespace; empty or null for a cluster-scoped object
+     * @param name its name
+     * @param subresource the subresource written; empty or null for the object itself
+     * @param verb create, update, patch, apply or delete
+     * @param outcome unchanged, changed or refused
+     * @param changes the fields that would change
+     * @param refusal the server's answer when refused; null otherwise
+     */
     public Entry {
       changes = List.copyOf(changes);
       namespace = namespace == null ? "" : namespace;
