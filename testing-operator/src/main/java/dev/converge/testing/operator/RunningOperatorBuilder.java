@@ -1,10 +1,10 @@
 package dev.converge.testing.operator;
 
+import dev.converge.operator.DryRunReport;
+import dev.converge.operator.Operator;
 import dev.converge.testing.LocalCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.nio.file.Path;
-import dev.converge.operator.DryRunReport;
-import dev.converge.operator.Operator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -187,8 +187,8 @@ public final class RunningOperatorBuilder {
    * builds the operator with {@code factory} on a client of its own, runs {@link
    * Operator#dryRunPass} (every primary reconciled once, every write a server-side dry run, no
    * Event, no Lease) and stops it. The factory must build the operator with {@code
-   * OperatorBuilder.dryRun(true)}; a factory that takes the builder's settings from the test
-   * passes it there.
+   * OperatorBuilder.dryRun(true)}; a factory that takes the builder's settings from the test passes
+   * it there.
    *
    * <pre>{@code
    * DryRunReport report = RunningOperator.on(cluster).crds(Widget.class).namespace(ns.name())
