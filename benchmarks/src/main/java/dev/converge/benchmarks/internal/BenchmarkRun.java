@@ -316,30 +316,33 @@ public final class BenchmarkRun {
                   .operator(b -> b.client(measured).dryRun(true))
                   .dryRunPass(convergeTimeout());
         }
-        double seconds = (System.nanoTime() - began) / 1e9;
-        MetricsSnapshot pass = metrics.snapshot().since(before);
-        long peak =
-            ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(pool -> pool.getType() == MemoryType.HEAP)
-                .mapToLong(pool -> pool.getPeakUsage().getUsed())
-                .sum();
-        long heapAfter = heapAfterFullGc();
-        DryRunFigures figures =
-            new DryRunFigures(
-                w.objects(),
-                w.replicas(),
-                seconds,
-                pass.clientWrites(),
-                pass.clientReads(),
-                report.reconciled(),
-                report.wouldChange(),
-                report.unchanged(),
-                report.wouldBeRefused(),
-                report.entries().size(),
-                (heapAfter - heapBefore) / 1048576.0,
-                peak / 1048576.0);
-        Reference.reachabilityFence(report);
-        return figures;
+        try {
+          double seconds = (System.nanoTime() - began) / 1e9;
+          MetricsSnapshot pass = metrics.snapshot().since(before);
+          long peak =
+              ManagementFactory.getMemoryPoolMXBeans().stream()
+                  .filter(pool -> pool.getType() == MemoryType.HEAP)
+                  .mapToLong(pool -> pool.getPeakUsage().getUsed())
+                  .sum();
+          long heapAfter = heapAfterFullGc();
+          DryRunFigures figures =
+              new DryRunFigures(
+                  w.objects(),
+                  w.replicas(),
+                  seconds,
+                  pass.clientWrites(),
+                  pass.clientReads(),
+                  report.reconciled(),
+                  report.wouldChange(),
+                  report.unchanged(),
+                  report.wouldBeRefused(),
+                  report.entries().size(),
+                  (heapAfter - heapBefore) / 1048576.0,
+                  peak / 1048576.0);
+          return figures;
+        } finally {
+          Reference.reachabilityFence(report); // held until the heap was read
+        }
       } finally {
         apps.close();
       }
