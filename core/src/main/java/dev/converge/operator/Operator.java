@@ -206,7 +206,7 @@ public final class Operator implements AutoCloseable {
     this.strategies = strategies(b);
     this.permissions =
         RequiredPermissions.of(
-            b.controllers, b.extraCaches, strategies, b.leaderElection, events.verbs(), b.name);
+            b.controllers, b.extraCaches, strategies, leaderElection, events.verbs(), b.name);
     this.access =
         new AccessChecks(
             b.client, b.name, permissions, b.namespaces, b.metrics, b.accessReviewInterval);
