@@ -94,6 +94,14 @@ public final class BenchCommand implements Callable<Integer> {
   String mode;
 
   @Option(
+      names = "--dry-run-pass",
+      description =
+          "Instead of the operator and the floor: converge with the example, give every"
+              + " AppDeployment a new image, and measure one dry-run pass of the example (time,"
+              + " requests, heap).")
+  boolean dryRunPass;
+
+  @Option(
       names = "--operator-command",
       paramLabel = "CMD",
       description =
@@ -288,6 +296,10 @@ public final class BenchCommand implements Callable<Integer> {
           "==> %d AppDeployments × %d replicas over %d namespaces; %s%n",
           n, replicas, namespaces, machine);
       BenchmarkRun run = new BenchmarkRun(settings, line -> System.out.println("    " + line));
+      if (dryRunPass) {
+        System.out.println("    " + run.dryRunPass().text());
+        continue;
+      }
       List<RunFigures> figures = new ArrayList<>();
       if (settings.runOperator()) {
         figures.add(run.operator());

@@ -4,10 +4,14 @@ import dev.converge.builder.ControllerDefinition;
 import dev.converge.builder.WatchDefinition;
 import dev.converge.client.Clients;
 import dev.converge.event.EventRecorder;
+import dev.converge.event.EventType;
 import dev.converge.handler.internal.EnqueueControllerOwner;
 import dev.converge.operator.internal.AccessChecks;
 import dev.converge.operator.internal.CacheWarmUp;
 import dev.converge.operator.internal.ControllerRuntime;
+import dev.converge.operator.internal.DryRunClient;
+import dev.converge.operator.internal.DryRunPass;
+import dev.converge.operator.internal.DryRunRecorder;
 import dev.converge.operator.internal.FencedClient;
 import dev.converge.operator.internal.FencingLeaseLock;
 import dev.converge.operator.internal.HungReconcileWatchdog;
@@ -123,23 +127,42 @@ public final class Operator implements AutoCloseable {
   private volatile KubernetesClient electionClient;
   private volatile boolean workersStarted;
 
+  /** In a dry run, what compares each write with the object as it is; null otherwise. */
+  private final DryRunRecorder dryRun;
+
+  /** In a dry run, the client whose every write is a dry run, closed on stop; null otherwise. */
+  private final KubernetesClient dryRunClient;
+
+  /** In a dry run, the one pass over the primaries; null otherwise. */
+  private final DryRunPass pass;
+
+  private final DryRunReport.Format dryRunOutput;
+
   Operator(OperatorBuilder b) {
     this.client = b.client;
     this.ownsClient = b.ownsClient;
     this.name = b.name;
     this.httpPort = b.httpPort;
     this.registry = b.registry != null ? b.registry : new SimpleMeterRegistry();
+    // A dry run starts no component: a component gets the operator's own client (a webhook server
+    // patching its configuration would write for real) and serves the API server, which a pass
+    // that ends on its own must not do.
     this.components =
-        b.components.stream()
-            .<Map.Entry<String, Component>>map(c -> Map.entry(c.name(), c.component()))
-            .toList();
-    this.leaderElection = b.leaderElection;
+        b.dryRun
+            ? List.of()
+            : b.components.stream()
+                .<Map.Entry<String, Component>>map(c -> Map.entry(c.name(), c.component()))
+                .toList();
+    // A dry run writes nothing, so it needs no Lease; taking one would stop the operator that
+    // really runs, whose changes the dry run is meant to preview beside it.
+    this.leaderElection = b.dryRun ? Optional.empty() : b.leaderElection;
+    this.dryRunOutput = b.dryRunOutput;
     this.shutdownTimeout = b.shutdownTimeout;
     this.onLeadershipLost = b.onLeadershipLost;
     this.leadershipLoss = b.leadershipLoss;
     this.cacheSyncTimeout = b.cacheSyncTimeout;
     this.fence =
-        b.leaderElection
+        this.leaderElection
             .map(
                 le ->
                     new LeaseFence(
@@ -147,7 +170,11 @@ public final class Operator implements AutoCloseable {
             .orElse(null);
     // Every write the runtime sends for this operator, and those a reconciler sends through its
     // context, go through the fenced client; the informers read through the operator's own.
-    KubernetesClient writes = fence == null ? b.client : FencedClient.of(b.client, fence);
+    this.dryRun = b.dryRun ? new DryRunRecorder(b.client, b.name) : null;
+    this.pass = b.dryRun ? new DryRunPass() : null;
+    this.dryRunClient = b.dryRun ? DryRunClient.of(b.client, dryRun) : null;
+    KubernetesClient writes =
+        b.dryRun ? dryRunClient : fence == null ? b.client : FencedClient.of(b.client, fence);
     this.fencedClient = fence == null ? null : writes;
     if (fence != null) {
       b.metrics.writesFenced(fence::fencedWrites);
@@ -155,17 +182,31 @@ public final class Operator implements AutoCloseable {
     this.rejected = new RejectedObjects(b.metrics);
     this.informers =
         new SharedInformers(b.client, b.namespaces, b.informerResync, rejected, b.metrics);
-    EventRecorder events =
-        b.events != null
-            ? b.events
-            : EventRecorder.builder(writes).component(b.name).metrics(b.metrics).build();
-    this.ownEvents = b.events == null ? events : null;
+    EventRecorder events;
+    if (b.dryRun) {
+      // Events have no dry run worth having: an Event is a record, not a state to preview.
+      events = notSent(b.name);
+    } else {
+      events =
+          b.events != null
+              ? b.events
+              : EventRecorder.builder(writes).component(b.name).metrics(b.metrics).build();
+    }
+    this.ownEvents = b.events == null && !b.dryRun ? events : null;
     rejected.events(events);
-    StatusWriter status = b.status != null ? b.status : StatusWriter.create(writes);
+    // A status writer of the caller's writes with a client of its own: in a dry run, the default
+    // one on the dry-run client takes its place, so that no status is persisted.
+    StatusWriter status = b.status != null && !b.dryRun ? b.status : StatusWriter.create(writes);
+    if (b.dryRun && (b.status != null || b.events != null || !b.components.isEmpty())) {
+      log.info(
+          "operator {}: dry run: the status writer and the event recorder given to the builder"
+              + " and its components are not used",
+          b.name);
+    }
     this.strategies = strategies(b);
     this.permissions =
         RequiredPermissions.of(
-            b.controllers, b.extraCaches, strategies, b.leaderElection, events.verbs(), b.name);
+            b.controllers, b.extraCaches, strategies, leaderElection, events.verbs(), b.name);
     this.access =
         new AccessChecks(
             b.client, b.name, permissions, b.namespaces, b.metrics, b.accessReviewInterval);
@@ -298,6 +339,9 @@ public final class Operator implements AutoCloseable {
     }
     Thread hook = new Thread(this::stop, "converge-" + name + "-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    if (dryRun != null) {
+      return runDryRun(hook);
+    }
     try {
       ended.await();
     } catch (InterruptedException e) {
@@ -308,8 +352,152 @@ public final class Operator implements AutoCloseable {
     return 0;
   }
 
+  /** A recorder that sends no Event and logs each, for a dry run. */
+  private static EventRecorder notSent(String operatorName) {
+    return new EventRecorder() {
+      @Override
+      public void record(HasMetadata involved, EventType type, String reason, String message) {
+        log.debug(
+            "operator {}: dry run: {} Event {} on {} {} not sent: {}",
+            operatorName,
+            type,
+            reason,
+            involved.getKind(),
+            involved.getMetadata().getName(),
+            message);
+      }
+
+      @Override
+      public Set<String> verbs() {
+        return Set.of();
+      }
+    };
+  }
+
   /** Exit code of {@link #run()} when the operator's configuration keeps it from starting. */
   public static final int CONFIGURATION_ERROR = 2;
+
+  /** {@link #run()} of a dry run: one pass, its report on standard output. */
+  private int runDryRun(Thread hook) {
+    DryRunReport report;
+    try {
+      report = dryRunPass();
+    } catch (RuntimeException e) {
+      log.error("operator {}: the dry run failed", name, e);
+      System.err.println(name + ": dry run failed: " + e.getMessage());
+      stop(Duration.ZERO);
+      return 1;
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        log.debug("operator {}: the JVM is shutting down", name);
+      }
+    }
+    System.out.print(report.render(dryRunOutput));
+    System.out.flush();
+    return 0;
+  }
+
+  /**
+   * Runs one dry-run pass and stops: starts the operator if it is not started, waits for its caches
+   * (up to {@link OperatorBuilder#cacheSyncTimeout}), reconciles every primary the caches then hold
+   * once (a requeue, a delay or a failure counts as its reconcile), sends every write as a
+   * server-side dry run and compares the server's answers with the objects as they are. Nothing is
+   * persisted: no write, no Event, no Lease. Waits for the pass without a limit; a hung reconcile
+   * shows in {@link #health()}.
+   *
+   * @return what the pass would change
+   * @throws IllegalStateException when the operator was not built with {@link
+   *     OperatorBuilder#dryRun}, already ran, or its caches did not sync
+   */
+  public DryRunReport dryRunPass() {
+    return dryRunPass(Duration.ZERO);
+  }
+
+  /**
+   * As {@link #dryRunPass()}, giving up after {@code timeout}.
+   *
+   * @param timeout how long the pass may take once the caches synced; zero for no limit
+   * @return what the pass would change
+   * @throws IllegalStateException when the operator was not built with {@link
+   *     OperatorBuilder#dryRun}, already ran, its caches did not sync, or the pass did not end in
+   *     time (the operator is stopped then)
+   */
+  public DryRunReport dryRunPass(Duration timeout) {
+    if (dryRun == null) {
+      throw new IllegalStateException(
+          "operator " + name + " was not built for a dry run: build it with dryRun(true)");
+    }
+    synchronized (this) {
+      if (state.get() == OperatorState.NEW) {
+        start();
+      } else if (pass.done().isDone() || state.get() == OperatorState.STOPPED) {
+        throw new IllegalStateException(
+            "operator " + name + " ran its dry-run pass already; build another for a new pass");
+      }
+    }
+    try {
+      awaitSyncForPass();
+      if (timeout.isZero()) {
+        pass.done().get();
+      } else {
+        pass.done().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      // The pass is over: what is queued now (requeues, later events) is not reconciled.
+      boolean clean = stopControllers(shutdownTimeout);
+      if (!clean) {
+        log.warn("operator {}: dry run: some reconciles were interrupted at the end", name);
+      }
+      List<String> failures = new ArrayList<>(pass.failures());
+      List<DryRunReport.Entry> entries = dryRun.entries(Duration.ofMinutes(5));
+      dryRun.problems().forEach(p -> failures.add("not compared: " + p));
+      DryRunReport report = new DryRunReport(entries, pass.primaries(), failures);
+      log.info("operator {}: dry run: {}", name, report.summary().replace('\n', ';'));
+      return report;
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "operator " + name + ": the dry-run pass did not end within " + timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("operator " + name + ": interrupted in the dry run", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "operator " + name + ": the dry run failed: " + e.getCause(), e.getCause());
+    } finally {
+      stop();
+    }
+  }
+
+  /** Waits for the caches as the pass needs them, failing when they do not sync in time. */
+  private void awaitSyncForPass()
+      throws InterruptedException, ExecutionException, TimeoutException {
+    if (cacheSyncTimeout.isZero()) {
+      synced.get();
+      return;
+    }
+    try {
+      synced.get(cacheSyncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "operator "
+              + name
+              + ": dry run: the caches did not sync within "
+              + cacheSyncTimeout.toSeconds()
+              + " s: "
+              + String.join("; ", informers.unsynced()),
+          e);
+    }
+  }
+
+  /**
+   * Whether this operator sends its writes as dry runs ({@link OperatorBuilder#dryRun}).
+   *
+   * @return true for a dry-run operator
+   */
+  public boolean isDryRun() {
+    return dryRun != null;
+  }
 
   /**
    * The port the probes and metrics are served on, once started; -1 without {@link
@@ -611,6 +799,10 @@ public final class Operator implements AutoCloseable {
     }
     workersStarted = true;
     boolean again = terms.incrementAndGet() > 1;
+    if (pass != null) {
+      controllers.forEach(pass::expect);
+      pass.begin();
+    }
     for (ControllerRuntime<?> controller : controllers) {
       if (again) {
         // What the previous leader did meanwhile is unknown: look at everything once more.
@@ -706,6 +898,10 @@ public final class Operator implements AutoCloseable {
     }
     if (fencedClient != null) {
       fencedClient.close();
+    }
+    if (dryRunClient != null) {
+      dryRunClient.close();
+      dryRun.close();
     }
     if (ownsClient) {
       client.close();

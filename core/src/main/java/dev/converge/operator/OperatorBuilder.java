@@ -107,6 +107,8 @@ public final class OperatorBuilder {
   Duration accessReviewInterval = DEFAULT_ACCESS_REVIEW_INTERVAL;
   Duration reconcileDeadline = DEFAULT_RECONCILE_DEADLINE;
   boolean hungReconcileFailsLiveness;
+  boolean dryRun;
+  DryRunReport.Format dryRunOutput = DryRunReport.Format.TEXT;
 
   OperatorBuilder(KubernetesClient client) {
     this.client = client;
@@ -625,6 +627,38 @@ public final class OperatorBuilder {
    */
   public OperatorBuilder hungReconcileFailsLiveness(boolean fails) {
     this.hungReconcileFailsLiveness = fails;
+    return this;
+  }
+
+  /**
+   * Makes the operator a dry run: it caches and reconciles as usual, but every write it sends
+   * (creates, updates, patches and server-side applies, status, finalizers, deletes, and what a
+   * reconciler sends through {@code context.client()}) is a server-side dry run ({@code
+   * ?dryRun=All}): the API server validates, defaults and admits it, and persists nothing. It sends
+   * no Event, takes no Lease even with {@link #leaderElection} (it writes nothing, so it can run
+   * beside the operator that leads) and starts no {@link #component}. {@link Operator#dryRunPass()}
+   * reconciles each primary once and reports what a real run would change, field by field; {@link
+   * Operator#run()} prints that report and returns 0. Default: off.
+   *
+   * <p>Writes a reconciler sends with a client of its own, not the context's, are not dry runs.
+   *
+   * @param on whether the operator only previews its writes
+   * @return this builder
+   */
+  public OperatorBuilder dryRun(boolean on) {
+    this.dryRun = on;
+    return this;
+  }
+
+  /**
+   * How {@link Operator#run()} prints the report of a dry run on standard output: {@link
+   * DryRunReport#text()} (default) or {@link DryRunReport#json()}.
+   *
+   * @param format text or JSON
+   * @return this builder
+   */
+  public OperatorBuilder dryRunOutput(DryRunReport.Format format) {
+    this.dryRunOutput = Objects.requireNonNull(format, "format");
     return this;
   }
 

@@ -70,6 +70,9 @@ import picocli.CommandLine.Option;
  *       OperatorBuilder#accessReviewInterval}; default 300</td></tr>
  *   <tr><td>{@code --workers N}</td><td>objects each controller reconciles at once; default the
  *       operator's</td></tr>
+ *   <tr><td>{@code --dry-run}, {@code --dry-run-output text|json}</td><td>one pass with every
+ *       write a server-side dry run, its report printed, then exit (see {@link
+ *       OperatorBuilder#dryRun}); default off, text</td></tr>
  *   <tr><td>{@code --http-port PORT}</td><td>of {@code /healthz}, {@code /readyz} and {@code /metrics}; default
  *       8081, 0 for any free port</td></tr>
  * </table>
@@ -178,6 +181,23 @@ public final class OperatorOptions {
   Integer workers;
 
   @Option(
+      names = "--dry-run",
+      negatable = true,
+      defaultValue = "false",
+      fallbackValue = "true",
+      description =
+          "Reconcile every object once with each write sent as a server-side dry run, print what"
+              + " would change and exit; no write, Event or Lease is persisted. Default: off.")
+  boolean dryRun;
+
+  @Option(
+      names = "--dry-run-output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "How --dry-run prints its report: text or json. Default: ${DEFAULT-VALUE}.")
+  String dryRunOutput = "text";
+
+  @Option(
       names = "--http-port",
       paramLabel = "PORT",
       defaultValue = "8081",
@@ -241,7 +261,7 @@ public final class OperatorOptions {
    * namespaces, the strategies (the builder's selection, then the config file's entries, then the
    * {@code --strategy} flags), leader election on a Lease named after the operator (and this
    * replica's identity at the end of the user agent), the access review interval, the workers and
-   * the HTTP port. What no option sets stays as the builder has it.
+   * the HTTP port, and a dry run. What no option sets stays as the builder has it.
    *
    * @param builder the builder to configure
    * @return {@code builder}
@@ -257,6 +277,7 @@ public final class OperatorOptions {
     if (workers != null && workers < 1) {
       throw new IllegalArgumentException("--workers must be at least 1, was " + workers);
     }
+    DryRunReport.Format output = dryRunOutput();
     try {
       if (kubeconfig != null || context != null) {
         builder.clientConfig(
@@ -281,7 +302,22 @@ public final class OperatorOptions {
     if (workers != null) {
       builder.workers(workers);
     }
+    if (dryRun) {
+      builder.dryRun(true).dryRunOutput(output);
+    }
     return builder.httpPort(httpPort);
+  }
+
+  /** The format {@code --dry-run-output} names. */
+  private DryRunReport.Format dryRunOutput() {
+    String format = dryRunOutput == null ? "text" : dryRunOutput.trim().toLowerCase(Locale.ROOT);
+    return switch (format) {
+      case "text" -> DryRunReport.Format.TEXT;
+      case "json" -> DryRunReport.Format.JSON;
+      default ->
+          throw new IllegalArgumentException(
+              "--dry-run-output must be text or json, was \"" + dryRunOutput + "\"");
+    };
   }
 
   /**

@@ -48,6 +48,24 @@ class OperatorOptionsTest {
   }
 
   @Test
+  void dryRunAndItsOutputFormatComeFromTheFlags() {
+    OperatorBuilder none = parse().applyTo(new OperatorBuilder(null));
+    assertThat(none.dryRun).isFalse();
+    assertThat(none.dryRunOutput).isEqualTo(DryRunReport.Format.TEXT);
+
+    OperatorBuilder json =
+        parse("--dry-run", "--dry-run-output=json", "--leader-elect")
+            .applyTo(new OperatorBuilder(null));
+    assertThat(json.dryRun).isTrue();
+    assertThat(json.dryRunOutput).isEqualTo(DryRunReport.Format.JSON);
+
+    assertThatThrownBy(
+            () -> parse("--dry-run", "--dry-run-output=yaml").applyTo(new OperatorBuilder(null)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--dry-run-output must be text or json, was \"yaml\"");
+  }
+
+  @Test
   void namespacesAreRepeatableAndCommaSeparated() {
     assertThat(parse("-n", "a,b", "--namespace", "c").namespaces())
         .containsExactlyInAnyOrder("a", "b", "c");

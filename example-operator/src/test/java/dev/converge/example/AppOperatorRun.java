@@ -2,6 +2,7 @@ package dev.converge.example;
 
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.controller.AppDeploymentController;
+import dev.converge.operator.DryRunReport;
 import dev.converge.operator.OperatorBuilder;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.operator.RunningOperator;
@@ -37,6 +38,16 @@ final class AppOperatorRun {
     return builder(cluster, namespace)
         .impersonating(user, groups)
         .start(factory(namespace, settings));
+  }
+
+  /**
+   * What one pass of the operator would change now, as a dry run: its defaults, then {@code
+   * settings}; nothing is persisted.
+   */
+  static DryRunReport dryRunPass(
+      LocalCluster cluster, String namespace, Consumer<OperatorBuilder> settings) {
+    return builder(cluster, namespace)
+        .dryRunPass(factory(namespace, settings.andThen(builder -> builder.dryRun(true))));
   }
 
   /** Reconciles run so far by the AppDeployment controller. */

@@ -1,11 +1,14 @@
 package dev.converge.benchmarks.internal;
 
 import dev.converge.confighash.ConfigHash;
+import dev.converge.example.AppOperator;
 import dev.converge.example.api.AppDeployment;
 import dev.converge.example.api.AppDeploymentSpec;
 import dev.converge.example.desired.AppLabels;
 import dev.converge.example.desired.DesiredDeployment;
 import dev.converge.example.desired.DesiredService;
+import dev.converge.operator.DryRunReport;
+import dev.converge.operator.Operator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,6 +18,10 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.ref.Reference;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -247,6 +254,156 @@ public final class BenchmarkRun {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("benchmark interrupted", e);
+    }
+  }
+
+  /**
+   * What a dry-run pass costs: the example operator converges every AppDeployment and stops, every
+   * AppDeployment then gets a new image (as while an operator is down), and the example runs one
+   * dry-run pass in this JVM on the measured client: every Deployment would change. Measures the
+   * pass's time, the requests it sent (counted by the API server), the heap after a full GC with
+   * the report held, and the peak heap during the pass (garbage included).
+   */
+  public DryRunFigures dryRunPass() {
+    Workload w = settings.workload();
+    try (BenchCluster bench = BenchCluster.start(settings.crd(), maxPods(), settings.workDir())) {
+      KubernetesClient admin = bench.admin();
+      ApiServerMetrics metrics = bench.metrics();
+      w.prepare(admin);
+      ConvergenceTracker<GenericKubernetesResource> running =
+          new ConvergenceTracker<>(w.keys(), Rollout::running);
+      SharedIndexInformer<GenericKubernetesResource> apps =
+          admin.genericKubernetesResources(APP_DEPLOYMENTS).inAnyNamespace().inform(running);
+      try {
+        Operator real = new AppOperator().operator(b -> b.client(admin));
+        real.start();
+        try {
+          running.start();
+          Workload.inParallel(
+              w.items(),
+              item ->
+                  admin
+                      .genericKubernetesResources(APP_DEPLOYMENTS)
+                      .inNamespace(item.namespace())
+                      .resource(w.appDeployment(item))
+                      .create());
+          double converge = running.awaitAll(convergeTimeout(), "Running");
+          progress.accept(
+              String.format(
+                  "%d AppDeployments Running in %.2f s (real run)", w.objects(), converge));
+        } finally {
+          real.stop();
+        }
+        String image = w.image() + "-next";
+        Workload.inParallel(
+            w.items(),
+            item ->
+                admin
+                    .genericKubernetesResources(APP_DEPLOYMENTS)
+                    .inNamespace(item.namespace())
+                    .withName(item.name())
+                    .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"spec\":{\"image\":\"" + image + "\"}}"));
+        long heapBefore = heapAfterFullGc();
+        ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+        MetricsSnapshot before = metrics.snapshot();
+        long began = System.nanoTime();
+        DryRunReport report;
+        try (KubernetesClient measured = bench.newMeasuredClient()) {
+          report =
+              new AppOperator()
+                  .operator(b -> b.client(measured).dryRun(true))
+                  .dryRunPass(convergeTimeout());
+        }
+        try {
+          double seconds = (System.nanoTime() - began) / 1e9;
+          MetricsSnapshot pass = metrics.snapshot().since(before);
+          long peak =
+              ManagementFactory.getMemoryPoolMXBeans().stream()
+                  .filter(pool -> pool.getType() == MemoryType.HEAP)
+                  .mapToLong(pool -> pool.getPeakUsage().getUsed())
+                  .sum();
+          long heapAfter = heapAfterFullGc();
+          DryRunFigures figures =
+              new DryRunFigures(
+                  w.objects(),
+                  w.replicas(),
+                  seconds,
+                  pass.clientWrites(),
+                  pass.clientReads(),
+                  report.reconciled(),
+                  report.wouldChange(),
+                  report.unchanged(),
+                  report.wouldBeRefused(),
+                  report.entries().size(),
+                  (heapAfter - heapBefore) / 1048576.0,
+                  peak / 1048576.0);
+          return figures;
+        } finally {
+          Reference.reachabilityFence(report); // held until the heap was read
+        }
+      } finally {
+        apps.close();
+      }
+    }
+  }
+
+  /** The heap in use after a full collection, as this JVM reports it. */
+  private static long heapAfterFullGc() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /**
+   * The figures of one dry-run pass.
+   *
+   * @param objects AppDeployments
+   * @param replicas pods of each
+   * @param seconds from building the dry-run operator to its report
+   * @param writes write requests the pass sent (every one a dry run)
+   * @param reads read requests the pass sent (lists and watches of its caches, a GET per write)
+   * @param reconciled primaries the pass reconciled
+   * @param wouldChange objects the report says would change
+   * @param unchanged objects the report says would not change
+   * @param refused objects the report says would be refused
+   * @param entries entries of the report
+   * @param heapHeldMib heap after a full GC with the report held, less the heap before the pass
+   * @param heapPeakMib the heap pools' peak use during the pass, garbage included
+   */
+  public record DryRunFigures(
+      int objects,
+      int replicas,
+      double seconds,
+      long writes,
+      long reads,
+      int reconciled,
+      int wouldChange,
+      int unchanged,
+      int refused,
+      int entries,
+      double heapHeldMib,
+      double heapPeakMib) {
+
+    /** The figures as the lines {@code bin/bench} prints. */
+    public String text() {
+      return String.format(
+          "dry-run pass over %d AppDeployments (%d replicas): %.2f s, %d writes (dry runs) and"
+              + " %d reads sent; %d reconciled, %d would change, %d unchanged, %d refused,"
+              + " %d report entries; heap held after the pass %.1f MiB, peak heap during it"
+              + " %.0f MiB (garbage included)",
+          objects,
+          replicas,
+          seconds,
+          writes,
+          reads,
+          reconciled,
+          wouldChange,
+          unchanged,
+          refused,
+          entries,
+          heapHeldMib,
+          heapPeakMib);
     }
   }
 

@@ -83,6 +83,28 @@ public final class ControllerRuntime<P extends HasMetadata> {
   /** Deletes what a done reconcile no longer applied; null when the controller does not prune. */
   private final OwnedChildPruner pruner;
 
+  /** Told of each key handled; a dry-run pass counts them. */
+  private volatile Listener listener = Listener.NONE;
+
+  /** What hears of each key a worker has handled: for a pass that reconciles each object once. */
+  public interface Listener {
+    /** Hears nothing. */
+    Listener NONE =
+        new Listener() {
+          @Override
+          public void processed(String controller, ObjectKey key) {}
+
+          @Override
+          public void failed(String controller, String kind, ObjectKey key, Throwable failure) {}
+        };
+
+    /** A worker is done with {@code key}, whatever the outcome. */
+    void processed(String controller, ObjectKey key);
+
+    /** The reconcile of {@code key} threw {@code failure} (before {@link #processed}). */
+    void failed(String controller, String kind, ObjectKey key, Throwable failure);
+  }
+
   /** The threads of one start of the workers, and how many of their loops are alive. */
   private static final class WorkerPool {
     final ExecutorService executor;
@@ -240,6 +262,16 @@ public final class ControllerRuntime<P extends HasMetadata> {
       }
     }
     return watched;
+  }
+
+  /** Sets what hears of each key handled, before the workers start. */
+  public void listener(Listener heard) {
+    this.listener = Objects.requireNonNull(heard, "listener");
+  }
+
+  /** The primaries the cache holds now. */
+  public List<P> cachedPrimaries() {
+    return services.caches().of(definition.primaryType()).list();
   }
 
   /** Queues every cached primary, as after a start: for a new term as leader. */
@@ -497,6 +529,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
       queue.done(key);
       MDC.remove(MDC_RESOURCE);
       MDC.remove(MDC_CONTROLLER);
+      listener.processed(definition.name(), key);
     }
   }
 
@@ -577,6 +610,7 @@ public final class ControllerRuntime<P extends HasMetadata> {
       if (failure instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
+      listener.failed(definition.name(), kind, key, failure);
       if (FencedClient.fenced(failure)) {
         // Not sent: this instance no longer holds the Lease. The next leader reconciles it.
         record(ReconcileOutcome.ERROR, start);

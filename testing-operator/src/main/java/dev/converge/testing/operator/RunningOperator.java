@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.converge.client.Clients;
 import dev.converge.metrics.MicrometerControllerMetrics;
+import dev.converge.operator.DryRunReport;
 import dev.converge.operator.Operator;
 import dev.converge.testing.LocalCluster;
 import dev.converge.testing.operator.internal.WriteRecorder;
@@ -77,42 +78,16 @@ public final class RunningOperator implements AutoCloseable {
   }
 
   static RunningOperator start(RunningOperatorBuilder settings, OperatorFactory factory) {
-    if (!settings.crdClasses.isEmpty()) {
-      TestCrds.installOnce(settings.cluster, settings.crdClasses.toArray(Class<?>[]::new));
-    }
-    if (!settings.crdFiles.isEmpty()) {
-      TestCrds.installOnce(settings.cluster, settings.crdFiles.toArray(java.nio.file.Path[]::new));
-    }
-    ConfigBuilder config = new ConfigBuilder(settings.cluster.config());
-    if (settings.user != null) {
-      config
-          .withImpersonateUsername(settings.user)
-          .withImpersonateGroups(settings.groups.toArray(String[]::new));
-    }
-    config.withUserAgent(settings.userAgent);
     WriteRecorder recorder = new WriteRecorder();
-    KubernetesClient client =
-        Clients.builder()
-            .withConfig(config.build())
-            .withHttpClientBuilderConsumer(
-                b -> b.addOrReplaceInterceptor(WriteRecorder.NAME, recorder))
-            .build();
+    KubernetesClient client = prepare(settings, recorder);
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Operator operator;
     try {
-      operator = factory.create(client, meters);
-      if (operator == null) {
-        throw new IllegalStateException(
-            "the OperatorFactory returned null; return the operator"
-                + " built on the client it was given, not yet started");
-      }
+      operator = build(factory, client, meters);
       operator.start();
-    } catch (Exception e) {
+    } catch (RuntimeException e) {
       client.close();
-      if (e instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new IllegalStateException("the operator under test could not be built: " + e, e);
+      throw e;
     }
     if (!operator.awaitCachesSynced(settings.cachesSyncTimeout)) {
       operator.stop(settings.stopTimeout);
@@ -128,6 +103,67 @@ public final class RunningOperator implements AutoCloseable {
               + "; check that its RBAC rules allow list and watch of every kind it watches");
     }
     return new RunningOperator(settings, client, operator, meters, recorder);
+  }
+
+  static DryRunReport dryRunPass(RunningOperatorBuilder settings, OperatorFactory factory) {
+    KubernetesClient client = prepare(settings, new WriteRecorder());
+    try {
+      Operator operator = build(factory, client, new SimpleMeterRegistry());
+      if (!operator.isDryRun()) {
+        operator.stop(Duration.ZERO);
+        throw new IllegalArgumentException(
+            "the OperatorFactory built operator "
+                + operator.name()
+                + " for a real run; build it with OperatorBuilder.dryRun(true) for a dry-run"
+                + " pass");
+      }
+      return operator.dryRunPass(settings.passTimeout);
+    } finally {
+      client.close();
+    }
+  }
+
+  /** Installs the CRDs and makes the operator's client. */
+  private static KubernetesClient prepare(RunningOperatorBuilder settings, WriteRecorder recorder) {
+    if (!settings.crdClasses.isEmpty()) {
+      TestCrds.installOnce(settings.cluster, settings.crdClasses.toArray(Class<?>[]::new));
+    }
+    if (!settings.crdFiles.isEmpty()) {
+      TestCrds.installOnce(settings.cluster, settings.crdFiles.toArray(java.nio.file.Path[]::new));
+    }
+    ConfigBuilder config = new ConfigBuilder(settings.cluster.config());
+    if (settings.user != null) {
+      config
+          .withImpersonateUsername(settings.user)
+          .withImpersonateGroups(settings.groups.toArray(String[]::new));
+    }
+    config.withUserAgent(settings.userAgent);
+    return Clients.builder()
+        .withConfig(config.build())
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(WriteRecorder.NAME, recorder))
+        .build();
+  }
+
+  /** The operator {@code factory} builds, not started; the client is closed if it fails. */
+  private static Operator build(
+      OperatorFactory factory, KubernetesClient client, MeterRegistry meters) {
+    Operator operator;
+    try {
+      operator = factory.create(client, meters);
+    } catch (Exception e) {
+      client.close();
+      if (e instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException("the operator under test could not be built: " + e, e);
+    }
+    if (operator == null) {
+      client.close();
+      throw new IllegalStateException(
+          "the OperatorFactory returned null; return the operator"
+              + " built on the client it was given, not yet started");
+    }
+    return operator;
   }
 
   /**

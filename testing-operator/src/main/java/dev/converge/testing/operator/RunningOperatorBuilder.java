@@ -1,5 +1,7 @@
 package dev.converge.testing.operator;
 
+import dev.converge.operator.DryRunReport;
+import dev.converge.operator.Operator;
 import dev.converge.testing.LocalCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.nio.file.Path;
@@ -24,6 +26,7 @@ public final class RunningOperatorBuilder {
   Duration cachesSyncTimeout = Duration.ofSeconds(30);
   Duration cleanUpTimeout = Duration.ofSeconds(30);
   Duration stopTimeout = Duration.ofSeconds(10);
+  Duration passTimeout = Duration.ofMinutes(5);
 
   RunningOperatorBuilder(LocalCluster cluster) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
@@ -165,6 +168,41 @@ public final class RunningOperatorBuilder {
    */
   public RunningOperator start(OperatorFactory factory) {
     return RunningOperator.start(this, Objects.requireNonNull(factory, "factory"));
+  }
+
+  /**
+   * How long {@link #dryRunPass} may take once the caches synced; default 5 minutes.
+   *
+   * @param timeout the longest pass
+   * @return this builder
+   * @throws IllegalArgumentException when {@code timeout} is not positive
+   */
+  public RunningOperatorBuilder passTimeout(Duration timeout) {
+    this.passTimeout = positive(timeout, "passTimeout");
+    return this;
+  }
+
+  /**
+   * Asks what a pass of the operator would change, without changing anything: installs the CRDs,
+   * builds the operator with {@code factory} on a client of its own, runs {@link
+   * Operator#dryRunPass} (every primary reconciled once, every write a server-side dry run, no
+   * Event, no Lease) and stops it. The factory must build the operator with {@code
+   * OperatorBuilder.dryRun(true)}; a factory that takes the builder's settings from the test passes
+   * it there.
+   *
+   * <pre>{@code
+   * DryRunReport report = RunningOperator.on(cluster).crds(Widget.class).namespace(ns.name())
+   *     .dryRunPass((client, meters) -> WidgetOperator.builder(client).dryRun(true).build());
+   * assertThat(report.changes()).isEmpty();
+   * }</pre>
+   *
+   * @param factory builds the dry-run operator on the client given to it
+   * @return the pass's report
+   * @throws IllegalArgumentException when the factory built an operator for a real run
+   * @throws IllegalStateException when the caches do not sync or the pass does not end in time
+   */
+  public DryRunReport dryRunPass(OperatorFactory factory) {
+    return RunningOperator.dryRunPass(this, Objects.requireNonNull(factory, "factory"));
   }
 
   private static Duration positive(Duration value, String name) {
