@@ -2,9 +2,7 @@ package dev.converge.operator;
 
 import dev.converge.builder.ControllerDefinition;
 import dev.converge.builder.WatchDefinition;
-import dev.converge.client.Clients;
 import dev.converge.event.EventRecorder;
-import dev.converge.event.EventType;
 import dev.converge.handler.internal.EnqueueControllerOwner;
 import dev.converge.operator.internal.AccessChecks;
 import dev.converge.operator.internal.CacheWarmUp;
@@ -13,8 +11,8 @@ import dev.converge.operator.internal.DryRunClient;
 import dev.converge.operator.internal.DryRunPass;
 import dev.converge.operator.internal.DryRunRecorder;
 import dev.converge.operator.internal.FencedClient;
-import dev.converge.operator.internal.FencingLeaseLock;
 import dev.converge.operator.internal.HungReconcileWatchdog;
+import dev.converge.operator.internal.LeaseElection;
 import dev.converge.operator.internal.LeaseFence;
 import dev.converge.operator.internal.RejectedObjects;
 import dev.converge.operator.internal.RequiredPermissions;
@@ -22,21 +20,13 @@ import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.ServedParts;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.operator.internal.StrategyKindCheck;
-import dev.converge.queue.internal.Ticker;
 import dev.converge.rbac.OperatorPermissions;
 import dev.converge.source.Caches;
 import dev.converge.status.StatusWriter;
 import dev.converge.strategy.StrategyConfigurationException;
 import dev.converge.strategy.StrategySelector;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -107,13 +97,12 @@ public final class Operator implements AutoCloseable {
   private final HungReconcileWatchdog watchdog;
   private final boolean hungReconcileFailsLiveness;
   private final AtomicReference<OperatorState> state = new AtomicReference<>(OperatorState.NEW);
-  private final AtomicReference<String> leader = new AtomicReference<>();
-  private final AtomicReference<String> electionFailure = new AtomicReference<>();
   private final AtomicReference<String> syncTimeout = new AtomicReference<>();
   private final AtomicInteger terms = new AtomicInteger();
   private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
-  private volatile CompletableFuture<?> election;
-  private volatile LeaderElector elector;
+
+  /** This instance's part in the leader election; null without leader election. */
+  private final LeaseElection election;
 
   /**
    * With leader election, what every write of this instance passes: closed unless this instance
@@ -124,7 +113,6 @@ public final class Operator implements AutoCloseable {
   /** The client of the fenced writes, closed on stop; null without leader election. */
   private final KubernetesClient fencedClient;
 
-  private volatile KubernetesClient electionClient;
   private volatile boolean workersStarted;
 
   /** In a dry run, what compares each write with the object as it is; null otherwise. */
@@ -161,13 +149,9 @@ public final class Operator implements AutoCloseable {
     this.onLeadershipLost = b.onLeadershipLost;
     this.leadershipLoss = b.leadershipLoss;
     this.cacheSyncTimeout = b.cacheSyncTimeout;
-    this.fence =
-        this.leaderElection
-            .map(
-                le ->
-                    new LeaseFence(
-                        Ticker.system(), LeaseFence.window(le.leaseDuration(), le.renewDeadline())))
-            .orElse(null);
+    this.election =
+        this.leaderElection.map(le -> new LeaseElection(b.name, le, b.client)).orElse(null);
+    this.fence = election == null ? null : election.fence();
     // Every write the runtime sends for this operator, and those a reconciler sends through its
     // context, go through the fenced client; the informers read through the operator's own.
     this.dryRun = b.dryRun ? new DryRunRecorder(b.client, b.name) : null;
@@ -185,7 +169,7 @@ public final class Operator implements AutoCloseable {
     EventRecorder events;
     if (b.dryRun) {
       // Events have no dry run worth having: an Event is a record, not a state to preview.
-      events = notSent(b.name);
+      events = DryRunClient.unsentEvents(b.name);
     } else {
       events =
           b.events != null
@@ -350,28 +334,6 @@ public final class Operator implements AutoCloseable {
       return 1;
     }
     return 0;
-  }
-
-  /** A recorder that sends no Event and logs each, for a dry run. */
-  private static EventRecorder notSent(String operatorName) {
-    return new EventRecorder() {
-      @Override
-      public void record(HasMetadata involved, EventType type, String reason, String message) {
-        log.debug(
-            "operator {}: dry run: {} Event {} on {} {} not sent: {}",
-            operatorName,
-            type,
-            reason,
-            involved.getKind(),
-            involved.getMetadata().getName(),
-            message);
-      }
-
-      @Override
-      public Set<String> verbs() {
-        return Set.of();
-      }
-    };
   }
 
   /** Exit code of {@link #run()} when the operator's configuration keeps it from starting. */
@@ -587,9 +549,12 @@ public final class Operator implements AutoCloseable {
       startWorkersOnceSynced();
       return;
     }
-    LeaderElection le = leaderElection.get();
-    electionClient = electionClient(client, le);
-    startElection(le);
+    joinElection();
+  }
+
+  private void joinElection() {
+    election.join(
+        this::startedLeading, this::stoppedLeading, () -> state.get() == OperatorState.STOPPED);
   }
 
   /** The probes and the components, before the caches; on a failure, nothing stays started. */
@@ -615,76 +580,6 @@ public final class Operator implements AutoCloseable {
     if (parts != null) {
       parts.close();
     }
-  }
-
-  /**
-   * The Lease is renewed through a client of its own that never retries and gives up on a request
-   * after half the retry period: fabric8's retries would hold one renewal for up to about 19 s, far
-   * past the renew deadline, and a standby could take the Lease while this instance still believes
-   * it leads. Bounded this way, a leader that cannot renew notices within renewDeadline plus one
-   * retry period, before the lease duration runs out for the others.
-   */
-  private static KubernetesClient electionClient(KubernetesClient client, LeaderElection le) {
-    int timeout = (int) Math.max(200, le.retryPeriod().toMillis() / 2);
-    Config bounded =
-        new ConfigBuilder(client.getConfiguration())
-            .withRequestRetryBackoffLimit(0)
-            .withRequestTimeout(timeout)
-            .withConnectionTimeout(timeout)
-            .build();
-    return Clients.builder().withConfig(bounded).build();
-  }
-
-  private void startElection(LeaderElection le) {
-    log.info(
-        "operator {}: standing by for Lease {}/{} as {}",
-        name,
-        le.leaseNamespace(),
-        le.leaseName(),
-        le.identity());
-    LeaderElector started =
-        electionClient
-            .leaderElector()
-            .withConfig(
-                new LeaderElectionConfigBuilder()
-                    .withName(name)
-                    .withLock(lock(le))
-                    .withLeaseDuration(le.leaseDuration())
-                    .withRenewDeadline(le.renewDeadline())
-                    .withRetryPeriod(le.retryPeriod())
-                    // released by stop() itself, only once no reconcile of this instance runs any
-                    // more
-                    .withLeaderCallbacks(
-                        new LeaderCallbacks(
-                            this::startedLeading, this::stoppedLeading, leader::set))
-                    .build())
-            .build();
-    elector = started;
-    CompletableFuture<?> running = started.start();
-    election = running;
-    running.exceptionally(
-        t -> {
-          if (!(t instanceof java.util.concurrent.CancellationException)
-              && state.get() != OperatorState.STOPPED) {
-            electionFailure.set("leader election ended with an error: " + t);
-            log.error(
-                "operator {}: leader election for Lease {}/{} ended with an error",
-                name,
-                le.leaseNamespace(),
-                le.leaseName(),
-                t);
-          }
-          return null;
-        });
-  }
-
-  /** The Lease lock; it reports accepted renewals to the fence. */
-  private Lock lock(LeaderElection le) {
-    if (fence == null) {
-      return new LeaseLock(le.leaseNamespace(), le.leaseName(), le.identity());
-    }
-    return new FencingLeaseLock(
-        le.leaseNamespace(), le.leaseName(), le.identity(), fence, Ticker.system());
   }
 
   private void checkSynced() {
@@ -776,11 +671,7 @@ public final class Operator implements AutoCloseable {
     }
     if (leadershipLoss == LeadershipLoss.REJOIN
         && state.compareAndSet(OperatorState.LEADERSHIP_LOST, OperatorState.STANDBY)) {
-      CompletableFuture<?> old = election;
-      if (old != null) {
-        old.cancel(true);
-      }
-      startElection(leaderElection.orElseThrow());
+      joinElection();
       return;
     }
     if (state.get() == OperatorState.LEADERSHIP_LOST) {
@@ -864,9 +755,8 @@ public final class Operator implements AutoCloseable {
         workersEnded &= controller.awaitWorkersEnded(INTERRUPTED_GRACE);
       }
     }
-    CompletableFuture<?> running = election;
-    if (running != null) {
-      running.cancel(true);
+    if (election != null) {
+      election.cancel();
     }
     if (ownEvents != null) {
       ownEvents.close(); // its last Events are sent while this instance still holds the Lease
@@ -879,10 +769,9 @@ public final class Operator implements AutoCloseable {
     rejected.stop();
     access.stop();
     watchdog.stop();
-    LeaderElector current = elector;
-    if (current != null && before == OperatorState.RUNNING) {
+    if (election != null && before == OperatorState.RUNNING) {
       if (workersEnded) {
-        releaseLease(current); // a standby takes over at once instead of after the lease duration
+        election.release(); // a standby takes over at once instead of after the lease duration
       } else {
         log.warn(
             "operator {}: some reconciles still run after being interrupted; the Lease is"
@@ -892,9 +781,8 @@ public final class Operator implements AutoCloseable {
             leaderElection.orElseThrow().leaseDuration().toSeconds());
       }
     }
-    KubernetesClient own = electionClient;
-    if (own != null) {
-      own.close();
+    if (election != null) {
+      election.close();
     }
     if (fencedClient != null) {
       fencedClient.close();
@@ -909,20 +797,6 @@ public final class Operator implements AutoCloseable {
     log.info("operator {}: stopped{}", name, clean ? "" : " (some reconciles were interrupted)");
     ended.countDown();
     return clean;
-  }
-
-  private void releaseLease(LeaderElector current) {
-    try {
-      if (current.release()) {
-        log.info("operator {}: released the leader Lease", name);
-      }
-    } catch (RuntimeException e) {
-      log.warn(
-          "operator {}: could not release the leader Lease ({}); it expires after its"
-              + " duration",
-          name,
-          e.toString());
-    }
   }
 
   private boolean stopControllers(Duration timeout) {
@@ -1001,7 +875,7 @@ public final class Operator implements AutoCloseable {
     } else if (timedOut != null) {
       problems.add(timedOut);
     }
-    String electionProblem = electionFailure.get();
+    String electionProblem = election == null ? null : election.failure().orElse(null);
     if (electionProblem != null) {
       problems.add(electionProblem);
     }
@@ -1051,7 +925,12 @@ public final class Operator implements AutoCloseable {
             && refusedAccess.isEmpty()
             && (now == OperatorState.RUNNING || now == OperatorState.STANDBY);
     return new OperatorHealth(
-        live, ready, now, cachesSynced, Optional.ofNullable(leader.get()), problems);
+        live,
+        ready,
+        now,
+        cachesSynced,
+        election == null ? Optional.<String>empty() : election.leader(),
+        problems);
   }
 
   /**

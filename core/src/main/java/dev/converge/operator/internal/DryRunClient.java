@@ -1,6 +1,9 @@
 package dev.converge.operator.internal;
 
 import dev.converge.client.Clients;
+import dev.converge.event.EventRecorder;
+import dev.converge.event.EventType;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -16,6 +19,8 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.Buffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A client for the operator's configuration and JSON mapping that sends every write as a
@@ -31,6 +36,8 @@ import okio.Buffer;
  * <p>The client has connections of its own; the operator closes it when it stops.
  */
 public final class DryRunClient {
+
+  private static final Logger log = LoggerFactory.getLogger(DryRunClient.class);
 
   private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
@@ -115,5 +122,27 @@ public final class DryRunClient {
       body.writeTo(buffer);
       return buffer.readByteArray();
     }
+  }
+
+  /** A recorder that sends no Event and logs each, for a dry run. */
+  public static EventRecorder unsentEvents(String operatorName) {
+    return new EventRecorder() {
+      @Override
+      public void record(HasMetadata involved, EventType type, String reason, String message) {
+        log.debug(
+            "operator {}: dry run: {} Event {} on {} {} not sent: {}",
+            operatorName,
+            type,
+            reason,
+            involved.getKind(),
+            involved.getMetadata().getName(),
+            message);
+      }
+
+      @Override
+      public Set<String> verbs() {
+        return Set.of();
+      }
+    };
   }
 }
