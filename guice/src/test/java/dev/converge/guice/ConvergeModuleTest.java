@@ -121,7 +121,7 @@ class ConvergeModuleTest {
                     new StrategiesModule("no-such-strategy")))
         .isInstanceOf(StrategyConfigurationException.class)
         .hasMessageContaining("'no-such-strategy' is not on the classpath")
-        .hasMessageContaining("[ssa, update]");
+        .hasMessageContaining("[create-only, ssa, update]");
     assertThatThrownBy(
             () ->
                 ConvergeModule.createOperator(

@@ -46,6 +46,10 @@ public final class TcpProxy implements AutoCloseable {
   private final AtomicLong accepted = new AtomicLong();
   private final Object gate = new Object();
   private volatile Mode mode = Mode.OPEN;
+
+  /** How many times the proxy cut its connections; guarded by {@link #gate}. */
+  private long cuts;
+
   private volatile boolean closed;
 
   private TcpProxy(InetSocketAddress target, ServerSocket server) {
@@ -92,9 +96,12 @@ public final class TcpProxy implements AutoCloseable {
   public void cut() {
     synchronized (gate) {
       mode = Mode.CUT;
+      cuts++;
+      // Closed before any pump wakes: bytes held while stalled die with their connection, as after
+      // a reset, and are never forwarded late.
+      closeAll();
       gate.notifyAll();
     }
-    closeAll();
     log.info("proxy :{} -> {}: cut", port(), target);
   }
 
@@ -158,12 +165,16 @@ public final class TcpProxy implements AutoCloseable {
       }
       sockets.add(client);
       sockets.add(upstream);
-      pump(client, upstream, "up");
-      pump(upstream, client, "down");
+      long epoch;
+      synchronized (gate) {
+        epoch = cuts;
+      }
+      pump(client, upstream, "up", epoch);
+      pump(upstream, client, "down", epoch);
     }
   }
 
-  private void pump(Socket from, Socket to, String direction) {
+  private void pump(Socket from, Socket to, String direction, long epoch) {
     Thread thread =
         new Thread(
             () -> {
@@ -172,7 +183,9 @@ public final class TcpProxy implements AutoCloseable {
                   OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                  awaitOpen();
+                  if (!awaitOpen(epoch)) {
+                    break; // cut while the bytes were held: they are dropped with the connection
+                  }
                   out.write(buffer, 0, n);
                   out.flush();
                 }
@@ -194,12 +207,16 @@ public final class TcpProxy implements AutoCloseable {
     thread.start();
   }
 
-  /** Holds bytes while stalled; a cut ends the connection through its closed socket. */
-  private void awaitOpen() throws InterruptedException {
+  /**
+   * Holds bytes while stalled. Returns whether they may pass: not when the proxy cut the connection
+   * they came from meanwhile (or was closed), even if it was healed since.
+   */
+  private boolean awaitOpen(long epoch) throws InterruptedException {
     synchronized (gate) {
-      while (mode == Mode.STALLED && !closed) {
+      while (mode == Mode.STALLED && !closed && cuts == epoch) {
         gate.wait();
       }
+      return cuts == epoch && !closed;
     }
   }
 
