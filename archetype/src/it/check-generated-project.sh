@@ -54,7 +54,7 @@ place() {  # place <artifactId> <pom file> [jar file]
 }
 place converge-parent "$root/pom.xml"
 place converge-bom "$root/bom/pom.xml"
-for module in core strategies-update strategies-patch strategies-ssa crd-gen testing testing-operator; do
+for module in strategy-spi core strategies-update strategies-patch strategies-ssa crd-gen testing testing-operator; do
   place "converge-$module" "$root/$module/pom.xml" "$root/$module/target/converge-$module-$version.jar"
 done
 place converge-operator-archetype "$root/archetype/pom.xml" \
