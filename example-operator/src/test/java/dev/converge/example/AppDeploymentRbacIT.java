@@ -155,13 +155,13 @@ class AppDeploymentRbacIT {
   }
 
   @Test
-  void withLeaderElectionTheShippedRoleCoversTheLease(
+  void shardedAsShippedTheRolesCoverTheLeasesAndTheLabels(
       KubernetesClient admin, TestNamespace ns, LocalCluster cluster) throws IOException {
     applyShippedRbac(admin);
     String lease = "app-operator-" + ns.name().hashCode();
     String namespace = ns.name();
     Consumer<OperatorBuilder> settings =
-        b -> b.leaderElection(LeaderElection.onLease(SA_NAMESPACE, lease));
+        b -> b.leaderElection(LeaderElection.onLease(SA_NAMESPACE, lease)).sharded();
     try (RunningOperator operator =
         AppOperatorRun.startAs(cluster, namespace, settings, SA, SA_GROUPS)) {
       await("leader")
@@ -179,6 +179,25 @@ class AppDeploymentRbacIT {
       ClusterState state = new ClusterState(admin, ns.name());
       state.create("elected", "nginx:1.27", 1, null);
       state.awaitRunning("elected", 1);
+      // The replica's own shard Lease, and the sharder's label on the AppDeployment: both written
+      // with the shipped roles' verbs.
+      assertThat(
+              admin
+                  .leases()
+                  .inNamespace(SA_NAMESPACE)
+                  .withLabel("shard.converge.dev/ring", lease)
+                  .list()
+                  .getItems())
+          .hasSize(1);
+      assertThat(
+              admin
+                  .resources(AppDeployment.class)
+                  .inNamespace(ns.name())
+                  .withName("elected")
+                  .get()
+                  .getMetadata()
+                  .getLabels())
+          .containsKey("shard.converge.dev/" + lease);
     }
   }
 
@@ -254,6 +273,7 @@ class AppDeploymentRbacIT {
     Consumer<OperatorBuilder> settings =
         b ->
             b.leaderElection(LeaderElection.onLease(SA_NAMESPACE, id))
+                .sharded()
                 .accessReviewInterval(Duration.ofSeconds(1));
     ClusterState state = new ClusterState(admin, ns.name());
     try (RunningOperator running =
