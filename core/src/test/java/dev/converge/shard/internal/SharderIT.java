@@ -197,7 +197,7 @@ class SharderIT {
   @Test
   void aLeavingMembersShareMovesAtOnceAndASilentMembersAfterItsLease(KubernetesClient client)
       throws Exception {
-    Duration shortLease = Duration.ofSeconds(3);
+    Duration shortLease = Duration.ofSeconds(4);
     try (Members members = new Members(client)) {
       // a and b renew once and hold for two minutes: while c is silent no Lease changes, so only
       // the sharder's own timer can count c out
