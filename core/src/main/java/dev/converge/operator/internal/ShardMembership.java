@@ -129,6 +129,15 @@ public final class ShardMembership {
     if (ended.get() || lost.get() != null) {
       return;
     }
+    if (joined.get() && fence.remainingNanos() <= 0) {
+      // Too late: the sharder may count this member out any moment, or has. A renewal now would
+      // open the fence again over caches that may still show objects given away meanwhile.
+      lose(
+          "no renewal of its shard Lease was accepted within "
+              + settings.renewDeadline().toSeconds()
+              + " s");
+      return;
+    }
     try {
       lease.renew();
       if (joined.compareAndSet(false, true)) {
@@ -141,6 +150,9 @@ public final class ShardMembership {
             lease.leaseName());
         onJoined.run();
       }
+    } catch (ShardLease.CountedOutException e) {
+      lose(e.getMessage());
+      return;
     } catch (RuntimeException e) {
       log.warn(
           "operator {}: renewing shard Lease {}/{} failed: {}",
@@ -150,18 +162,31 @@ public final class ShardMembership {
           e.getMessage());
     }
     if (joined.get() && fence.remainingNanos() <= 0 && !ended.get()) {
-      String why =
-          "lost its shard Lease "
-              + settings.leaseNamespace()
-              + "/"
-              + lease.leaseName()
-              + " (no renewal accepted within "
+      lose(
+          "no renewal of its shard Lease was accepted within "
               + settings.renewDeadline().toSeconds()
-              + " s); its objects go to the other members. Restart the process to rejoin";
-      if (lost.compareAndSet(null, why)) {
-        fence.closed();
-        log.error("operator {}: {}", operatorName, why);
+              + " s");
+    }
+  }
+
+  private void lose(String reason) {
+    String why =
+        "left shard ring "
+            + ring()
+            + " ("
+            + reason
+            + "; Lease "
+            + settings.leaseNamespace()
+            + "/"
+            + lease.leaseName()
+            + "): its objects go to the other members. Restart the process to rejoin";
+    if (!ended.get() && lost.compareAndSet(null, why)) {
+      fence.closed();
+      log.error("operator {}: {}", operatorName, why);
+      try {
         onLost.run();
+      } catch (RuntimeException e) {
+        log.error("operator {}: stopping after the shard Lease was lost failed", operatorName, e);
       }
     }
   }

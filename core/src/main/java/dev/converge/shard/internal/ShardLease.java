@@ -40,6 +40,16 @@ public final class ShardLease {
   private final LeaseFence fence;
   private final Ticker ticker;
   private final Clock clock;
+  private boolean created;
+
+  /** The member's Lease was deleted after it joined: it is out of the ring for good. */
+  public static final class CountedOutException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    CountedOutException(String message) {
+      super(message);
+    }
+  }
 
   /**
    * A member of {@code ring} that is not yet on it: {@link #renew()} creates the Lease.
@@ -107,11 +117,13 @@ public final class ShardLease {
   }
 
   /**
-   * Writes the Lease anew: creates it when it does not exist, else moves its {@code renewTime} on.
-   * On success the fence is open for another window from the moment the request was sent.
+   * Writes the Lease anew: creates it the first time, else moves its {@code renewTime} on. On
+   * success the fence is open for another window from the moment the request was sent.
    *
    * @throws KubernetesClientException when the API server refuses, or is not reached; the fence
    *     then closes by itself when its window runs out
+   * @throws CountedOutException when the Lease this member created is gone: the fence is closed and
+   *     stays so
    */
   public void renew() {
     for (int attempt = 1; ; attempt++) {
@@ -119,7 +131,20 @@ public final class ShardLease {
       Lease current = client.leases().inNamespace(namespace).withName(leaseName()).get();
       try {
         if (current == null) {
+          if (created) {
+            // Deleted by the sharder, which found it expired, or by someone else: the member's
+            // objects may be with others now. Creating it again would let this replica write.
+            fence.closed();
+            throw new CountedOutException(
+                "shard Lease "
+                    + namespace
+                    + "/"
+                    + leaseName()
+                    + " was deleted: this member was counted out of ring "
+                    + ring);
+          }
           client.leases().inNamespace(namespace).resource(fresh()).create();
+          created = true;
         } else {
           client.leases().inNamespace(namespace).resource(renewed(current)).update();
         }

@@ -13,12 +13,12 @@ import java.util.TreeSet;
  * Which members of a shard ring are alive, as one observer (the sharder) sees their Leases.
  *
  * <p>A member is alive while its Lease keeps changing: each time the observer sees a new
- * resourceVersion it notes the moment on its own monotonic clock, and counts the member out once a
- * full lease duration has passed on that clock without a change. No two clocks are compared, so a
- * member whose wall clock is off is judged the same as any other (the {@code renewTime} it writes
- * is for people). A Lease seen for the first time counts as renewed at that moment: an observer
- * that starts counts a dead member out one lease duration later, never earlier. A deleted Lease (a
- * member that left cleanly) is out at once.
+ * resourceVersion it notes the moment on its own monotonic clock, and counts the member out ({@link
+ * #live}, {@link #expired}) once a full lease duration has passed on that clock without a change.
+ * No two clocks are compared, so a member whose wall clock is off is judged the same as any other
+ * (the {@code renewTime} it writes is for people). A Lease seen for the first time counts as
+ * renewed at that moment: an observer that starts counts a dead member out one lease duration
+ * later, never earlier. A deleted Lease (a member that left cleanly) is out at once.
  *
  * <p>Not thread-safe: one observing thread.
  */
@@ -72,6 +72,41 @@ public final class ShardMembers {
       }
     }
     return live;
+  }
+
+  /**
+   * The identities of every member whose Lease exists, expired or not: those that may still hold
+   * objects. A member is out of this set only once its Lease is deleted (by itself when it leaves,
+   * or by the sharder once it found the Lease {@linkplain #expired expired}), after which it can
+   * never renew it again.
+   *
+   * @return the identities, sorted
+   */
+  public SortedSet<String> present() {
+    SortedSet<String> present = new TreeSet<>();
+    for (Seen seen : byLease.values()) {
+      present.add(seen.identity());
+    }
+    return present;
+  }
+
+  /**
+   * The Leases unchanged for a full lease duration at {@code nowNanos}, with the resourceVersion
+   * seen: the sharder deletes each on that precondition, so that a member whose renewal reaches the
+   * API server meanwhile keeps its Lease, and one that did not can never renew it.
+   *
+   * @param nowNanos the observer's monotonic time
+   * @return Lease name to the resourceVersion last seen
+   */
+  public Map<String, String> expired(long nowNanos) {
+    Map<String, String> expired = new HashMap<>();
+    for (Map.Entry<String, Seen> e : byLease.entrySet()) {
+      Seen seen = e.getValue();
+      if (nowNanos - seen.changedAt() >= seen.durationNanos()) {
+        expired.put(e.getKey(), seen.resourceVersion());
+      }
+    }
+    return expired;
   }
 
   /**

@@ -54,10 +54,13 @@ import tools.jackson.databind.node.ObjectNode;
  * with the member that reconciles it; one replica runs it at a time (the leader).
  *
  * <p>It watches the ring's Leases and judges each member's liveness on its own monotonic clock
- * ({@link ShardMembers}), looking again when the next member would run out, so that a member that
- * stops renewing is out one lease duration after its Lease last changed, and a member whose Lease
- * is deleted is out at once. The live members make a {@link ShardRing}, which names the member of
- * each object.
+ * ({@link ShardMembers}), looking again when the next member would run out. A member is in while
+ * its Lease exists. One that stops renewing has its Lease deleted by the sharder one lease duration
+ * after the Lease last changed, on the resourceVersion it last saw: from then on the member's
+ * renewals fail and its fence stays closed, so it can never write again to the objects given away
+ * (a member whose renewal got through meanwhile keeps its Lease). A member whose Lease is deleted,
+ * by itself or the sharder, is out at once. The members make a {@link ShardRing}, which names the
+ * member of each object.
  *
  * <p>It watches every primary kind with an informer whose store keeps metadata only ({@link
  * MetadataOnlyStore}): the sharder of a large operator must not hold every object's spec and status
@@ -404,13 +407,18 @@ public final class Sharder implements AutoCloseable {
     long now = ticker.nanoTime();
     SortedSet<String> live;
     long untilExpiry;
+    Map<String, String> expired;
     synchronized (members) {
       members.observe(leases.getStore().list(), now);
-      live = members.live(now);
+      live = members.present();
+      expired = members.expired(now);
       untilExpiry = members.nanosUntilNextExpiry(now);
     }
     if (untilExpiry != Long.MAX_VALUE) {
       queue.addAfter(MembershipCheck.INSTANCE, Duration.ofNanos(untilExpiry));
+    }
+    if (listed && !expired.isEmpty() && !countOut(expired)) {
+      queue.addAfter(MembershipCheck.INSTANCE, Duration.ofSeconds(1));
     }
     Membership before = membership;
     boolean changed = !live.equals(before.live());
@@ -422,6 +430,56 @@ public final class Sharder implements AutoCloseable {
       acting = true;
       enqueueAll();
     }
+  }
+
+  /**
+   * Deletes each expired member's Lease on the resourceVersion last seen. Only a deleted Lease
+   * counts a member out: its renewal, sent with the Lease's resourceVersion, fails from then on, so
+   * a member that was frozen or cut off cannot open its fence again once its objects are given
+   * away; and a member whose renewal reached the API server after all keeps its Lease (the delete
+   * finds another resourceVersion). The informer sees the delete, and the next check gives the
+   * member's objects to the others.
+   *
+   * @return false when a delete failed for another reason than a conflict or a Lease already gone
+   */
+  private boolean countOut(Map<String, String> expired) {
+    boolean done = true;
+    for (Map.Entry<String, String> lease : expired.entrySet()) {
+      try {
+        client
+            .leases()
+            .inNamespace(leaseNamespace)
+            .withName(lease.getKey())
+            .lockResourceVersion(lease.getValue())
+            .delete();
+        log.info(
+            "sharder of ring {}: Lease {}/{} was not renewed for its lease duration; deleted, its"
+                + " objects go to the other members",
+            ring,
+            leaseNamespace,
+            lease.getKey());
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 409 || e.getCode() == 404) {
+          continue; // renewed meanwhile, or gone already: the informer brings the news
+        }
+        done = false;
+        log.warn(
+            "sharder of ring {}: deleting the expired Lease {}/{} failed, again in 1 s: {}",
+            ring,
+            leaseNamespace,
+            lease.getKey(),
+            e.toString());
+      } catch (RuntimeException e) {
+        done = false;
+        log.warn(
+            "sharder of ring {}: deleting the expired Lease {}/{} failed, again in 1 s: {}",
+            ring,
+            leaseNamespace,
+            lease.getKey(),
+            e.toString());
+      }
+    }
+    return done;
   }
 
   private void enqueueAll() {

@@ -1,12 +1,14 @@
 package dev.converge.shard.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.converge.operator.internal.LeaseFence;
 import dev.converge.queue.internal.Ticker;
 import dev.converge.testing.LocalClusterExtension;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -102,5 +104,32 @@ class ShardLeaseIT {
     members.observe(ShardLease.list(client, client.getNamespace(), "widgets"), System.nanoTime());
     assertThat(members.live(System.nanoTime())).containsExactly("a");
     b.release(); // already gone: not an error
+  }
+
+  /**
+   * The sharder counts an expired member out by deleting its Lease on the resourceVersion it saw:
+   * the member's next renewal must not create the Lease again (its objects may be with others by
+   * then), and its fence stays closed. A delete on a resourceVersion the member has renewed past is
+   * refused, and the member stays in.
+   */
+  @Test
+  void aMemberWhoseLeaseWasDeletedCannotRejoinByRenewing(KubernetesClient client) {
+    LeaseFence fence = fence();
+    ShardLease c = member(client, "c", fence);
+    c.renew();
+    String seen = client.leases().withName("widgets-c").get().getMetadata().getResourceVersion();
+    c.renew(); // renewed past what the sharder saw
+    assertThatThrownBy(
+            () -> client.leases().withName("widgets-c").lockResourceVersion(seen).delete())
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+    assertThat(client.leases().withName("widgets-c").get()).isNotNull();
+
+    String now = client.leases().withName("widgets-c").get().getMetadata().getResourceVersion();
+    client.leases().withName("widgets-c").lockResourceVersion(now).delete();
+
+    assertThatThrownBy(c::renew).isInstanceOf(ShardLease.CountedOutException.class);
+    assertThat(client.leases().withName("widgets-c").get()).isNull();
+    assertThat(fence.remainingNanos()).isNotPositive();
   }
 }

@@ -38,6 +38,23 @@ class ShardMembersTest {
   }
 
   @Test
+  void anExpiredLeaseIsStillPresentAndNamedForDeletionWithTheVersionSeen() {
+    ShardMembers members = new ShardMembers();
+    members.observe(List.of(lease("a", "1"), lease("b", "5")), 0);
+    members.observe(List.of(lease("a", "2"), lease("b", "5")), 8 * SECOND);
+
+    assertThat(members.expired(9 * SECOND)).isEmpty();
+    assertThat(members.expired(10 * SECOND)).isEqualTo(java.util.Map.of("ring-b", "5"));
+    assertThat(members.present())
+        .as("b may still hold objects until its Lease is gone")
+        .containsExactly("a", "b");
+
+    members.observe(List.of(lease("a", "2")), 11 * SECOND);
+    assertThat(members.present()).containsExactly("a");
+    assertThat(members.expired(11 * SECOND)).isEmpty();
+  }
+
+  @Test
   void aDeletedLeaseIsOutAtOnce() {
     ShardMembers members = new ShardMembers();
     members.observe(List.of(lease("a", "1"), lease("b", "1")), 0);
