@@ -281,7 +281,7 @@ public final class SharedInformers implements Caches {
             return Optional.empty();
           }
         };
-    TypedVersions<R> versions = new TypedVersions<>(convert);
+    TypedVersions<R> versions = new TypedVersions<>(convert, !entry.handlers.isEmpty());
     entry.versions = versions;
     return new ObjectView<>() {
       @Override

@@ -30,6 +30,7 @@ import java.util.stream.Stream;
 final class TypedVersions<R extends HasMetadata> {
 
   private final Function<HasMetadata, Optional<R>> convert;
+  private final boolean keepReplaced;
 
   /** By cache key: the stored version and, until its update is handled, the one it replaced. */
   private final Map<String, Versions<R>> byKey = new ConcurrentHashMap<>();
@@ -49,9 +50,12 @@ final class TypedVersions<R extends HasMetadata> {
   /**
    * @param convert the object as its class; empty when it cannot be read as one (the function
    *     reports it)
+   * @param handled true when handlers read each update and then call {@link #handled}: only then is
+   *     a replaced version kept for them (without handlers, nothing would let it go)
    */
-  TypedVersions(Function<HasMetadata, Optional<R>> convert) {
+  TypedVersions(Function<HasMetadata, Optional<R>> convert, boolean handled) {
     this.convert = convert;
+    this.keepReplaced = handled;
   }
 
   /**
@@ -101,7 +105,10 @@ final class TypedVersions<R extends HasMetadata> {
             key,
             (k, held) ->
                 new Versions<>(
-                    version, held != null && held.latest.stored == previous ? held.latest : null));
+                    version,
+                    keepReplaced && held != null && held.latest.stored == previous
+                        ? held.latest
+                        : null));
         return previous;
       }
 

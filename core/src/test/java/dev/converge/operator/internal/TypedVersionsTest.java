@@ -28,7 +28,8 @@ class TypedVersionsTest {
               return Optional.empty();
             }
             return Optional.of(serialization.convertValue(stored, Deployment.class));
-          });
+          },
+          true);
 
   private final ItemStore<GenericKubernetesResource> store =
       versions.store(new TrimmingItemStore<>(true));
@@ -105,6 +106,21 @@ class TypedVersionsTest {
     store.remove("shop/web");
     assertThat(versions.held()).isZero();
     assertThat(store.get("shop/web")).isNull();
+  }
+
+  @Test
+  void withoutHandlersNoReplacedVersionIsKept() {
+    TypedVersions<Deployment> unhandled =
+        new TypedVersions<>(
+            stored -> Optional.of(serialization.convertValue(stored, Deployment.class)), false);
+    ItemStore<GenericKubernetesResource> plain = unhandled.store(new TrimmingItemStore<>(true));
+    GenericKubernetesResource v1 = version("1", "new");
+    plain.put(plain.getKey(v1), v1);
+    GenericKubernetesResource v2 = version("2", "rolled");
+    plain.put(plain.getKey(v2), v2);
+
+    assertThat(unhandled.held()).isEqualTo(1);
+    assertThat(unhandled.read(v1).orElseThrow().getMetadata().getResourceVersion()).isEqualTo("1");
   }
 
   @Test
