@@ -89,6 +89,9 @@ public final class SharedInformers implements Caches {
     final List<Watched> informers = new ArrayList<>();
     InformerCache<R> cache;
 
+    /** A custom resource's typed versions, converted once as they are stored; null otherwise. */
+    TypedVersions<R> versions;
+
     Entry(Class<R> type) {
       this.type = type;
     }
@@ -230,7 +233,7 @@ public final class SharedInformers implements Caches {
   private <R extends HasMetadata> CompletableFuture<Void> prepare(
       Entry<R> entry, List<Runnable> starts) {
     boolean namespaced = Namespaced.class.isAssignableFrom(entry.type);
-    ObjectView<R> view = view(entry.type);
+    ObjectView<R> view = view(entry);
     Map<String, SharedIndexInformer<? extends HasMetadata>> byNamespace = new LinkedHashMap<>();
     if (namespaced && !namespaces.isEmpty()) {
       for (String ns : new TreeSet<>(namespaces)) {
@@ -266,9 +269,12 @@ public final class SharedInformers implements Caches {
    * can only hold objects their classes read. A custom resource is stored as it came (generic) and
    * read into its class object by object: the API server accepts whatever its CRD schema allows,
    * which the class may not, and one such object must not fail the informer's whole list (and with
-   * it every object of the kind). It is left out and reported instead.
+   * it every object of the kind). It is left out and reported instead. Index functions and handlers
+   * read the version converted as it was stored ({@link TypedVersions}); a copy is a conversion of
+   * its own.
    */
-  private <R extends HasMetadata> ObjectView<R> view(Class<R> type) {
+  private <R extends HasMetadata> ObjectView<R> view(Entry<R> entry) {
+    Class<R> type = entry.type;
     KubernetesSerialization serialization = client.getKubernetesSerialization();
     if (!CustomResource.class.isAssignableFrom(type)) {
       return new ObjectView<>() {
@@ -284,22 +290,28 @@ public final class SharedInformers implements Caches {
       };
     }
     String place = "deserialisation into " + type.getName();
+    Function<HasMetadata, Optional<R>> convert =
+        stored -> {
+          try {
+            R typed = serialization.convertValue(stored, type);
+            rejected.accepted(stored, place);
+            return Optional.of(typed);
+          } catch (RuntimeException e) {
+            rejected.reject(stored, place, e);
+            return Optional.empty();
+          }
+        };
+    TypedVersions<R> versions = new TypedVersions<>(convert, !entry.handlers.isEmpty());
+    entry.versions = versions;
     return new ObjectView<>() {
       @Override
       public Optional<R> read(HasMetadata stored) {
-        try {
-          R typed = serialization.convertValue(stored, type);
-          rejected.accepted(stored, place);
-          return Optional.of(typed);
-        } catch (RuntimeException e) {
-          rejected.reject(stored, place, e);
-          return Optional.empty();
-        }
+        return versions.read(stored);
       }
 
       @Override
       public Optional<R> copy(HasMetadata stored) {
-        return read(stored); // a conversion is a copy already
+        return convert.apply(stored); // a conversion is a copy already
       }
     };
   }
@@ -333,7 +345,8 @@ public final class SharedInformers implements Caches {
       String[] label = selected.get(entry.type);
       SharedIndexInformer<GenericKubernetesResource> informer =
           paged(label == null ? scope : scope.withLabel(label[0], label[1]));
-      informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
+      informer.itemStore(
+          entry.versions.store(new TrimmingItemStore<>(!whole.contains(entry.type))));
       return wire(entry, view, ns, informer);
     }
     var resources = client.resources(entry.type);
@@ -391,6 +404,9 @@ public final class SharedInformers implements Caches {
             public void onUpdate(S oldObj, S newObj) {
               Optional<R> before = view.read(oldObj); // first, so the newest state is reported last
               Optional<R> now = view.read(newObj);
+              if (entry.versions != null) {
+                entry.versions.handled(oldObj);
+              }
               if (now.isEmpty()) {
                 return;
               }

@@ -101,12 +101,48 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     return parsed;
   }
 
-  private static boolean sameRecord(String text, FieldSet fields) {
+  private boolean sameRecord(String uid, String text, FieldSet fields) {
     try {
-      return AppliedFieldsRecord.decode(text).equals(fields);
+      return decodedRecord(uid, text).equals(fields);
     } catch (IllegalArgumentException e) {
       return false;
     }
+  }
+
+  /**
+   * The applied-fields record each object held when last read, decoded, by uid. {@link
+   * AppliedFieldsRecord#decode} keeps a bounded number of records by text, fewer than the objects
+   * of a large operator (each record names its owner's uid, so no two are alike), and a steady
+   * state that cycles through more objects than that decoded every record again on each apply.
+   */
+  private final Map<String, DecodedRecord> records =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, DecodedRecord> eldest) {
+              return size() > 10_000;
+            }
+          });
+
+  private record DecodedRecord(String text, FieldSet fields) {}
+
+  /**
+   * The field set of the record {@code text} on the object {@code uid}.
+   *
+   * @throws IllegalArgumentException when the text is not a record
+   */
+  private FieldSet decodedRecord(Object uid, String text) {
+    if (uid == null || text == null) {
+      return AppliedFieldsRecord.decode(text);
+    }
+    String key = uid.toString();
+    DecodedRecord known = records.get(key);
+    if (known != null && known.text.equals(text)) {
+      return known.fields;
+    }
+    FieldSet decoded = AppliedFieldsRecord.decode(text);
+    records.put(key, new DecodedRecord(text, decoded));
+    return decoded;
   }
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -197,7 +233,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         new LinkedHashMap<>(ResourceTree.mapAt(metadata, "annotations").orElse(Map.of()));
     annotations.put(
         AppliedFieldsRecord.ANNOTATION,
-        liveRecord != null && sameRecord(liveRecord, fields)
+        liveRecord != null && sameRecord(current.get().getMetadata().getUid(), liveRecord, fields)
             ? liveRecord
             : AppliedFieldsRecord.encode(fields));
     metadata.put("annotations", annotations);
@@ -640,9 +676,10 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
         && !context.fieldManager().equals(entry.get("manager"));
   }
 
-  private static FieldSet recordOf(Map<String, Object> liveTree) {
+  private FieldSet recordOf(Map<String, Object> liveTree) {
     try {
-      return AppliedFieldsRecord.decode(
+      return decodedRecord(
+          ResourceTree.mapAt(liveTree, "metadata").map(m -> m.get("uid")).orElse(null),
           ResourceTree.mapAt(liveTree, "metadata", "annotations")
               .map(a -> a.get(AppliedFieldsRecord.ANNOTATION))
               .map(String::valueOf)
