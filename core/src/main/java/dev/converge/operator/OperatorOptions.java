@@ -325,6 +325,29 @@ public final class OperatorOptions {
     return builder.httpPort(httpPort);
   }
 
+  /**
+   * The leader election {@link #applyTo} gives the operator named {@code operatorName} when {@code
+   * --sharded} is on: its Lease's namespace and name are those of the shard ring's Leases. For a
+   * component that must know the ring before the operator runs, such as a webhook that labels new
+   * primaries at admission ({@link ShardLabeller}).
+   *
+   * @param operatorName the operator's name, which names its Lease
+   * @return the leader election; empty when the operator is not sharded
+   * @throws IllegalArgumentException when a leader election flag is out of range
+   * @throws java.io.UncheckedIOException when the pod's namespace cannot be read
+   */
+  public Optional<LeaderElection> shardRing(String operatorName) {
+    if (!sharded) {
+      return Optional.empty();
+    }
+    leaderElect = true;
+    try {
+      return leaderElection(operatorName);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("reading the pod's namespace: " + e, e);
+    }
+  }
+
   /** The format {@code --dry-run-output} names. */
   private DryRunReport.Format dryRunOutput() {
     String format = dryRunOutput == null ? "text" : dryRunOutput.trim().toLowerCase(Locale.ROOT);

@@ -66,6 +66,26 @@ class OperatorOptionsTest {
   }
 
   @Test
+  void theShardRingIsTheOperatorsLeaseWhenShardedAndNothingOtherwise() {
+    assertThat(parse().shardRing("test-operator")).isEmpty();
+    assertThat(parse("--leader-elect").shardRing("test-operator"))
+        .as("leader election alone shares nothing out")
+        .isEmpty();
+
+    OperatorOptions sharded =
+        parse("--sharded", "--leader-election-namespace=ops", "--leader-election-id=pod-1");
+    assertThat(sharded.shardRing("test-operator"))
+        .hasValueSatisfying(
+            ring -> {
+              assertThat(ring.leaseNamespace()).isEqualTo("ops");
+              assertThat(ring.leaseName()).isEqualTo("test-operator");
+              assertThat(ring.identity()).isEqualTo("pod-1");
+            });
+    OperatorBuilder builder = sharded.applyTo(new OperatorBuilder(null).name("test-operator"));
+    assertThat(builder.leaderElection).isEqualTo(sharded.shardRing("test-operator"));
+  }
+
+  @Test
   void namespacesAreRepeatableAndCommaSeparated() {
     assertThat(parse("-n", "a,b", "--namespace", "c").namespaces())
         .containsExactlyInAnyOrder("a", "b", "c");

@@ -56,7 +56,10 @@ public final class AppOperator extends AbstractModule
             builder -> {
               builder.name(NAME).strategies("default=ssa, v1/Service=update").workers(16);
               if (webhookCertDir != null) {
-                builder.component("webhooks", AppWebhooks.server(webhookCertDir, webhookPort));
+                // sharded: the defaulter labels new AppDeployments for their replica at creation
+                builder.component(
+                    "webhooks",
+                    AppWebhooks.server(webhookCertDir, webhookPort, options.shardRing(NAME)));
               }
               settings.accept(builder);
             }),
