@@ -18,6 +18,9 @@ import dev.converge.operator.internal.RejectedObjects;
 import dev.converge.operator.internal.RequiredPermissions;
 import dev.converge.operator.internal.RuntimeServices;
 import dev.converge.operator.internal.ServedParts;
+import dev.converge.operator.internal.ShardMembership;
+import dev.converge.operator.internal.ShardShare;
+import dev.converge.operator.internal.ShardedReplica;
 import dev.converge.operator.internal.SharedInformers;
 import dev.converge.operator.internal.StrategyKindCheck;
 import dev.converge.rbac.OperatorPermissions;
@@ -124,6 +127,9 @@ public final class Operator implements AutoCloseable {
   /** In a dry run, the one pass over the primaries; null otherwise. */
   private final DryRunPass pass;
 
+  /** This replica's part in a sharded operator; null unless sharded. */
+  private final ShardedReplica shards;
+
   private final DryRunReport.Format dryRunOutput;
 
   Operator(OperatorBuilder b) {
@@ -157,12 +163,27 @@ public final class Operator implements AutoCloseable {
     this.dryRun = b.dryRun ? new DryRunRecorder(b.client, b.name) : null;
     this.pass = b.dryRun ? new DryRunPass() : null;
     this.dryRunClient = b.dryRun ? DryRunClient.of(b.client, dryRun) : null;
+    // Sharded, each replica writes on its own shard Lease; the leader Lease only elects the
+    // sharder, whose writes pass the leader's fence.
+    ShardMembership membership =
+        b.sharded && !b.dryRun
+            ? new ShardMembership(b.name, b.leaderElection.orElseThrow(), b.client)
+            : null;
+    LeaseFence writeFence = membership != null ? membership.fence() : fence;
     KubernetesClient writes =
-        b.dryRun ? dryRunClient : fence == null ? b.client : FencedClient.of(b.client, fence);
-    this.fencedClient = fence == null ? null : writes;
-    if (fence != null) {
-      b.metrics.writesFenced(fence::fencedWrites);
+        b.dryRun
+            ? dryRunClient
+            : writeFence == null ? b.client : FencedClient.of(b.client, writeFence);
+    this.fencedClient = writeFence == null ? null : writes;
+    if (writeFence != null) {
+      b.metrics.writesFenced(writeFence::fencedWrites);
     }
+    Optional<ShardShare> share =
+        membership == null
+            ? Optional.empty()
+            : Optional.of(
+                ShardShare.of(
+                    membership.labels(), membership.member(), b.controllers, b.extraCaches));
     this.rejected = new RejectedObjects(b.metrics);
     this.informers =
         new SharedInformers(b.client, b.namespaces, b.informerResync, rejected, b.metrics);
@@ -190,7 +211,13 @@ public final class Operator implements AutoCloseable {
     this.strategies = strategies(b);
     this.permissions =
         RequiredPermissions.of(
-            b.controllers, b.extraCaches, strategies, leaderElection, events.verbs(), b.name);
+            b.controllers,
+            b.extraCaches,
+            strategies,
+            leaderElection,
+            events.verbs(),
+            b.name,
+            membership != null);
     this.access =
         new AccessChecks(
             b.client, b.name, permissions, b.namespaces, b.metrics, b.accessReviewInterval);
@@ -206,7 +233,8 @@ public final class Operator implements AutoCloseable {
             b.ticker,
             b.rateLimit,
             rejected,
-            access);
+            access,
+            share);
     for (ControllerDefinition<?> configured : b.controllers) {
       ControllerDefinition<?> definition =
           configured.maxConcurrentReconciles() == 0
@@ -222,6 +250,18 @@ public final class Operator implements AutoCloseable {
     }
     b.extraCaches.forEach(informers::keepWhole);
     kinds.addAll(b.extraCaches);
+    this.shards =
+        membership == null
+            ? null
+            : new ShardedReplica(
+                b.name,
+                membership,
+                share.orElseThrow(),
+                b.client,
+                fence,
+                informers,
+                b.namespaces,
+                registry);
     this.watchdog = new HungReconcileWatchdog(b.name, controllers);
     this.hungReconcileFailsLiveness = b.hungReconcileFailsLiveness;
   }
@@ -549,12 +589,50 @@ public final class Operator implements AutoCloseable {
       startWorkersOnceSynced();
       return;
     }
+    if (shards != null) {
+      shards.start(this::joinedRing, this::lostRing);
+    }
     joinElection();
   }
 
   private void joinElection() {
+    if (shards != null) {
+      election.join(
+          shards::startedLeading,
+          () -> shards.stoppedLeading(this::rejoinElection),
+          () -> state.get() == OperatorState.STOPPED);
+      return;
+    }
     election.join(
         this::startedLeading, this::stoppedLeading, () -> state.get() == OperatorState.STOPPED);
+  }
+
+  /** Sharded: the sharder role is lost; this replica stands for it again while it is a member. */
+  private void rejoinElection() {
+    OperatorState now = state.get();
+    if (now == OperatorState.RUNNING || now == OperatorState.STANDBY) {
+      joinElection();
+    }
+  }
+
+  /** Sharded: this replica's shard Lease was accepted for the first time. */
+  private void joinedRing() {
+    if (state.compareAndSet(OperatorState.STANDBY, OperatorState.RUNNING)) {
+      log.info("operator {}: reconciling its shard once caches are synced", name);
+      startWorkersOnceSynced();
+    }
+  }
+
+  /** Sharded: the shard Lease ran out. Its objects go to the others; this replica stops. */
+  private void lostRing() {
+    if (state.compareAndSet(OperatorState.RUNNING, OperatorState.LEADERSHIP_LOST)) {
+      pauseWorkers();
+      election.cancel();
+      shards.stopSharder();
+      Thread after = new Thread(this::afterLoss, "converge-" + name + "-shard-lost");
+      after.setDaemon(true);
+      after.start();
+    }
   }
 
   /** The probes and the components, before the caches; on a failure, nothing stays started. */
@@ -670,6 +748,7 @@ public final class Operator implements AutoCloseable {
       }
     }
     if (leadershipLoss == LeadershipLoss.REJOIN
+        && shards == null
         && state.compareAndSet(OperatorState.LEADERSHIP_LOST, OperatorState.STANDBY)) {
       joinElection();
       return;
@@ -760,6 +839,9 @@ public final class Operator implements AutoCloseable {
     }
     if (ownEvents != null) {
       ownEvents.close(); // its last Events are sent while this instance still holds the Lease
+    }
+    if (shards != null) {
+      shards.stop(workersEnded); // leaves the ring: the others take its objects at once
     }
     if (fence != null) {
       fence.closed(); // from here on nothing of this instance is written
@@ -880,7 +962,13 @@ public final class Operator implements AutoCloseable {
       problems.add(electionProblem);
     }
     if (now == OperatorState.LEADERSHIP_LOST) {
-      problems.add("lost the leader lease; reconciling stopped");
+      problems.add(
+          shards != null
+              ? shards.lost().orElse("lost its shard Lease; reconciling stopped")
+              : "lost the leader lease; reconciling stopped");
+    }
+    if (shards != null && now == OperatorState.RUNNING) {
+      problems.addAll(shards.problems());
     }
     if (!cachesSynced && timedOut == null) {
       problems.add("informer caches have not synced yet");

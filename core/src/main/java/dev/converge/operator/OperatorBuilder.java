@@ -108,6 +108,7 @@ public final class OperatorBuilder {
   Duration reconcileDeadline = DEFAULT_RECONCILE_DEADLINE;
   boolean hungReconcileFailsLiveness;
   boolean dryRun;
+  boolean sharded;
   DryRunReport.Format dryRunOutput = DryRunReport.Format.TEXT;
 
   OperatorBuilder(KubernetesClient client) {
@@ -335,6 +336,40 @@ public final class OperatorBuilder {
    */
   public OperatorBuilder leaderElection(LeaderElection election) {
     this.leaderElection = Optional.of(Objects.requireNonNull(election, "election"));
+    return this;
+  }
+
+  /**
+   * Shares the primary objects among the replicas instead of letting one leader reconcile them all:
+   * each replica reconciles and caches about 1/N of them. Needs {@link #leaderElection}, whose
+   * Lease names the ring and whose identity and timings each replica's membership uses; the replica
+   * leading that Lease runs the sharder, which assigns each primary to a member on a
+   * consistent-hash ring and writes the assignment as the label {@code shard.converge.dev/<lease
+   * name>}. Every replica reconciles the primaries labelled with its identity, and the children it
+   * writes through {@code Context.apply} carry the label too, so that its informers of primaries
+   * and of owned kinds select on it. An object moves between live replicas through a hand-over: the
+   * sharder adds {@code drain.shard.converge.dev/<lease name>}, the replica finishes the object's
+   * reconcile in flight and removes both labels, and only then is the object given to its new
+   * member. A replica whose Lease expires loses its objects to the others at once; its writes were
+   * fenced before. Default: off.
+   *
+   * <p>Kinds watched through a mapping function, and caches added with {@link #cache}, stay whole
+   * on every replica. A kind may not be the primary of one controller and owned by another.
+   *
+   * @return this builder
+   */
+  public OperatorBuilder sharded() {
+    return sharded(true);
+  }
+
+  /**
+   * Whether the operator is sharded; see {@link #sharded()}.
+   *
+   * @param on whether the replicas share the primaries
+   * @return this builder
+   */
+  public OperatorBuilder sharded(boolean on) {
+    this.sharded = on;
     return this;
   }
 
@@ -677,6 +712,13 @@ public final class OperatorBuilder {
     if (controllers.isEmpty()) {
       throw new IllegalStateException(
           "an operator needs at least one controller: call .controller(ControllerBuilder...build(...))");
+    }
+    if (sharded && leaderElection.isEmpty()) {
+      throw new IllegalArgumentException(
+          "operator "
+              + name
+              + ": sharded() needs leaderElection(...): its Lease names the shard ring and"
+              + " elects the sharder (with OperatorOptions: --sharded implies --leader-elect)");
     }
     if (registry == null && httpPort >= 0) {
       PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

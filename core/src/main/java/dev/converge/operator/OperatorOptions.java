@@ -66,6 +66,9 @@ import picocli.CommandLine.Option;
  *   <tr><td>{@code --leader-election-lease-duration}, {@code --leader-election-renew-deadline},
  *       {@code --leader-election-retry-period SECONDS}</td><td>the election's timings; default 15,
  *       10 and 2 (see {@link LeaderElection})</td></tr>
+ *   <tr><td>{@code --sharded}</td><td>the replicas share the primaries, each reconciling and
+ *       caching about 1/N of them (see {@link OperatorBuilder#sharded()}); implies {@code
+ *       --leader-elect}. Default off</td></tr>
  *   <tr><td>{@code --access-review-interval SECONDS}</td><td>see {@link
  *       OperatorBuilder#accessReviewInterval}; default 300</td></tr>
  *   <tr><td>{@code --workers N}</td><td>objects each controller reconciles at once; default the
@@ -130,6 +133,16 @@ public final class OperatorOptions {
       fallbackValue = "true",
       description = "Reconcile only while holding a Lease (for several replicas). Default: off.")
   boolean leaderElect;
+
+  @Option(
+      names = "--sharded",
+      negatable = true,
+      defaultValue = "false",
+      fallbackValue = "true",
+      description =
+          "Share the primary objects among the replicas, each reconciling about 1/N of them;"
+              + " implies --leader-elect (the leader assigns them). Default: off.")
+  boolean sharded;
 
   @Option(
       names = "--leader-election-namespace",
@@ -289,8 +302,12 @@ public final class OperatorOptions {
       if (!namespaces.isEmpty()) {
         builder.namespaces(namespaces());
       }
-      if (leaderElect) {
+      if (leaderElect || sharded) {
+        leaderElect = true;
         builder.leaderElection(leaderElection(builder.name).orElseThrow());
+      }
+      if (sharded) {
+        builder.sharded();
       }
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(

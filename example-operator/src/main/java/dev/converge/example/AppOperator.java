@@ -70,10 +70,11 @@ public final class AppOperator extends AbstractModule
         .toInstance(AppDeploymentController.definition());
   }
 
-  /** As {@code deploy/} runs it, with leader election, for the build step that writes its RBAC. */
+  /** As {@code deploy/} runs it, sharded, for the build step that writes its RBAC. */
   @Override
   public Operator create(KubernetesClient client) {
     return operator(
-        builder -> builder.client(client).leaderElection(LeaderElection.onLease(NAME, NAME)));
+        builder ->
+            builder.client(client).leaderElection(LeaderElection.onLease(NAME, NAME)).sharded());
   }
 }

@@ -65,7 +65,8 @@ class DeployManifestsIT {
             .findFirst()
             .orElseThrow();
     var container = operator.getSpec().getTemplate().getSpec().getContainers().get(0);
-    assertThat(container.getArgs()).contains("--leader-elect");
+    assertThat(container.getArgs()).contains("--sharded");
+    assertThat(operator.getSpec().getReplicas()).isEqualTo(3);
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(operator.getSpec().getTemplate().getSpec().getServiceAccountName())

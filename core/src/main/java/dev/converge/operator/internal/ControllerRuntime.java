@@ -214,6 +214,12 @@ public final class ControllerRuntime<P extends HasMetadata> {
             + " (predicate and "
             + watch.handler()
             + ")";
+    if (handOverAsked(watch, event)) {
+      // The sharder's request passes whatever the predicates say: a label-only update would not
+      // pass a generation predicate, and the object would never be handed over.
+      queue.add(ObjectKey.of(event.object()));
+      return;
+    }
     Collection<ObjectKey> keys;
     try {
       if (!watch.predicate().test(event)) {
@@ -244,6 +250,15 @@ public final class ControllerRuntime<P extends HasMetadata> {
       }
       queue.add(key);
     }
+  }
+
+  private <T extends HasMetadata> boolean handOverAsked(
+      WatchDefinition<T> watch, ResourceEvent<T> event) {
+    return services.shard().isPresent()
+        && watch.handler() instanceof EnqueueSelf
+        && event instanceof ResourceEvent.Updated<T>
+        && watch.type() == definition.primaryType()
+        && services.shard().get().draining(event.object());
   }
 
   /**
@@ -587,6 +602,10 @@ public final class ControllerRuntime<P extends HasMetadata> {
       markDeletedOnServer(key, version);
       return;
     }
+    if (services.shard().isPresent() && services.shard().get().draining(primary)) {
+      handOver(key, primary);
+      return;
+    }
     if (failures.onlyOwnConditionWriteSince(key, primary)) {
       queue.forget(key);
       return;
@@ -721,6 +740,28 @@ public final class ControllerRuntime<P extends HasMetadata> {
    * Remembers that the API server no longer has {@code key} while the cache holds it at {@code
    * version}: it is not reconciled again until the cache catches up.
    */
+  /**
+   * The sharder asks this replica to hand the primary over. The worker holding its key is the only
+   * one that may reconcile it, so once the labels are removed no reconcile of this replica touches
+   * the object again: it leaves the label-selected cache, and any requeue finds nothing.
+   */
+  private void handOver(ObjectKey key, P primary) {
+    try {
+      services.shard().orElseThrow().handOver(services.client(), primary);
+      queue.forget(key);
+      failures.forget(key);
+      log.info("{} {} handed over to another shard member", kind, key);
+    } catch (RuntimeException e) {
+      Duration delay = queue.addRateLimited(key);
+      log.warn(
+          "{} {}: handing it over to another shard member failed, again in {} ms: {}",
+          kind,
+          key,
+          delay.toMillis(),
+          e.getMessage());
+    }
+  }
+
   private void markDeletedOnServer(ObjectKey key, String version) {
     goneOnServer.put(key, version == null ? "" : version);
     queue.forget(key);

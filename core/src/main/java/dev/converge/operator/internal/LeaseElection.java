@@ -179,7 +179,7 @@ public final class LeaseElection {
    * it leads. Bounded this way, a leader that cannot renew notices within renewDeadline plus one
    * retry period, before the lease duration runs out for the others.
    */
-  private static KubernetesClient boundedClient(KubernetesClient client, LeaderElection le) {
+  static KubernetesClient boundedClient(KubernetesClient client, LeaderElection le) {
     int timeout = (int) Math.max(200, le.retryPeriod().toMillis() / 2);
     Config bounded =
         new ConfigBuilder(client.getConfiguration())

@@ -54,7 +54,11 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
     this.primary = primary;
     this.services = services;
     this.strategyContext =
-        new CachedStrategyContext(services.client(), services.fieldManager(), services.caches());
+        new CachedStrategyContext(
+            services.client(),
+            services.fieldManager(),
+            services.caches(),
+            services.shard().isPresent());
   }
 
   @Override
@@ -103,6 +107,8 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
     try {
       if (options.controllerReference()) {
         setController(primary, desired);
+        // A sharded replica caches owned kinds by its shard label: its children carry it.
+        services.shard().ifPresent(share -> share.label(desired));
       }
       ResourceStrategy strategy =
           options

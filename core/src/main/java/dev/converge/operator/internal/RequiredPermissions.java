@@ -43,7 +43,8 @@ import java.util.TreeMap;
  *   <li>a primary wrapped in {@link FinalizingReconciler}: patch (the finalizer merge patch);
  *   <li>Events: what the event recorder declares (the default one: create, and patch to fold
  *       repeats into a count; a discarding one: nothing);
- *   <li>with leader election, in the Lease's namespace: Leases get, create, patch;
+ *   <li>with leader election, in the Lease's namespace: Leases get, create, patch; sharded, also
+ *       list, watch, update and delete (the shard ring), and patch on each primary (its labels);
  *   <li>what controllers declared with {@code ControllerBuilder.alsoUses}.
  * </ul>
  */
@@ -66,10 +67,23 @@ public final class RequiredPermissions {
       Optional<StrategySelector> strategies,
       Optional<LeaderElection> leaderElection,
       Set<String> eventVerbs,
-      String operatorName) {
+      String operatorName,
+      boolean sharded) {
     RequiredPermissions plan = new RequiredPermissions();
     for (ControllerDefinition<?> controller : controllers) {
       plan.controller(controller, strategies);
+      if (sharded) {
+        plan.add(
+            plan.cluster,
+            AccessRule.on(
+                controller.primaryType(),
+                "",
+                List.of("patch"),
+                "operator "
+                    + operatorName
+                    + ": sharding (the sharder labels each primary for a member; a member removes"
+                    + " the labels to hand one over, by merge patch)"));
+      }
     }
     for (Class<? extends HasMetadata> type : extraCaches) {
       plan.add(
@@ -108,6 +122,22 @@ public final class RequiredPermissions {
                         + "/"
                         + le.leaseName()
                         + " (read, created once, renewed by patch)")));
+    if (sharded) {
+      leaderElection.ifPresent(
+          le ->
+              plan.add(
+                  plan.lease,
+                  AccessRule.on(
+                      Lease.class,
+                      "",
+                      List.of("get", "list", "watch", "create", "update", "delete"),
+                      "operator "
+                          + operatorName
+                          + ": shard ring "
+                          + le.leaseName()
+                          + " (each replica's own Lease, renewed by update and deleted when it"
+                          + " leaves; the sharder watches them all)")));
+    }
     return new OperatorPermissions(
         List.copyOf(plan.cluster.values()),
         leaderElection.map(LeaderElection::leaseNamespace),

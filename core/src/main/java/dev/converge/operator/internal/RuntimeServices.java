@@ -22,4 +22,34 @@ public record RuntimeServices(
     Ticker ticker,
     RateLimit rateLimit,
     RejectedObjects rejected,
-    AccessChecks access) {}
+    AccessChecks access,
+    Optional<ShardShare> shard) {
+
+  /** The services of an operator that is not sharded. */
+  public RuntimeServices(
+      KubernetesClient client,
+      Caches caches,
+      ControllerMetrics metrics,
+      EventRecorder events,
+      StatusWriter status,
+      Optional<StrategySelector> strategies,
+      String fieldManager,
+      Ticker ticker,
+      RateLimit rateLimit,
+      RejectedObjects rejected,
+      AccessChecks access) {
+    this(
+        client,
+        caches,
+        metrics,
+        events,
+        status,
+        strategies,
+        fieldManager,
+        ticker,
+        rateLimit,
+        rejected,
+        access,
+        Optional.empty());
+  }
+}

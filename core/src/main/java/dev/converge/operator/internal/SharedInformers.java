@@ -56,6 +56,9 @@ public final class SharedInformers implements Caches {
   /** Kinds cached whole: written by strategies (owned) or asked for explicitly. */
   private final Set<Class<?>> whole = ConcurrentHashMap.newKeySet();
 
+  /** Kinds whose informers select on one label: {@code [key, value]}. */
+  private final Map<Class<?>, String[]> selected = new ConcurrentHashMap<>();
+
   private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** Set once start() begins: the set of kinds is fixed from then on. */
@@ -135,6 +138,23 @@ public final class SharedInformers implements Caches {
   public synchronized <R extends HasMetadata> void keepWhole(Class<R> type) {
     entry(type);
     whole.add(type);
+  }
+
+  /**
+   * Caches only the objects of {@code type} labelled {@code key=value}: a shard member's share.
+   *
+   * @param type the kind
+   * @param key the label's key
+   * @param value the label's value
+   */
+  public synchronized void select(Class<? extends HasMetadata> type, String key, String value) {
+    entry(type);
+    selected.put(type, new String[] {key, value});
+  }
+
+  /** True when only objects of {@code type} carrying a label are cached. */
+  public boolean selected(Class<?> type) {
+    return selected.containsKey(type);
   }
 
   /** The kinds cached whole: those strategies write. */
@@ -309,14 +329,18 @@ public final class SharedInformers implements Caches {
     if (CustomResource.class.isAssignableFrom(entry.type)) {
       var resources =
           client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(entry.type));
+      var scope = ns.isPresent() ? resources.inNamespace(ns.get()) : resources.inAnyNamespace();
+      String[] label = selected.get(entry.type);
       SharedIndexInformer<GenericKubernetesResource> informer =
-          paged(ns.isPresent() ? resources.inNamespace(ns.get()) : resources.inAnyNamespace());
+          paged(label == null ? scope : scope.withLabel(label[0], label[1]));
       informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
       return wire(entry, view, ns, informer);
     }
     var resources = client.resources(entry.type);
+    var scope = ns.isPresent() ? resources.inNamespace(ns.get()) : resources.inAnyNamespace();
+    String[] label = selected.get(entry.type);
     SharedIndexInformer<R> informer =
-        paged(ns.isPresent() ? resources.inNamespace(ns.get()) : resources.inAnyNamespace());
+        paged(label == null ? scope : scope.withLabel(label[0], label[1]));
     informer.itemStore(new TrimmingItemStore<>(!whole.contains(entry.type)));
     return wire(entry, view, ns, informer);
   }
@@ -523,6 +547,20 @@ public final class SharedInformers implements Caches {
       log.error("{}; restart the operator", message);
     }
     return 0;
+  }
+
+  /**
+   * How many objects of {@code type} the caches hold now, without copying them.
+   *
+   * @param type the kind
+   * @return the count; 0 before the informers start
+   */
+  public int size(Class<?> type) {
+    int count = 0;
+    for (SharedIndexInformer<? extends HasMetadata> informer : informersOf(type)) {
+      count += informer.getStore().listKeys().size();
+    }
+    return count;
   }
 
   /**
