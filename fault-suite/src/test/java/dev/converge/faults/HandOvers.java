@@ -110,6 +110,7 @@ final class HandOvers {
     Map<String, List<Instant>> deletions = new HashMap<>();
     Map<String, List<AuditLog.Write>> byObject = new TreeMap<>();
     Map<String, List<Instant>> relabels = new HashMap<>();
+    Map<String, List<AuditLog.Write>> history = new HashMap<>();
     int sharderWrites = 0;
     for (AuditLog.Write w : writes) {
       if (!w.accepted()) {
@@ -129,6 +130,7 @@ final class HandOvers {
       if (!m.find() || !ids.contains(m.group(1))) {
         continue;
       }
+      history.computeIfAbsent(w.name(), k -> new ArrayList<>()).add(w);
       if (m.group(2) != null) {
         if (w.resource().equals("appdeployments")) {
           relabels.computeIfAbsent(w.name(), k -> new ArrayList<>()).add(w.received());
@@ -188,7 +190,7 @@ final class HandOvers {
                 String.format(
                     "AppDeployment %s/%s: %s wrote (%s) at %s, then %s (%s) at %s; relabelled by"
                         + " the sharder in between: %s; %s's Lease deleted in between: %s,"
-                        + " last renewed before: %s",
+                        + " last renewed before: %s; its writes: %s",
                     namespace,
                     name,
                     from,
@@ -200,7 +202,8 @@ final class HandOvers {
                     relabelled,
                     from,
                     deleted,
-                    lastRenewal.map(Instant::toString).orElse("never")));
+                    lastRenewal.map(Instant::toString).orElse("never"),
+                    history(history.get(name))));
           }
         }
         last = w;
@@ -215,6 +218,26 @@ final class HandOvers {
         leaseExpired,
         writersPerObject,
         violations);
+  }
+
+  /** The writes to one object, in order of receipt, as {@code seconds writer verb resource}. */
+  private static String history(List<AuditLog.Write> writes) {
+    List<AuditLog.Write> sorted = new ArrayList<>(writes);
+    sorted.sort(Comparator.comparing(AuditLog.Write::received));
+    List<String> lines = new ArrayList<>();
+    for (AuditLog.Write w : sorted.subList(0, Math.min(sorted.size(), 40))) {
+      Matcher m = AGENT.matcher(w.userAgent());
+      lines.add(
+          w.received().toString().substring(11)
+              + " "
+              + (m.find() ? m.group(1) + (m.group(2) == null ? "" : " sharder") : w.userAgent())
+              + " "
+              + w.verb()
+              + " "
+              + w.resource()
+              + suffix(w));
+    }
+    return lines.toString();
   }
 
   private static String suffix(AuditLog.Write w) {

@@ -269,6 +269,10 @@ class ShardedReplicasIT {
           HandOvers.judge(audit.writes(), ns.name(), RING, replicas.keySet(), LEASE);
       System.out.println("sharded hand-overs: " + judged.summary());
       judged.violations().stream().limit(20).forEach(v -> System.out.println("  violation: " + v));
+      if (!judged.violations().isEmpty()) {
+        Files.copy(auditFile, work.resolve("audit.log"));
+        System.out.println("sharded: the replicas' logs and the audit log are in " + work);
+      }
       assertThat(judged.sharderWrites()).as("writes of the sharder").isPositive();
       assertThat(judged.handOvers()).as("hand-overs seen in the audit log").isPositive();
       assertThat(judged.violations())
