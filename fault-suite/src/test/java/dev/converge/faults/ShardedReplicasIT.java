@@ -67,7 +67,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       wrote to one AppDeployment or its children within one hand-over: {@link HandOvers} defines
  *       the rule (a change of writer must follow the old member's acknowledging patch or the end of
  *       its Lease, and the sharder's relabelling); the count of violations must be 0, and the
- *       hand-overs and writes are printed.
+ *       hand-overs and writes are printed; and a watch of the AppDeployments shows no shard label
+ *       removed from an object that was not draining (a member lets an object go only when asked).
  * </ol>
  *
  * At the on-demand size (at least 600), one unsharded replica then caches everything alone and its
@@ -114,6 +115,47 @@ class ShardedReplicasIT {
     AppWorld world = new AppWorld(admin, ns.name(), 31, 0);
     world.create(APPS);
 
+    // every change of an AppDeployment's shard labels, as the API server's watch delivers them
+    List<String> undrainedRemovals = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicInteger labelChanges =
+        new java.util.concurrent.atomic.AtomicInteger();
+    var labelWatch =
+        admin
+            .resources(AppDeployment.class)
+            .inNamespace(ns.name())
+            .inform(
+                new io.fabric8.kubernetes.client.informers.ResourceEventHandler<AppDeployment>() {
+                  @Override
+                  public void onAdd(AppDeployment app) {}
+
+                  @Override
+                  public void onUpdate(AppDeployment before, AppDeployment after) {
+                    String was = labels(before).get(SHARD_LABEL);
+                    String is = labels(after).get(SHARD_LABEL);
+                    if (Objects.equals(was, is)) {
+                      return;
+                    }
+                    labelChanges.incrementAndGet();
+                    if (was != null
+                        && is == null
+                        && !labels(before).containsKey(DRAIN_LABEL)
+                        && after.getMetadata().getDeletionTimestamp() == null) {
+                      undrainedRemovals.add(
+                          "AppDeployment "
+                              + ns.name()
+                              + "/"
+                              + after.getMetadata().getName()
+                              + ": label "
+                              + was
+                              + " removed at resourceVersion "
+                              + after.getMetadata().getResourceVersion()
+                              + " without a drain asked");
+                    }
+                  }
+
+                  @Override
+                  public void onDelete(AppDeployment app, boolean unknown) {}
+                });
     Map<String, OperatorReplica> replicas = new LinkedHashMap<>();
     for (String id : List.of("shard-a", "shard-b", "shard-c", "shard-d", "shard-e", "shard-f")) {
       replicas.put(id, replica(id, kubeconfig, ns, work, true));
@@ -279,6 +321,14 @@ class ShardedReplicasIT {
           .as("hand-overs where two replicas wrote to one object (see HandOvers)")
           .isEmpty();
 
+      // and the watch: a member's label comes off only after the sharder asked for a drain
+      System.out.printf(
+          "sharded: %d changes of the shard label seen by a watch, %d removals without a drain%n",
+          labelChanges.get(), undrainedRemovals.size());
+      assertThat(undrainedRemovals)
+          .as("shard labels removed from an AppDeployment that was not draining")
+          .isEmpty();
+
       // 5. at the on-demand size: one unsharded replica's heap beside the sharded ones'
       if (APPS >= 600) {
         for (String id : live) {
@@ -298,6 +348,7 @@ class ShardedReplicasIT {
         }
       }
     } finally {
+      labelWatch.close();
       for (OperatorReplica r : replicas.values()) {
         r.close();
       }
