@@ -7,6 +7,7 @@ import dev.converge.benchmarks.internal.OperatorUnderTest;
 import dev.converge.benchmarks.internal.ProfileSummary;
 import dev.converge.benchmarks.internal.Reports;
 import dev.converge.benchmarks.internal.RunFigures;
+import dev.converge.benchmarks.internal.ShardedRun;
 import dev.converge.benchmarks.internal.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,6 +53,19 @@ public final class BenchCommand implements Callable<Integer> {
       description =
           "Pods per AppDeployment; 0 measures the operator without pod work. Default: ${DEFAULT-VALUE}.")
   int replicas;
+
+  @Option(
+      names = "--operator-replicas",
+      split = ",",
+      paramLabel = "K",
+      defaultValue = "1",
+      description =
+          "Replicas of the example operator, each its own JVM; above 1 they run --sharded with"
+              + " identities of their own. Several comma-separated (e.g. 1,3) are each measured on"
+              + " a fresh control plane and compared in <output>/sharded/: time until all Running,"
+              + " CPU, peak RSS and heap after a full GC per replica, the sharder's share. Anything"
+              + " but 1 runs only this comparison. Default: ${DEFAULT-VALUE}.")
+  List<Integer> operatorReplicas;
 
   @Option(
       names = "--per-namespace",
@@ -251,6 +265,16 @@ public final class BenchCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--mode must be operator, floor or both, not '" + mode + "'");
     }
+    if (operatorReplicas.stream().anyMatch(k -> k < 1)) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--operator-replicas must be at least 1, not " + operatorReplicas);
+    }
+    if (!operatorReplicas.equals(List.of(1)) && (operatorCommand != null || dryRunPass)) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this),
+          "--operator-replicas runs the example operator; it goes with neither --operator-command"
+              + " nor --dry-run-pass");
+    }
     if (peer != null && !peer.equals("go")) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--peer must be go, not '" + peer + "'");
@@ -295,6 +319,17 @@ public final class BenchCommand implements Callable<Integer> {
       System.out.printf(
           "==> %d AppDeployments × %d replicas over %d namespaces; %s%n",
           n, replicas, namespaces, machine);
+      if (!operatorReplicas.equals(List.of(1))) {
+        ShardedRun sharded = new ShardedRun(settings, line -> System.out.println("    " + line));
+        List<ShardedRun.Figures> runs = new ArrayList<>();
+        for (int k : operatorReplicas) {
+          System.out.printf("--> %d replica(s) of the operator%n", k);
+          runs.add(sharded.measure(k));
+        }
+        System.out.println();
+        System.out.println(ShardedRun.write(output.resolve("sharded"), machine, runs));
+        continue;
+      }
       BenchmarkRun run = new BenchmarkRun(settings, line -> System.out.println("    " + line));
       if (dryRunPass) {
         System.out.println("    " + run.dryRunPass().text());

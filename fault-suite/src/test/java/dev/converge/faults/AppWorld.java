@@ -60,11 +60,21 @@ final class AppWorld {
   private final KubernetesClient admin;
   private final String namespace;
   private final Random random;
+  private final int minReplicas;
   private final Set<String> live = new TreeSet<>();
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicInteger churned = new AtomicInteger();
 
   AppWorld(KubernetesClient admin, String namespace, long seed) {
+    this(admin, namespace, seed, 1);
+  }
+
+  /**
+   * A world whose AppDeployments ask for {@code minReplicas} or one more pods (0 keeps thousands of
+   * AppDeployments light: their Deployments still change, no pod is made).
+   */
+  AppWorld(KubernetesClient admin, String namespace, long seed, int minReplicas) {
+    this.minReplicas = minReplicas;
     this.admin = admin;
     this.namespace = namespace;
     this.random = new Random(seed);
@@ -78,7 +88,7 @@ final class AppWorld {
       AppDeploymentSpec spec =
           new AppDeploymentSpec(
               "registry.example.com/app:1." + random.nextInt(5),
-              1 + random.nextInt(2),
+              minReplicas + random.nextInt(2),
               name + "-config",
               8080);
       retrying(() -> admin.resource(AppDeployment.of(namespace, name, spec)).create());
@@ -113,7 +123,7 @@ final class AppWorld {
                               app.setSpec(
                                   new AppDeploymentSpec(
                                       "registry.example.com/app:2." + random.nextInt(1000),
-                                      1 + random.nextInt(2),
+                                      minReplicas + random.nextInt(2),
                                       old.configMapName(),
                                       old.port()));
                               return app;
@@ -143,6 +153,33 @@ final class AppWorld {
       }
       churned.incrementAndGet();
     }
+  }
+
+  /** The AppDeployments that should exist now (created and not deleted). */
+  synchronized Set<String> live() {
+    return new TreeSet<>(live);
+  }
+
+  /** Gives the AppDeployment {@code name} a new image and pod count, as a user's edit would. */
+  synchronized void edit(String name) {
+    retrying(
+        () ->
+            admin
+                .resources(AppDeployment.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .edit(
+                    app -> {
+                      AppDeploymentSpec old = app.getSpec();
+                      app.setSpec(
+                          new AppDeploymentSpec(
+                              "registry.example.com/app:3." + random.nextInt(1000),
+                              minReplicas + random.nextInt(2),
+                              old.configMapName(),
+                              old.port()));
+                      return app;
+                    }));
+    churned.incrementAndGet();
   }
 
   /** Objects created, changed or deleted so far. */

@@ -25,6 +25,7 @@ final class OperatorReplica implements AutoCloseable {
 
   private static final Pattern WORKERS_ALIVE =
       Pattern.compile("^converge_workers_alive\\{[^}]*\\} ([0-9.]+)$", Pattern.MULTILINE);
+  private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
@@ -159,6 +160,50 @@ final class OperatorReplica implements AutoCloseable {
     } else {
       running.resume();
     }
+  }
+
+  /** The replica's {@code /metrics} text, or null when it does not answer. */
+  String metrics() {
+    return get("/metrics");
+  }
+
+  /**
+   * Asks the replica's JVM for a full garbage collection ({@code jcmd GC.run}) and returns the heap
+   * in use after it ({@code jcmd GC.heap_info}, Metaspace left out), in bytes; -1 when the replica
+   * is not running or {@code jcmd} gives no answer.
+   */
+  long heapAfterFullGcBytes() {
+    long pid;
+    synchronized (this) {
+      if (process == null || !process.isAlive()) {
+        return -1;
+      }
+      pid = process.pid();
+    }
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    ProcessLauncher.Finished gc =
+        ProcessLauncher.command(List.of(jcmd.toString(), Long.toString(pid), "GC.run"))
+            .run(Duration.ofSeconds(60));
+    if (gc.exitCode() != 0) {
+      return -1;
+    }
+    ProcessLauncher.Finished info =
+        ProcessLauncher.command(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_info"))
+            .run(Duration.ofSeconds(60));
+    if (info.exitCode() != 0) {
+      return -1;
+    }
+    long usedKib = 0;
+    for (String line : info.output().lines().toList()) {
+      if (line.contains("Metaspace") || line.contains("class space")) {
+        continue;
+      }
+      Matcher m = HEAP_USED.matcher(line);
+      if (m.find()) {
+        usedKib += Long.parseLong(m.group(1));
+      }
+    }
+    return usedKib > 0 ? usedKib * 1024 : -1;
   }
 
   synchronized boolean isAlive() {

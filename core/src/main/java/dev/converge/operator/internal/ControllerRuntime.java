@@ -753,6 +753,16 @@ public final class ControllerRuntime<P extends HasMetadata> {
       log.info("{} {} handed over to another shard member", kind, key);
     } catch (RuntimeException e) {
       Duration delay = queue.addRateLimited(key);
+      if (e instanceof io.fabric8.kubernetes.client.KubernetesClientException k
+          && k.getCode() == 409) {
+        // changed since it was cached (possibly handed over already): looked at again then
+        log.debug(
+            "{} {}: changed since it was cached; its hand-over looked at again in {} ms",
+            kind,
+            key,
+            delay.toMillis());
+        return;
+      }
       log.warn(
           "{} {}: handing it over to another shard member failed, again in {} ms: {}",
           kind,

@@ -101,13 +101,22 @@ public record ShardShare(
    * @param client the write client (fenced on this replica's shard Lease)
    * @param primary the cached primary
    * @return false when the object is gone already
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException 409 when the object changed
+   *     since it was cached
    */
   public boolean handOver(KubernetesClient client, HasMetadata primary) {
     Map<String, Object> remove = new HashMap<>();
     remove.put(labels.shardKey(), null);
     remove.put(labels.drainKey(), null);
-    String patch =
-        client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("labels", remove)));
+    // The cached resourceVersion as a precondition: a drain seen twice in a stale cache (the first
+    // hand-over's own patch not yet in it) must not take the labels off after the sharder gave the
+    // object to another member; the second patch gets 409 and the key is looked at again.
+    Map<String, Object> metadata = new HashMap<>();
+    metadata.put("labels", remove);
+    if (primary.getMetadata().getResourceVersion() != null) {
+      metadata.put("resourceVersion", primary.getMetadata().getResourceVersion());
+    }
+    String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", metadata));
     var resources = client.resources(primary.getClass());
     String namespace = primary.getMetadata().getNamespace();
     var target =
