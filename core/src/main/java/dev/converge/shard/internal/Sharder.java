@@ -458,18 +458,11 @@ public final class Sharder implements AutoCloseable {
             ring,
             leaseNamespace,
             lease.getKey());
-      } catch (KubernetesClientException e) {
-        if (e.getCode() == 409 || e.getCode() == 404) {
+      } catch (RuntimeException e) {
+        if (e instanceof KubernetesClientException k
+            && (k.getCode() == 409 || k.getCode() == 404)) {
           continue; // renewed meanwhile, or gone already: the informer brings the news
         }
-        done = false;
-        log.warn(
-            "sharder of ring {}: deleting the expired Lease {}/{} failed, again in 1 s: {}",
-            ring,
-            leaseNamespace,
-            lease.getKey(),
-            e.toString());
-      } catch (RuntimeException e) {
         done = false;
         log.warn(
             "sharder of ring {}: deleting the expired Lease {}/{} failed, again in 1 s: {}",
