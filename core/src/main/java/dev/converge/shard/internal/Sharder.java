@@ -85,8 +85,12 @@ public final class Sharder implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Sharder.class);
 
-  /** Threads that handle keys. */
-  static final int WORKERS = 4;
+  /**
+   * Threads that handle keys. Each waits on one label patch at a time: a dead member's share of the
+   * objects is relabelled this many at once (with 4, 523 objects took 29 s on a loaded 2-core
+   * machine).
+   */
+  static final int WORKERS = 16;
 
   /** Objects per page of an informer's list, as the operator's own informers page. */
   static final long PAGE_SIZE = 500;
