@@ -355,6 +355,11 @@ public final class BenchCommand implements Callable<Integer> {
       System.out.println();
       System.out.println(table);
     }
+    if (!operatorReplicas.equals(List.of(1))) {
+      // the comparison of replicas writes its own files; the summary of the other runs stays
+      System.out.println("results in " + output.resolve("sharded").toAbsolutePath());
+      return 0;
+    }
     String summary = reports.summarize();
     if (readme != null) {
       reports.updateReadme(readme, summary);

@@ -178,11 +178,9 @@ class ShardedReplicasIT {
               + " %.1f%%)%n",
           APPS, shares, APPS / 3.0, deviationPercent(shares, APPS));
       assertThat(shares.keySet()).as("members with AppDeployments").isEqualTo(live);
-      if (APPS >= 600) {
-        assertThat(deviationPercent(shares, APPS))
-            .as("largest deviation of a share from N/3, in %%: %s", shares)
-            .isLessThanOrEqualTo(15.0);
-      }
+      // asserted at the end, so that an uneven ring still lets every other phase report
+      double spreadDeviation = deviationPercent(shares, APPS);
+      Map<String, Integer> spread = new TreeMap<>(shares);
       // each replica's own count of what it caches, against the server's
       Map<String, Integer> reported = new TreeMap<>();
       await("each replica's converge_shard_objects equal to the AppDeployments labelled for it")
@@ -302,9 +300,6 @@ class ShardedReplicasIT {
           takenOver.toMillis() / 1000.0,
           LEASE_SECONDS,
           shares(admin, ns));
-      assertThat(takenOver)
-          .as("from the SIGKILL of %s to its objects labelled for live replicas", victim)
-          .isLessThanOrEqualTo(LEASE.plusSeconds(5));
 
       // 4. the audit log: one writer at a time
       HandOvers.Result judged =
@@ -346,6 +341,15 @@ class ShardedReplicasIT {
                   + " %.1f MiB; each of three sharded replicas %s MiB%n",
               world.live().size(), single.heapAfterFullGcBytes() / 1048576.0, mebibytes(heaps));
         }
+      }
+      // asserted last too: the sharder relabels a killed member's objects one patch each
+      assertThat(takenOver)
+          .as("from the SIGKILL of %s to its objects labelled for live replicas", victim)
+          .isLessThanOrEqualTo(LEASE.plusSeconds(5));
+      if (APPS >= 600) {
+        assertThat(spreadDeviation)
+            .as("largest deviation of a share from N/3 over three replicas, in %%: %s", spread)
+            .isLessThanOrEqualTo(15.0);
       }
     } finally {
       labelWatch.close();
