@@ -36,6 +36,7 @@ public final class ShardMembership {
   private final KubernetesClient leaseClient;
   private final ShardLease lease;
   private final ScheduledExecutorService renewer;
+  private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean joined = new AtomicBoolean();
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicReference<String> lost = new AtomicReference<>();
@@ -121,6 +122,7 @@ public final class ShardMembership {
   public void start(Runnable joined, Runnable lostMembership) {
     this.onJoined = joined;
     this.onLost = lostMembership;
+    started.set(true);
     long period = Math.max(100, settings.retryPeriod().toMillis());
     var unused = renewer.scheduleWithFixedDelay(this::renew, 0, period, TimeUnit.MILLISECONDS);
   }
@@ -159,7 +161,7 @@ public final class ShardMembership {
           operatorName,
           settings.leaseNamespace(),
           lease.leaseName(),
-          e.getMessage());
+          e.getCause() == null ? e.getMessage() : e.getMessage() + " (" + e.getCause() + ")");
     }
     if (joined.get() && fence.remainingNanos() <= 0 && !ended.get()) {
       lose(
@@ -218,6 +220,12 @@ public final class ShardMembership {
       return;
     }
     renewer.shutdownNow();
+    if (!started.get()) {
+      // built and closed without running (a build step computing RBAC, a test): no Lease exists
+      fence.closed();
+      leaseClient.close();
+      return;
+    }
     try {
       renewer.awaitTermination(settings.retryPeriod().toMillis() + 1000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
