@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -180,7 +181,14 @@ public final class LeaseElection {
    * retry period, before the lease duration runs out for the others.
    */
   static KubernetesClient boundedClient(KubernetesClient client, LeaderElection le) {
-    int timeout = (int) Math.max(200, le.retryPeriod().toMillis() / 2);
+    return boundedClient(client, Duration.ofMillis(Math.max(200, le.retryPeriod().toMillis() / 2)));
+  }
+
+  /**
+   * A client like {@code client} that never retries and gives up on a request after {@code limit}.
+   */
+  static KubernetesClient boundedClient(KubernetesClient client, Duration limit) {
+    int timeout = (int) limit.toMillis();
     Config bounded =
         new ConfigBuilder(client.getConfiguration())
             .withRequestRetryBackoffLimit(0)

@@ -58,7 +58,13 @@ public final class ShardMembership {
     this.fence =
         new LeaseFence(
             Ticker.system(), LeaseFence.window(settings.leaseDuration(), settings.renewDeadline()));
-    this.leaseClient = LeaseElection.boundedClient(client, settings);
+    // A renewal opens the fence from the moment it was sent, however long the API server takes
+    // to accept it: a slow renewal is as good as a quick one, so it may take up to half the renew
+    // deadline (a busy API server answering in a second must not cost a member its share).
+    this.leaseClient =
+        LeaseElection.boundedClient(
+            client,
+            java.time.Duration.ofMillis(Math.max(500, settings.renewDeadline().toMillis() / 2)));
     this.lease =
         new ShardLease(
             leaseClient,
