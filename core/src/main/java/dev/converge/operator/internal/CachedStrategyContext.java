@@ -19,13 +19,8 @@ import org.slf4j.LoggerFactory;
  * replica, still labelled for its previous member until this replica writes it), so a miss is read
  * from the API server.
  */
-record CachedStrategyContext(
-    KubernetesClient client, String fieldManager, Caches caches, boolean readThroughSelected)
+record CachedStrategyContext(KubernetesClient client, String fieldManager, Caches caches)
     implements StrategyContext {
-
-  CachedStrategyContext(KubernetesClient client, String fieldManager, Caches caches) {
-    this(client, fieldManager, caches, false);
-  }
 
   private static final Logger log = LoggerFactory.getLogger(CachedStrategyContext.class);
   private static final Set<Class<?>> WARNED = ConcurrentHashMap.newKeySet();
@@ -34,7 +29,7 @@ record CachedStrategyContext(
   public <R extends HasMetadata> Optional<R> cached(Class<R> type, String namespace, String name) {
     if (caches.contains(type) && !trimmed(type)) {
       Optional<R> cached = caches.of(type).get(namespace, name);
-      if (cached.isPresent() || !readThroughSelected || !selected(type)) {
+      if (cached.isPresent() || !selected(type)) {
         return cached;
       }
       return read(type, namespace, name);

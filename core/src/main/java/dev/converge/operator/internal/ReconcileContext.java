@@ -54,11 +54,7 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
     this.primary = primary;
     this.services = services;
     this.strategyContext =
-        new CachedStrategyContext(
-            services.client(),
-            services.fieldManager(),
-            services.caches(),
-            services.shard().isPresent());
+        new CachedStrategyContext(services.client(), services.fieldManager(), services.caches());
   }
 
   @Override
