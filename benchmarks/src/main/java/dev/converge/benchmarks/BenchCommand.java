@@ -148,12 +148,23 @@ public final class BenchCommand implements Callable<Integer> {
       defaultValue = "false",
       description =
           "Start the operator once on the empty cluster to write a class-data-sharing archive of"
-              + " the classes its start loads (-XX:ArchiveClassesAtExit), then run every measured"
-              + " start with it (-XX:SharedArchiveFile). The example's image writes its archive at"
+              + " the classes its start loads (-XX:ArchiveClassesAtExit; on JDK 25 or later its"
+              + " ahead-of-time cache, -XX:AOTCacheOutput), then run every measured start with it"
+              + " (-XX:SharedArchiveFile, -XX:AOTCache). The example's image writes its archive at"
               + " build time, with no API server (example-operator/startup-archive.sh). The"
               + " argument {cds} of --operator-command becomes these options; without this flag"
               + " it is dropped.")
   boolean startupArchive;
+
+  @Option(
+      names = "--java",
+      paramLabel = "PATH",
+      description =
+          "The java launcher that runs the example operator (default: the one running the"
+              + " benchmark), e.g. a newer JDK's bin/java. From JDK 25 on, --startup-archive"
+              + " trains and maps its ahead-of-time cache (-XX:AOTCacheOutput, -XX:AOTCache)"
+              + " instead of a class-data-sharing archive.")
+  Path java;
 
   @Option(
       names = "--jvm-option",
@@ -303,6 +314,7 @@ public final class BenchCommand implements Callable<Integer> {
               idleSeconds,
               operatorCommand == null
                   ? BenchSettings.exampleOperatorCommand(
+                      Optional.ofNullable(java),
                       profile ? Optional.of(workDir) : Optional.empty(),
                       jvmOptions,
                       operatorOptions)

@@ -59,12 +59,28 @@ public record BenchSettings(
    */
   public static List<String> exampleOperatorCommand(
       Optional<Path> jfrFolder, List<String> jvmOptions, List<String> operatorOptions) {
-    String java =
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    List<String> command = new java.util.ArrayList<>(List.of(java));
+    return exampleOperatorCommand(Optional.empty(), jfrFolder, jvmOptions, operatorOptions);
+  }
+
+  /**
+   * The example operator's command as {@link #exampleOperatorCommand(Optional, List, List)} makes
+   * it, started by {@code java} when given (another JDK's launcher) instead of this JVM's.
+   */
+  public static List<String> exampleOperatorCommand(
+      Optional<Path> java,
+      Optional<Path> jfrFolder,
+      List<String> jvmOptions,
+      List<String> operatorOptions) {
+    String launcher =
+        java.map(Path::toString)
+            .orElseGet(
+                () ->
+                    ProcessHandle.current()
+                        .info()
+                        .command()
+                        .orElse(
+                            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    List<String> command = new java.util.ArrayList<>(List.of(launcher));
     Stream.of(
             Path.of("example-operator", "jvm.options"),
             Path.of("..", "example-operator", "jvm.options"))

@@ -606,18 +606,22 @@ public final class BenchmarkRun {
     }
   }
 
-  private Path startupArchive() {
-    return settings.workDir().resolve("operator.jsa").toAbsolutePath();
+  private Path startupArchive(OperatorUnderTest subject) {
+    return settings.workDir().resolve(archiveKind(subject).fileName()).toAbsolutePath();
+  }
+
+  private static StartupArchive archiveKind(OperatorUnderTest subject) {
+    return StartupArchive.forLauncher(subject.command().get(0));
   }
 
   /**
-   * Starts the operator on the empty cluster with {@code -XX:ArchiveClassesAtExit}, waits until its
-   * caches sync and stops it: its JVM writes the classes the start loaded into the archive that the
-   * measured starts map.
+   * Starts the operator on the empty cluster with the option that writes its start-up archive
+   * ({@link StartupArchive}), waits until its caches sync and stops it: its JVM writes what the
+   * start loaded into the archive that the measured starts map.
    */
   private void trainStartupArchive(OperatorUnderTest subject, BenchCluster bench, Ports port)
       throws InterruptedException {
-    Path archive = startupArchive();
+    Path archive = startupArchive(subject);
     try {
       Files.deleteIfExists(archive);
     } catch (IOException e) {
@@ -629,7 +633,7 @@ public final class BenchmarkRun {
             bench,
             port,
             subject.mode() + "-training.log",
-            "-XX:ArchiveClassesAtExit=" + archive)) {
+            archiveKind(subject).writeOption(archive))) {
       awaitReady(training, subject);
     }
     if (!Files.isRegularFile(archive)) {
@@ -654,7 +658,7 @@ public final class BenchmarkRun {
         bench,
         port,
         logName,
-        subject.startupArchive() ? "-XX:SharedArchiveFile=" + startupArchive() : null);
+        subject.startupArchive() ? archiveKind(subject).useOption(startupArchive(subject)) : null);
   }
 
   /**

@@ -176,16 +176,32 @@ public final class OperatorProcess implements AutoCloseable {
   }
 
   /**
+   * The {@code jcmd} of the JDK that runs process {@code pid} (beside its executable: the attach
+   * protocol of one JDK's tool need not suit another's JVM), else this JVM's.
+   */
+  private static Path jcmdFor(long pid) {
+    try {
+      Path beside = Path.of("/proc", Long.toString(pid), "exe").toRealPath().resolveSibling("jcmd");
+      if (Files.isExecutable(beside)) {
+        return beside;
+      }
+    } catch (IOException | RuntimeException e) {
+      // not on Linux, or the process is gone: this JVM's tool
+    }
+    return Path.of(System.getProperty("java.home"), "bin", "jcmd");
+  }
+
+  /**
    * For a JVM operator: asks it for a full garbage collection and returns the heap in use after it,
    * in bytes; empty when no process of the tree is a JVM that {@code jcmd} can reach. The classes
    * taking the most of that heap go to {@code heap-histogram.txt} beside the operator's log.
    */
   public OptionalLong heapAfterFullGcBytes() {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    if (!Files.isExecutable(jcmd)) {
-      return OptionalLong.empty();
-    }
     for (long pid : tree()) {
+      Path jcmd = jcmdFor(pid);
+      if (!Files.isExecutable(jcmd)) {
+        continue;
+      }
       String gc = run(List.of(jcmd.toString(), Long.toString(pid), "GC.run"));
       if (gc.isEmpty() || gc.contains("Exception")) {
         continue;
