@@ -386,6 +386,8 @@ final class AppWorld {
   private static void retrying(Runnable request) {
     org.awaitility.Awaitility.await()
         .atMost(java.time.Duration.ofMinutes(2))
+        // the first attempt at once: Awaitility otherwise waits one poll interval before it
+        .pollDelay(java.time.Duration.ZERO)
         .pollInterval(java.time.Duration.ofMillis(100))
         .ignoreExceptionsInstanceOf(KubernetesClientException.class)
         .until(
