@@ -35,6 +35,7 @@ final class OperatorReplica implements AutoCloseable {
   private final String leaseNamespace;
   private final Path log;
   private final List<String> extraArgs;
+  private String logLevel = "debug";
   private int port;
   private LaunchedProcess process;
   private int starts;
@@ -76,6 +77,16 @@ final class OperatorReplica implements AutoCloseable {
     }
   }
 
+  /**
+   * The level the replica logs at from its next start: {@code debug} unless set (every level is
+   * scanned for secrets by the suites that read the logs); a run of thousands of objects that reads
+   * none of it may ask for {@code info}, since writing every event costs the replica CPU.
+   */
+  synchronized OperatorReplica logLevel(String level) {
+    this.logLevel = java.util.Objects.requireNonNull(level, "level");
+    return this;
+  }
+
   synchronized void start() {
     if (process != null) {
       process.close(); // the previous run, killed or ended: nothing of it stays behind
@@ -99,7 +110,7 @@ final class OperatorReplica implements AutoCloseable {
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 // everything the operator logs, at every level, is scanned for secrets afterwards
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + logLevel,
                 "-Dorg.slf4j.simpleLogger.showDateTime=true")
             .args(
                 "--kubeconfig",
