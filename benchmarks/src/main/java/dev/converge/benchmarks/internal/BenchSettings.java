@@ -98,7 +98,9 @@ public record BenchSettings(
     command.addAll(
         List.of(
             "-cp",
-            jarsFirst(System.getProperty("java.class.path")),
+            StartupArchive.forLauncher(launcher) == StartupArchive.AHEAD_OF_TIME_CACHE
+                ? jarsOnly(System.getProperty("java.class.path"))
+                : jarsFirst(System.getProperty("java.class.path")),
             "dev.converge.example.AppOperator",
             "--kubeconfig",
             "{kubeconfig}",
@@ -117,6 +119,16 @@ public record BenchSettings(
     return Stream.concat(
             entries.stream().filter(e -> !Files.isDirectory(Path.of(e))),
             entries.stream().filter(e -> Files.isDirectory(Path.of(e))))
+        .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+  }
+
+  /**
+   * The class path's jars alone: a JVM refuses to write or map an ahead-of-time cache when a folder
+   * of its class path holds classes (the benchmark's own; the example comes from jars).
+   */
+  static String jarsOnly(String classPath) {
+    return Stream.of(classPath.split(java.io.File.pathSeparator))
+        .filter(e -> !Files.isDirectory(Path.of(e)))
         .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
   }
 

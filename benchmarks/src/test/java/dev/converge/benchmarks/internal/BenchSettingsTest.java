@@ -24,6 +24,17 @@ class BenchSettingsTest {
   }
 
   @Test
+  void anAheadOfTimeCacheGetsTheJarsAlone(@TempDir Path dir) throws Exception {
+    Path classes = Files.createDirectories(dir.resolve("classes"));
+    Path a = Files.createFile(dir.resolve("a.jar"));
+    Path b = Files.createFile(dir.resolve("b.jar"));
+    String classPath = String.join(File.pathSeparator, "" + classes, "" + a, "" + b);
+
+    assertThat(BenchSettings.jarsOnly(classPath))
+        .isEqualTo(String.join(File.pathSeparator, "" + a, "" + b));
+  }
+
+  @Test
   void theExampleCommandHasTheArchiveArgumentBeforeItsMainClass() {
     var command =
         BenchSettings.exampleOperatorCommand(
