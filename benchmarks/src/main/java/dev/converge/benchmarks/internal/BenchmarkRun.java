@@ -41,7 +41,8 @@ import java.util.function.Consumer;
 /** Runs one size in one mode on a fresh local control plane and returns its figures. */
 public final class BenchmarkRun {
 
-  private static final ResourceDefinitionContext APP_DEPLOYMENTS =
+  /** The AppDeployments every run creates and watches, read without their classes. */
+  static final ResourceDefinitionContext APP_DEPLOYMENTS =
       new ResourceDefinitionContext.Builder()
           .withGroup("apps.converge.dev")
           .withVersion("v1")

@@ -3,7 +3,6 @@ package dev.converge.benchmarks.internal;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,15 +37,6 @@ public final class ShardedRun {
 
   /** The shard ring's name: the example's leader-election Lease. */
   static final String RING = "app-operator";
-
-  private static final ResourceDefinitionContext APP_DEPLOYMENTS =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("apps.converge.dev")
-          .withVersion("v1")
-          .withKind("AppDeployment")
-          .withPlural("appdeployments")
-          .withNamespaced(true)
-          .build();
 
   private final BenchSettings settings;
   private final Consumer<String> progress;
@@ -137,7 +127,10 @@ public final class ShardedRun {
       ConvergenceTracker<GenericKubernetesResource> running =
           new ConvergenceTracker<>(w.keys(), Rollout::running);
       SharedIndexInformer<GenericKubernetesResource> apps =
-          admin.genericKubernetesResources(APP_DEPLOYMENTS).inAnyNamespace().inform(running);
+          admin
+              .genericKubernetesResources(BenchmarkRun.APP_DEPLOYMENTS)
+              .inAnyNamespace()
+              .inform(running);
       List<OperatorProcess> processes = new ArrayList<>();
       List<String> ids = new ArrayList<>();
       List<Integer> ports = new ArrayList<>();
@@ -163,7 +156,7 @@ public final class ShardedRun {
             w.items(),
             item ->
                 admin
-                    .genericKubernetesResources(APP_DEPLOYMENTS)
+                    .genericKubernetesResources(BenchmarkRun.APP_DEPLOYMENTS)
                     .inNamespace(item.namespace())
                     .resource(w.appDeployment(item))
                     .create());

@@ -73,14 +73,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * This manager's field set by object, resourceVersion and manager: a steady state reads it once.
    * Interned: objects written from one builder own equal sets, kept once however many there are.
    */
-  private final Map<String, FieldSet> ownedFields =
-      java.util.Collections.synchronizedMap(
-          new LinkedHashMap<>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, FieldSet> eldest) {
-              return size() > 10_000;
-            }
-          });
+  private final Map<String, FieldSet> ownedFields = recentlyUsed();
 
   private FieldSet ownedFields(HasMetadata live, Map<String, Object> entry) {
     String key =
@@ -115,14 +108,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * of a large operator (each record names its owner's uid, so no two are alike), and a steady
    * state that cycles through more objects than that decoded every record again on each apply.
    */
-  private final Map<String, DecodedRecord> records =
-      java.util.Collections.synchronizedMap(
-          new LinkedHashMap<>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, DecodedRecord> eldest) {
-              return size() > 10_000;
-            }
-          });
+  private final Map<String, DecodedRecord> records = recentlyUsed();
 
   private record DecodedRecord(String text, FieldSet fields) {}
 
@@ -146,6 +132,20 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   }
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** Objects this strategy remembers something of at most: the least recently used go first. */
+  private static final int REMEMBERED_OBJECTS = 10_000;
+
+  /** A thread-safe map that keeps the {@value #REMEMBERED_OBJECTS} entries used last. */
+  private static <K, V> Map<K, V> recentlyUsed() {
+    return java.util.Collections.synchronizedMap(
+        new LinkedHashMap<>(64, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+            return size() > REMEMBERED_OBJECTS;
+          }
+        });
+  }
 
   private final boolean force;
   private final Set<String> extraTakeOverManagers;
@@ -333,14 +333,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    * ClusterIP gets its defaulted {@code internalTrafficPolicy} attributed to the applier), by
    * object and desired field set: they are no reason to apply again.
    */
-  private final Map<String, Set<List<String>>> attributedByServer =
-      java.util.Collections.synchronizedMap(
-          new LinkedHashMap<>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Set<List<String>>> eldest) {
-              return size() > 10_000;
-            }
-          });
+  private final Map<String, Set<List<String>>> attributedByServer = recentlyUsed();
 
   private static String attributionKey(Map<String, Object> live, FieldSet desiredFields) {
     Object uid = ResourceTree.mapAt(live, "metadata").map(m -> m.get("uid")).orElse("");
