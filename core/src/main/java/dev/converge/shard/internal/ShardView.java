@@ -15,9 +15,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A shard ring as an onlooker sees it: the live members, judged from an informer on the ring's
- * Leases exactly as the sharder judges them ({@link ShardMembers}, on the onlooker's own monotonic
- * clock), and the member the ring gives an object to. For code that must name an object's member
- * without an API call, such as a mutating webhook labelling an object at its creation.
+ * Leases by the sharder's rule ({@link ShardMembers}, on the onlooker's own monotonic clock), and
+ * the member the ring gives an object to. For code that must name an object's member without an
+ * API call, such as a mutating webhook labelling an object at its creation.
+ *
+ * <p>It leaves out a member as soon as its Lease expired ({@link ShardMembers#live}); the sharder
+ * keeps it on its ring until it has deleted that Lease ({@link ShardMembers#present}), moments
+ * later while a sharder runs. A new object labelled in between goes to a live member at once, and
+ * the sharder, should its ring still differ, moves it through the usual drain.
  *
  * <p>Each Lease event is taken in at once, so a renewal is dated when it arrives and a deleted
  * Lease's member is out from the next question on. Until the informer has listed, and while no
