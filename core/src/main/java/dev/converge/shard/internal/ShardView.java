@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A shard ring as an onlooker sees it: the live members, judged from an informer on the ring's
  * Leases by the sharder's rule ({@link ShardMembers}, on the onlooker's own monotonic clock), and
- * the member the ring gives an object to. For code that must name an object's member without an
- * API call, such as a mutating webhook labelling an object at its creation.
+ * the member the ring gives an object to. For code that must name an object's member without an API
+ * call, such as a mutating webhook labelling an object at its creation.
  *
  * <p>It leaves out a member as soon as its Lease expired ({@link ShardMembers#live}); the sharder
  * keeps it on its ring until it has deleted that Lease ({@link ShardMembers#present}), moments
