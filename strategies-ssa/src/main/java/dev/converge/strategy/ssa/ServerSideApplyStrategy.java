@@ -16,8 +16,8 @@ import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.ServerDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.ServerSideApplicable;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
@@ -212,7 +212,6 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public <R extends HasMetadata> ApplyResult<R> apply(R desired, StrategyContext context) {
     Map<String, Object> wanted = DesiredState.of(desired);
     SchemaNode schema = context.schemas().forKind(ApiKind.of(desired));
@@ -298,18 +297,20 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       }
       cleared = clearUnselectedMembers(desired, schema, liveTree, wanted, context, sent);
     }
-    R body = ResourceTree.toResource(wanted, (Class<R>) desired.getClass());
     String request =
         "PATCH application/apply-patch+yaml fieldManager="
             + context.fieldManager()
             + (force ? " force=true" : "");
     try {
-      ServerSideApplicable<R> apply =
-          context.client().resource(body).fieldManager(context.fieldManager());
-      if (force) {
-        apply = apply.forceConflicts();
-      }
-      R applied = apply.serverSideApply();
+      // The tree is the body as it is: reading it into the model class first, for the client to
+      // copy and write again, cost two conversions of the object per apply.
+      PatchContext apply =
+          new PatchContext.Builder()
+              .withPatchType(PatchType.SERVER_SIDE_APPLY)
+              .withFieldManager(context.fieldManager())
+              .withForce(force ? Boolean.TRUE : null)
+              .build();
+      R applied = context.client().resource(desired).patch(apply, JSON.writeValueAsString(wanted));
       sent.add(request);
       if (cleared) {
         // The clearing patch was recorded as an Update of this manager; fold it into the Apply
@@ -335,26 +336,39 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
    */
   private final Map<String, Set<List<String>>> attributedByServer = recentlyUsed();
 
+  private static String attributionKey(Object uid, FieldSet desiredFields) {
+    return (uid == null ? "" : uid) + "/" + desiredFields.leaves().hashCode();
+  }
+
   private static String attributionKey(Map<String, Object> live, FieldSet desiredFields) {
-    Object uid = ResourceTree.mapAt(live, "metadata").map(m -> m.get("uid")).orElse("");
-    return uid + "/" + desiredFields.leaves().hashCode();
+    return attributionKey(
+        ResourceTree.mapAt(live, "metadata").map(m -> m.get("uid")).orElse(null), desiredFields);
   }
 
   private void rememberAttributed(
       HasMetadata applied, FieldSet desiredFields, StrategyContext context) {
-    // Only the uid and managedFields are read: converting the whole response would cost as much
-    // as the rest of an apply.
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    metadata.put("uid", applied.getMetadata().getUid());
-    metadata.put("managedFields", ResourceTree.treeOf(applied.getMetadata().getManagedFields()));
-    Map<String, Object> tree = Map.of("metadata", metadata);
-    Map<String, Object> entry = ownApplyEntry(ManagedFields.entries(tree), context);
+    // Only this manager's Apply entry is read, from the model as the client decoded it: turning
+    // the response, or even its managedFields, into a tree cost as much as the rest of an apply.
+    ManagedFieldsEntry entry = null;
+    List<ManagedFieldsEntry> entries = applied.getMetadata().getManagedFields();
+    for (ManagedFieldsEntry each : entries == null ? List.<ManagedFieldsEntry>of() : entries) {
+      if (context.fieldManager().equals(each.getManager())
+          && "Apply".equals(each.getOperation())
+          && (each.getSubresource() == null || each.getSubresource().isEmpty())) {
+        entry = each;
+        break;
+      }
+    }
     if (entry == null) {
       return;
     }
-    Set<List<String>> extra = new LinkedHashSet<>(ManagedFields.fieldsOf(entry).leaves());
+    FieldSet owned =
+        entry.getFieldsV1() == null
+            ? FieldSet.empty()
+            : FieldSet.fromFieldsV1(entry.getFieldsV1().getAdditionalProperties());
+    Set<List<String>> extra = new LinkedHashSet<>(owned.leaves());
     extra.removeAll(desiredFields.leaves());
-    String key = attributionKey(tree, desiredFields);
+    String key = attributionKey(applied.getMetadata().getUid(), desiredFields);
     if (extra.isEmpty()) {
       attributedByServer.remove(key);
     } else {
