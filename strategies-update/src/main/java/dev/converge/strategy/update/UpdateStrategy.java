@@ -254,10 +254,12 @@ public final class UpdateStrategy implements ResourceStrategy {
     metadata.remove("resourceVersion");
     metadata.remove("managedFields");
     if (recordSchema != null) {
+      // The record from a copy of the tree at hand: converting desired again cost as much as the
+      // tree itself.
+      String record =
+          MergedTarget.recordOf(recordSchema, DesiredState.normalize(ResourceTree.copyMap(tree)));
       ResourceTree.mapAtOrCreate(metadata, "annotations")
-          .put(
-              AppliedFieldsRecord.ANNOTATION,
-              MergedTarget.recordOf(recordSchema, DesiredState.of(desired)));
+          .put(AppliedFieldsRecord.ANNOTATION, record);
     }
     R object = ResourceTree.toResource(tree, (Class<R>) desired.getClass());
     try {
