@@ -108,6 +108,18 @@ class WatchEventObjectDeserializerTest {
   }
 
   @Test
+  void anObjectOfItsTypeAloneIsReadIntoItsClass() {
+    String json =
+        "{\"object\":{\"kind\":\"Deployment\",\"apiVersion\":\"apps/v1\"},\"type\":\"ADDED\"}";
+
+    WatchEvent event = read(json);
+
+    assertThat(event.getObject()).isInstanceOf(Deployment.class);
+    assertThat(event.getType()).isEqualTo("ADDED");
+    assertThat(event).isEqualTo(readByFabric8(json));
+  }
+
+  @Test
   void anUnknownKindIsAGenericResourceWithEveryProperty() {
     String json =
         "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\","
