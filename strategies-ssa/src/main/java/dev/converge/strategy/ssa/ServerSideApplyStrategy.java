@@ -15,8 +15,10 @@ import dev.converge.strategy.tree.AppliedFieldsRecord;
 import dev.converge.strategy.tree.DesiredState;
 import dev.converge.strategy.tree.ManagedFields;
 import dev.converge.strategy.tree.ServerDefaults;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -310,7 +312,11 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
               .withFieldManager(context.fieldManager())
               .withForce(force ? Boolean.TRUE : null)
               .build();
-      R applied = context.client().resource(desired).patch(apply, JSON.writeValueAsString(wanted));
+      R applied =
+          context
+              .client()
+              .resource(addressOf(desired))
+              .patch(apply, JSON.writeValueAsString(wanted));
       sent.add(request);
       if (cleared) {
         // The clearing patch was recorded as an Update of this manager; fold it into the Apply
@@ -545,6 +551,38 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     } catch (KubernetesClientException e) {
       throw ResourceWriteException.of(desired, request + " " + body, e);
     }
+  }
+
+  /**
+   * An object of desired's class naming what desired names and holding nothing else: the client
+   * copies the object a text patch is sent for (for its name and namespace alone), and a copy of
+   * the whole desired object cost a conversion to JSON and back per apply. Desired itself when its
+   * class cannot be made so.
+   */
+  @SuppressWarnings("unchecked")
+  static <R extends HasMetadata> R addressOf(R desired) {
+    if (desired.getMetadata() == null) {
+      return desired;
+    }
+    R address;
+    try {
+      address = (R) desired.getClass().getConstructor().newInstance();
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return desired;
+    }
+    if (address instanceof GenericKubernetesResource generic) {
+      generic.setApiVersion(desired.getApiVersion());
+      generic.setKind(desired.getKind());
+    }
+    address.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(desired.getMetadata().getName())
+            .withNamespace(desired.getMetadata().getNamespace())
+            .build());
+    return java.util.Objects.equals(address.getApiVersion(), desired.getApiVersion())
+            && java.util.Objects.equals(address.getKind(), desired.getKind())
+        ? address
+        : desired;
   }
 
   private static String parentOf(String pointer) {
