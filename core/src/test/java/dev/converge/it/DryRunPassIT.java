@@ -64,6 +64,14 @@ class DryRunPassIT {
   @Test
   void aPassReportsWhatWouldChangeAndPersistsNothing(
       LocalCluster cluster, KubernetesClient client, TestNamespace ns) {
+    // The controller manager publishes the namespace's kube-root-ca.crt on its own time; the
+    // ConfigMaps are counted below with it.
+    await("the namespace's root CA ConfigMap")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                client.configMaps().inNamespace(ns.name()).withName("kube-root-ca.crt").get()
+                    != null);
     for (int i = 0; i < COUNT; i++) {
       client.resource(widget(ns.name(), "w-" + i, "blue")).create();
     }

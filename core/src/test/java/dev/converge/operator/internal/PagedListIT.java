@@ -52,6 +52,14 @@ class PagedListIT {
   void everyObjectOfEveryPageIsCachedAndHeardOf(
       LocalCluster cluster, KubernetesClient client, TestNamespace ns) throws Exception {
     int objects = 2 * (int) SharedInformers.LIST_PAGE_SIZE + 201; // three pages
+    // The controller manager publishes the namespace's kube-root-ca.crt on its own time: counted
+    // below, it must be there before the informers list.
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                client.configMaps().inNamespace(ns.name()).withName("kube-root-ca.crt").get()
+                    != null);
     IntStream.range(0, objects)
         .parallel()
         .forEach(
