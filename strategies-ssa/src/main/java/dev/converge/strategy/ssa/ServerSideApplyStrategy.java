@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.lang.reflect.Constructor;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -358,9 +359,7 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     ManagedFieldsEntry entry = null;
     List<ManagedFieldsEntry> entries = applied.getMetadata().getManagedFields();
     for (ManagedFieldsEntry each : entries == null ? List.<ManagedFieldsEntry>of() : entries) {
-      if (context.fieldManager().equals(each.getManager())
-          && "Apply".equals(each.getOperation())
-          && (each.getSubresource() == null || each.getSubresource().isEmpty())) {
+      if (isOwnApply(each.getManager(), each.getOperation(), each.getSubresource(), context)) {
         entry = each;
         break;
       }
@@ -553,6 +552,19 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     }
   }
 
+  /** Each class's public constructor without arguments, looked up once per class. */
+  private static final ClassValue<Optional<Constructor<?>>> NO_ARGUMENT_CONSTRUCTORS =
+      new ClassValue<>() {
+        @Override
+        protected Optional<Constructor<?>> computeValue(Class<?> type) {
+          try {
+            return Optional.of(type.getConstructor());
+          } catch (NoSuchMethodException | SecurityException e) {
+            return Optional.empty();
+          }
+        }
+      };
+
   /**
    * An object of desired's class naming what desired names and holding nothing else: the client
    * copies the object a text patch is sent for (for its name and namespace alone), and a copy of
@@ -564,9 +576,13 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
     if (desired.getMetadata() == null) {
       return desired;
     }
+    Constructor<?> make = NO_ARGUMENT_CONSTRUCTORS.get(desired.getClass()).orElse(null);
+    if (make == null) {
+      return desired;
+    }
     R address;
     try {
-      address = (R) desired.getClass().getConstructor().newInstance();
+      address = (R) make.newInstance();
     } catch (ReflectiveOperationException | RuntimeException e) {
       return desired;
     }
@@ -635,12 +651,17 @@ public final class ServerSideApplyStrategy implements ResourceStrategy {
       List<Map<String, Object>> entries, StrategyContext context) {
     return entries.stream()
         .filter(
-            e ->
-                context.fieldManager().equals(e.get("manager"))
-                    && "Apply".equals(e.get("operation"))
-                    && isMainResource(e))
+            e -> isOwnApply(e.get("manager"), e.get("operation"), e.get("subresource"), context))
         .findFirst()
         .orElse(null);
+  }
+
+  /** Whether an entry records this manager's applies to the object itself. */
+  private static boolean isOwnApply(
+      Object manager, Object operation, Object subresource, StrategyContext context) {
+    return context.fieldManager().equals(manager)
+        && "Apply".equals(operation)
+        && (subresource == null || "".equals(subresource));
   }
 
   private List<Map<String, Object>> legacyEntries(
