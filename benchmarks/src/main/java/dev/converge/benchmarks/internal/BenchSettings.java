@@ -50,12 +50,13 @@ public record BenchSettings(
   }
 
   /**
-   * The example operator as a child JVM with this JVM's class path and the options its image runs
-   * it with ({@code example-operator/jvm.options}, found from the repository root or a module
-   * folder), 512 MiB of heap at most, logging warnings only; with a Flight Recorder profile per
-   * start written into {@code jfrFolder} when given ({@code {name}.jfr}: {@code operator.jfr},
-   * {@code operator-restart.jfr}), and {@code jvmOptions}; {@code operatorOptions} follow the
-   * operator's own arguments.
+   * The example operator as a child JVM with this JVM's class path less what its image leaves out
+   * ({@link #imageJars}) and the options its image runs it with ({@code
+   * example-operator/jvm.options}, found from the repository root or a module folder), 512 MiB of
+   * heap at most, logging warnings only; with a Flight Recorder profile per start written into
+   * {@code jfrFolder} when given ({@code {name}.jfr}: {@code operator.jfr}, {@code
+   * operator-restart.jfr}), and {@code jvmOptions}; {@code operatorOptions} follow the operator's
+   * own arguments.
    */
   public static List<String> exampleOperatorCommand(
       Optional<Path> jfrFolder, List<String> jvmOptions, List<String> operatorOptions) {
@@ -99,8 +100,8 @@ public record BenchSettings(
         List.of(
             "-cp",
             StartupArchive.forLauncher(launcher) == StartupArchive.AHEAD_OF_TIME_CACHE
-                ? jarsOnly(System.getProperty("java.class.path"))
-                : jarsFirst(System.getProperty("java.class.path")),
+                ? jarsOnly(imageJars(System.getProperty("java.class.path"), exampleLib()))
+                : jarsFirst(imageJars(System.getProperty("java.class.path"), exampleLib())),
             "dev.converge.example.AppOperator",
             "--kubeconfig",
             "{kubeconfig}",
@@ -108,6 +109,45 @@ public record BenchSettings(
             "{port}"));
     command.addAll(operatorOptions);
     return List.copyOf(command);
+  }
+
+  /** The example's runtime libraries as its image gets them ({@code target/lib}), if built. */
+  private static Optional<Path> exampleLib() {
+    return Stream.of(
+            Path.of("example-operator", "target", "lib"),
+            Path.of("..", "example-operator", "target", "lib"))
+        .filter(Files::isDirectory)
+        .findFirst();
+  }
+
+  /**
+   * The class path without the jars the example's image leaves out: only the example's own jar and
+   * those {@code lib} holds (its runtime dependencies) stay, so the operator does not open the
+   * benchmark's and the tests' libraries (the JVM keeps each open jar's directory in its heap). The
+   * class path as it is when there is no {@code lib}; folders are kept.
+   */
+  static String imageJars(String classPath, Optional<Path> lib) {
+    if (lib.isEmpty()) {
+      return classPath;
+    }
+    java.util.Set<String> runtime;
+    try (Stream<Path> jars = Files.list(lib.get())) {
+      runtime =
+          jars.map(jar -> jar.getFileName().toString())
+              .collect(java.util.stream.Collectors.toSet());
+    } catch (java.io.IOException e) {
+      return classPath;
+    }
+    return Stream.of(classPath.split(java.io.File.pathSeparator))
+        .filter(
+            entry -> {
+              Path path = Path.of(entry);
+              String name = path.getFileName() == null ? "" : path.getFileName().toString();
+              return Files.isDirectory(path)
+                  || runtime.contains(name)
+                  || name.startsWith("converge-example-operator-");
+            })
+        .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
   }
 
   /**

@@ -24,6 +24,31 @@ class BenchSettingsTest {
   }
 
   @Test
+  void theOperatorGetsOnlyTheJarsOfTheExamplesImage(@TempDir Path dir) throws Exception {
+    Path lib = Files.createDirectories(dir.resolve("lib"));
+    Files.createFile(lib.resolve("core.jar"));
+    Files.createFile(lib.resolve("client.jar"));
+    Path classes = Files.createDirectories(dir.resolve("classes"));
+    Path example = Files.createFile(dir.resolve("converge-example-operator-1.0.jar"));
+    Path core = Files.createFile(dir.resolve("core.jar"));
+    Path testLibrary = Files.createFile(dir.resolve("assertions.jar"));
+    Path client = Files.createFile(dir.resolve("client.jar"));
+    String classPath =
+        String.join(
+            File.pathSeparator,
+            "" + classes,
+            "" + example,
+            "" + core,
+            "" + testLibrary,
+            "" + client);
+
+    assertThat(BenchSettings.imageJars(classPath, java.util.Optional.of(lib)))
+        .isEqualTo(
+            String.join(File.pathSeparator, "" + classes, "" + example, "" + core, "" + client));
+    assertThat(BenchSettings.imageJars(classPath, java.util.Optional.empty())).isEqualTo(classPath);
+  }
+
+  @Test
   void anAheadOfTimeCacheGetsTheJarsAlone(@TempDir Path dir) throws Exception {
     Path classes = Files.createDirectories(dir.resolve("classes"));
     Path a = Files.createFile(dir.resolve("a.jar"));
