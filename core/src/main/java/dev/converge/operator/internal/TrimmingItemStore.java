@@ -20,8 +20,7 @@ import java.util.Map;
  * removal from {@code managedFields} and the update strategy sends live annotations back; its
  * {@code managedFields[].fieldsV1} trees, a map per field path as parsed, are stored compactly
  * instead (immutable maps, one shared empty map for the leaves, interned names), which takes a
- * fraction of the memory. Every kind's empty maps for unknown fields become one shared map ({@link
- * ExtraPropertyMaps}). {@link ObjectCopy} hands readers mutable copies of them.
+ * fraction of the memory. {@link ObjectCopy} hands readers mutable copies of them.
  */
 final class TrimmingItemStore<T extends HasMetadata> extends BasicItemStore<T> {
 
@@ -46,7 +45,6 @@ final class TrimmingItemStore<T extends HasMetadata> extends BasicItemStore<T> {
     } else {
       compactManagedFields(obj);
     }
-    ExtraPropertyMaps.share(obj);
     return super.put(key, obj);
   }
 

@@ -100,9 +100,7 @@ final class TypedVersions<R extends HasMetadata> {
       @Override
       public GenericKubernetesResource put(String key, GenericKubernetesResource obj) {
         GenericKubernetesResource previous = inner.put(key, obj); // trimmed in place first
-        Optional<R> typed = convert.apply(obj);
-        typed.ifPresent(ExtraPropertyMaps::share); // shared by readers, like the stored object
-        Version<R> version = new Version<>(obj, typed);
+        Version<R> version = new Version<>(obj, convert.apply(obj));
         byKey.compute(
             key,
             (k, held) ->
